@@ -1,0 +1,243 @@
+"""Hand records (INTERFACES.md): reading, checking and replaying them through the reference engine.
+
+:func:`parse_record` turns the JSON object into a typed :class:`HandRecord`, checking its shape and its
+cards. :func:`replay` then walks the hand through the rules (auction, discards, every play) with the
+reference engine and scores it. Both raise :class:`RecordError` with one line naming the first problem.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import reference as ref
+from .cards import SUIT_NAMES, card_name, format_hand, parse_card, parse_suit
+from .errors import CardError, IllegalAction, RecordError, RulesError
+from .reference import MOON, PASS, Bid, HandResult, Trick
+from .rules import Rules
+
+__all__ = ["HandRecord", "load_record", "parse_record", "replay", "score_record"]
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One hand, as dealt and played. Cards are codes; ``trump`` is a suit index."""
+
+    rules: Rules
+    dealer: int
+    scores_before: tuple[int, int]
+    hands: tuple[tuple[int, ...], ...]
+    kitty: tuple[int, ...]
+    bids: tuple[Bid, ...]
+    trump: int | None = None
+    discards: tuple[tuple[int, ...], ...] | None = None
+    plays: tuple[int, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of INTERFACES.md (only the rule options that differ from the defaults)."""
+        record: dict[str, Any] = {
+            "rules": self.rules.changed(),
+            "dealer": self.dealer,
+            "scores_before": list(self.scores_before),
+            "hands": [[card_name(c) for c in hand] for hand in self.hands],
+            "kitty": [card_name(c) for c in self.kitty],
+            "bids": list(self.bids),
+        }
+        if self.trump is not None:
+            record["trump"] = SUIT_NAMES[self.trump]
+            record["discards"] = [[card_name(c) for c in d] for d in self.discards or ()]
+            record["plays"] = [card_name(c) for c in self.plays or ()]
+        return record
+
+
+def load_record(source: str | Path) -> dict[str, Any]:
+    """Read a record's JSON from a path, or from standard input when ``source`` is ``-``."""
+    import sys
+
+    try:
+        text = sys.stdin.read() if str(source) == "-" else Path(source).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"record file {source} does not exist: give a JSON file, or - for standard input") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"cannot read record {source}: {exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"record is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+
+
+# -- shape and cards ------------------------------------------------------------------------------------
+
+
+def parse_record(obj: Any) -> HandRecord:
+    """Check the record's shape, rules and cards (not yet the play) and return it typed."""
+    if not isinstance(obj, Mapping):
+        raise RecordError("a hand record is a JSON object with dealer, hands, kitty and bids")
+    try:
+        rules = Rules.from_mapping(obj.get("rules") or {}, source="the record's rules")
+    except RulesError as exc:
+        raise RecordError(str(exc)) from None
+    dealer = obj.get("dealer")
+    if not _is_int(dealer) or not 0 <= dealer <= 3:
+        raise RecordError(f"dealer must be a seat 0-3, got {dealer!r}")
+    scores = obj.get("scores_before", [0, 0])
+    if not (isinstance(scores, list) and len(scores) == 2 and all(_is_int(s) for s in scores)):
+        raise RecordError(f"scores_before must be two whole numbers [team 0, team 1], got {scores!r}")
+
+    hands = _card_lists(obj, "hands", 4, lambda seat: 9)
+    kitty = _cards(_require(obj, "kitty"), "kitty", 4)
+    first_seen: dict[int, str] = {}
+    for where, cards in zip([f"hands[{s}]" for s in range(4)] + ["kitty"], [*hands, kitty], strict=True):
+        for c in cards:
+            if c in first_seen:
+                raise RecordError(f"card {card_name(c)} is dealt twice: in {first_seen[c]} and in {where}")
+            first_seen[c] = where
+
+    bids = _require(obj, "bids")
+    if not isinstance(bids, list) or len(bids) != 4:
+        raise RecordError("bids must list the four calls of the auction, opener first, e.g. [2, \"pass\", 3, \"pass\"]")
+    parsed_bids: list[Bid] = []
+    for i, bid in enumerate(bids):
+        if isinstance(bid, str) and bid.lower() in (PASS, MOON):
+            parsed_bids.append(bid.lower())  # type: ignore[arg-type]
+        elif _is_int(bid):
+            parsed_bids.append(bid)
+        else:
+            raise RecordError(f"bids[{i}] is {bid!r}: each call is a whole number, \"pass\" or \"moon\"")
+
+    record = HandRecord(rules, dealer, (scores[0], scores[1]), hands, kitty, tuple(parsed_bids))
+    if ref.thrown_in(parsed_bids):
+        for key in ("trump", "discards", "plays"):
+            if obj.get(key):
+                raise RecordError(f"all four passed, so the hand is thrown in and ends at bids; remove {key!r}")
+        return record
+
+    trump = _require(obj, "trump")
+    try:
+        trump_suit = parse_suit(trump) if isinstance(trump, str) else None
+    except CardError:
+        trump_suit = None
+    if trump_suit is None or len(str(trump).strip()) != 1:
+        raise RecordError(f"trump must be one of S H D C, got {trump!r}")
+    bidder = _bidder(record)
+    discards = _card_lists(obj, "discards", 4, lambda seat: 7 if seat == bidder else 3)
+    plays = _cards(_require(obj, "plays"), "plays", 24, allow_duplicates=True)
+    return HandRecord(rules, dealer, record.scores_before, hands, kitty, record.bids, trump_suit, discards, plays)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _require(obj: Mapping, key: str) -> Any:
+    if key not in obj:
+        raise RecordError(f"the record has no {key!r}; see INTERFACES.md for the hand record format")
+    return obj[key]
+
+
+def _cards(value: Any, where: str, count: int, *, allow_duplicates: bool = False) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise RecordError(f"{where} must be a list of {count} cards such as \"10H\"")
+    cards = []
+    for i, token in enumerate(value):
+        if not isinstance(token, str):
+            raise RecordError(f"{where}[{i}] is {token!r}: write cards as strings such as \"10H\"")
+        try:
+            cards.append(parse_card(token))
+        except CardError as exc:
+            raise RecordError(f"{where}[{i}]: {exc}") from None
+    if len(cards) != count:
+        raise RecordError(f"{where} has {len(cards)} cards; it must have {count}")
+    if not allow_duplicates and len(set(cards)) != len(cards):
+        twice = next(c for c in cards if cards.count(c) > 1)
+        raise RecordError(f"card {card_name(twice)} appears twice in {where}")
+    return tuple(cards)
+
+
+def _card_lists(obj: Mapping, key: str, n: int, size_of) -> tuple[tuple[int, ...], ...]:
+    value = _require(obj, key)
+    if not isinstance(value, list) or len(value) != n:
+        raise RecordError(f"{key} must hold one list of cards per seat (4 lists)")
+    return tuple(_cards(cards, f"{key}[{seat}]", size_of(seat)) for seat, cards in enumerate(value))
+
+
+def _bidder(record: HandRecord) -> int | None:
+    won = ref.auction_winner(record.bids)
+    return None if won is None else ref.seat_of_bid(record.dealer, won[0])
+
+
+# -- replay ---------------------------------------------------------------------------------------------
+
+
+def replay(record: HandRecord) -> HandResult:
+    """Check the auction, discards and plays against the rules, then score the hand."""
+    rules = record.rules
+    for position, bid in enumerate(record.bids):
+        seat = ref.seat_of_bid(record.dealer, position)
+        try:
+            ref.verify_bid(rules, record.bids[:position], bid)
+        except IllegalAction as exc:
+            raise RecordError(f"bids[{position}] (seat {seat}) {bid!r} is illegal: {exc}") from None
+    won = ref.auction_winner(record.bids)
+    if won is None:
+        return ref.thrown_in_result(rules, record.scores_before)
+    bidder = ref.seat_of_bid(record.dealer, won[0])
+    bid = won[1]
+    trump = record.trump
+    assert trump is not None and record.discards is not None and record.plays is not None
+
+    kept: list[set[int]] = []
+    for seat in range(4):
+        held = list(record.hands[seat]) + (list(record.kitty) if seat == bidder else [])
+        try:
+            ref.verify_discard(held, record.discards[seat], trump)
+        except IllegalAction as exc:
+            role = "the bidder, holding 13 with the kitty" if seat == bidder else f"seat {seat}"
+            raise RecordError(f"discards[{seat}] ({role}) with trump {SUIT_NAMES[trump]}: {exc}") from None
+        kept.append(set(held) - set(record.discards[seat]))
+
+    tricks = []
+    leader = bidder
+    for t in range(6):
+        cards: list[int] = []
+        for i in range(4):
+            seat = (leader + i) % 4
+            c = record.plays[4 * t + i]
+            _check_play(record, kept, seat, cards, c, t, i, leader, bidder)
+            kept[seat].discard(c)
+            cards.append(c)
+        winner = (leader + ref.trick_winner(cards, trump)) % 4
+        tricks.append(Trick(leader, tuple(cards), winner))
+        leader = winner
+    return ref.score_hand(rules, bidder, bid, trump, tricks, record.scores_before)
+
+
+def _check_play(record, kept, seat, trick, c, t, i, leader, bidder) -> None:
+    number = 4 * t + i + 1
+    where = f"play {number} (trick {t + 1}, seat {seat})"
+    if c in kept[seat]:
+        try:
+            ref.verify_play(record.rules, kept[seat], trick, record.trump, c)
+        except IllegalAction as exc:
+            raise RecordError(f"{where}: {exc}") from None
+        return
+    holder = next((s for s in range(4) if c in kept[s]), None)
+    if holder is None:
+        raise RecordError(
+            f"{where}: {card_name(c)} is not in play: it was already played, discarded or never dealt"
+        )
+    if i == 0:
+        why = "the bidder leads the first trick" if t == 0 else f"seat {leader} won trick {t} and leads"
+        raise RecordError(f"{where}: {card_name(c)} is seat {holder}'s card, but {why}")
+    raise RecordError(
+        f"{where}: {card_name(c)} is seat {holder}'s card; seat {seat} plays now and holds "
+        f"{format_hand(sorted(kept[seat]))}"
+    )
+
+
+def score_record(obj: Any) -> HandResult:
+    """Check a hand record (its JSON object) and score it: the engine behind ``smear-sim score``."""
+    return replay(parse_record(obj))

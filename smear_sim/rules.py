@@ -1,0 +1,275 @@
+"""The rule options of RULES.md as one frozen object.
+
+:class:`Rules` holds every option with its RULES.md default. It is built from a TOML file, from
+``KEY=VALUE`` strings, or from a hand record's ``rules`` mapping, and each path rejects unknown keys,
+bad values and impossible combinations with a one-line :class:`RulesError`. :meth:`Rules.to_array` gives
+the lossless numeric form that the Numba kernels take (:meth:`Rules.from_array` is its inverse).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import RulesError
+
+__all__ = [
+    "OPTION_HELP",
+    "ForcedBid",
+    "High",
+    "Low",
+    "LowTo",
+    "MoonRequires",
+    "Rules",
+    "RulesError",
+    "load_rules",
+]
+
+
+class High(StrEnum):
+    ACE = "ace"
+    HIGHEST = "highest"
+
+
+class Low(StrEnum):
+    TWO = "two"
+    LOWEST = "lowest"
+
+
+class LowTo(StrEnum):
+    PLAYER = "player"
+    TAKER = "taker"
+
+
+class ForcedBid(StrEnum):
+    OPENER = "opener"
+    DEALER = "dealer"
+    NONE = "none"
+
+
+class MoonRequires(StrEnum):
+    ALL = "all"
+    IN_PLAY = "in_play"
+
+
+OPTION_HELP = {
+    "round_points": "jick, high joker and low joker each score 1 to the team taking them (7 points at stake)",
+    "high": "ace: High for playing the ace of trump; highest: for the highest trump played",
+    "low": "two: Low for playing the 2 of trump; lowest: for the lowest trump played",
+    "low_to": "player: Low to the team that played it; taker: to the team that took its trick",
+    "forced_bid": "opener: seat after the dealer must bid; dealer: stick the dealer; none: all may pass",
+    "moon": "players may bid to shoot the moon",
+    "moon_requires": "all: every scoring point, played or not; in_play: only the points someone won",
+    "trump_anytime": "a trump may be played even when able to follow the led suit",
+    "misdeal": "a player dealt only ranks 3-9 calls a misdeal and the dealer deals again",
+    "target": "score that wins the game",
+    "min_bid": "lowest numeric bid (1 up to the points at stake)",
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule option of RULES.md; the defaults are the project's rulings."""
+
+    round_points: bool = False
+    high: High = High.ACE
+    low: Low = Low.TWO
+    low_to: LowTo = LowTo.PLAYER
+    forced_bid: ForcedBid = ForcedBid.OPENER
+    moon: bool = True
+    moon_requires: MoonRequires = MoonRequires.ALL
+    trump_anytime: bool = False
+    misdeal: bool = True
+    target: int = 21
+    min_bid: int = 2
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            object.__setattr__(self, field.name, _coerce(field.name, value, strict=True))
+        if self.target < 1:
+            raise RulesError(f"target={self.target} is impossible: the target must be at least 1")
+        if not 1 <= self.min_bid <= self.max_points:
+            fix = "" if self.round_points else ", or set round_points=true for 7"
+            raise RulesError(
+                f"min_bid={self.min_bid} is impossible: bids run from 1 to the {self.max_points} points "
+                f"at stake; choose min_bid between 1 and {self.max_points}{fix}"
+            )
+
+    @property
+    def max_points(self) -> int:
+        """M, the points at stake in a hand: 4, or 7 with round points."""
+        return 7 if self.round_points else 4
+
+    # -- construction -------------------------------------------------------------------------------
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping[str, Any], *, source: str = "rules", strict: bool = True) -> Rules:
+        """Build from option names and values; ``strict`` wants typed values (TOML, JSON)."""
+        if not isinstance(mapping, Mapping):
+            raise RulesError(f"{source} must be a table of option = value, got {type(mapping).__name__}")
+        values = {}
+        for key, value in mapping.items():
+            _check_key(key, source)
+            values[key] = _coerce(key, value, strict=strict)
+        return cls(**values)
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> Rules:
+        path = Path(path)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise RulesError(f"rules file {path} does not exist: give the path of a TOML file") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RulesError(f"cannot read rules file {path}: {exc}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise RulesError(f"rules file {path} is not valid TOML: {exc}") from None
+        return cls.from_mapping(data, source=f"rules file {path}")
+
+    def with_overrides(self, assignments: Iterable[str]) -> Rules:
+        """Apply ``KEY=VALUE`` strings, as given to ``--rule``, in order."""
+        values = {}
+        for assignment in assignments:
+            key, sep, value = assignment.partition("=")
+            key = key.strip()
+            if not sep or not key:
+                raise RulesError(f"--rule {assignment!r} must look like KEY=VALUE, e.g. --rule round_points=true")
+            _check_key(key, "--rule")
+            values[key] = _coerce(key, value.strip(), strict=False)
+        return dataclasses.replace(self, **values)
+
+    # -- numeric form for the kernels ---------------------------------------------------------------
+
+    def to_array(self) -> np.ndarray:
+        """The options as ``int64``: bools as 0/1, enums as their member index, ints as themselves."""
+        return np.array([_to_int(getattr(self, name)) for name in OPTION_NAMES], dtype=np.int64)
+
+    @classmethod
+    def from_array(cls, array: np.ndarray) -> Rules:
+        """Inverse of :meth:`to_array`."""
+        if len(array) != len(OPTION_NAMES):
+            raise RulesError(f"a rules array has {len(OPTION_NAMES)} entries, got {len(array)}")
+        values = {}
+        for name, number in zip(OPTION_NAMES, array, strict=True):
+            kind = _FIELD_TYPES[name]
+            number = int(number)
+            if kind is bool:
+                values[name] = bool(number)
+            elif kind is int:
+                values[name] = number
+            else:
+                values[name] = list(kind)[number]
+        return cls(**values)
+
+    # -- presentation ---------------------------------------------------------------------------------
+
+    def as_dict(self) -> dict[str, bool | int | str]:
+        """Plain JSON/TOML values, in RULES.md order."""
+        return {name: _plain(getattr(self, name)) for name in OPTION_NAMES}
+
+    def changed(self) -> dict[str, bool | int | str]:
+        """Only the options that differ from the defaults."""
+        default = Rules().as_dict()
+        return {k: v for k, v in self.as_dict().items() if default[k] != v}
+
+    def to_toml(self) -> str:
+        lines = ["# smear-sim rule options (RULES.md); edit and pass with --rules FILE.toml"]
+        for name, value in self.as_dict().items():
+            lines.append(f"\n# {OPTION_HELP[name]}")
+            choices = _FIELD_TYPES[name]
+            if isinstance(choices, type) and issubclass(choices, StrEnum):
+                lines.append(f"# one of: {', '.join(m.value for m in choices)}")
+            lines.append(f"{name} = {_toml_value(value)}")
+        return "\n".join(lines) + "\n"
+
+
+OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules))
+_FIELD_TYPES = {
+    "round_points": bool,
+    "high": High,
+    "low": Low,
+    "low_to": LowTo,
+    "forced_bid": ForcedBid,
+    "moon": bool,
+    "moon_requires": MoonRequires,
+    "trump_anytime": bool,
+    "misdeal": bool,
+    "target": int,
+    "min_bid": int,
+}
+assert tuple(_FIELD_TYPES) == OPTION_NAMES
+
+# Index of each option in Rules.to_array(), for the kernels.
+RULE_INDEX = {name: i for i, name in enumerate(OPTION_NAMES)}
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+def load_rules(rules_file: str | Path | None = None, overrides: Iterable[str] = ()) -> Rules:
+    """The rules for a command: the defaults, then ``--rules FILE``, then each ``--rule KEY=VALUE``."""
+    rules = Rules.from_toml(rules_file) if rules_file is not None else Rules()
+    return rules.with_overrides(overrides)
+
+
+def _check_key(key: Any, source: str) -> None:
+    if key in _FIELD_TYPES:
+        return
+    close = difflib.get_close_matches(str(key), OPTION_NAMES, n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    raise RulesError(f"unknown rule option {key!r} in {source}: {hint}known options are {', '.join(OPTION_NAMES)}")
+
+
+def _coerce(name: str, value: Any, *, strict: bool) -> Any:
+    kind = _FIELD_TYPES[name]
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        if not strict and isinstance(value, str) and value.lower() in _TRUE | _FALSE:
+            return value.lower() in _TRUE
+        raise RulesError(f"{name} must be true or false, got {value!r}")
+    if kind is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, np.integer):
+            return int(value)
+        if not strict and isinstance(value, str):
+            try:
+                return int(value)
+            except ValueError:
+                pass
+        raise RulesError(f"{name} must be a whole number, got {value!r}")
+    if isinstance(value, str):
+        try:
+            return kind(value.lower())
+        except ValueError:
+            pass
+    choices = ", ".join(m.value for m in kind)
+    raise RulesError(f"{name} must be one of {choices}, got {value!r}")
+
+
+def _to_int(value: Any) -> int:
+    if isinstance(value, StrEnum):
+        return list(type(value)).index(value)
+    return int(value)
+
+
+def _plain(value: Any) -> bool | int | str:
+    return value.value if isinstance(value, StrEnum) else value
+
+
+def _toml_value(value: bool | int | str) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return f'"{value}"'

@@ -1,0 +1,126 @@
+"""Trump-relative card tables, derived once from the card rules of RULES.md.
+
+Everything that depends on which suit is trump (a card's effective suit, its rank in a trick, which cards
+are trumps and which of those score) is computed here for each of the four trump suits, as NumPy arrays
+indexed ``[trump, card]``. The reference engine and the Numba kernels both read these arrays, so the two
+cannot disagree about the order of the cards.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .cards import (
+    ACE,
+    DECK_SIZE,
+    HIGH_JOKER,
+    JACK,
+    KING,
+    LOW_JOKER,
+    N_RANKS,
+    N_SUITS,
+    QUEEN,
+    TEN,
+    TWO,
+    card,
+    mask_of,
+    rank_of,
+    suit_of,
+)
+
+__all__ = [
+    "CARD_POINTS",
+    "MISDEAL_MASK",
+    "POINT_NAMES",
+    "TABLES",
+    "TRUMP_RANK_NAMES",
+    "Tables",
+    "jick_of",
+    "trump_order",
+]
+
+# Card points for Game: A 4, K 3, Q 2, every J 1 (the jick too), 10 ten; jokers and 2-9 nothing.
+_RANK_POINTS = {ACE: 4, KING: 3, QUEEN: 2, JACK: 1, TEN: 10}
+CARD_POINTS = np.array([_RANK_POINTS.get(rank_of(c), 0) for c in range(DECK_SIZE)], dtype=np.int64)
+
+# Cards of ranks 3-9: a hand holding only these may call a misdeal.
+MISDEAL_MASK = mask_of(c for c in range(HIGH_JOKER) if 1 <= rank_of(c) <= 7)
+
+# The points of a hand in award order; the last three exist only with round points.
+POINT_NAMES = ("high", "low", "jack", "game", "jick", "high_joker", "low_joker")
+
+# Trump ranks from 0 (the two) to 15 (the ace), the names the rank index stands for.
+TRUMP_RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "LJ", "HJ", "jick", "J", "Q", "K", "A")
+
+_SAME_COLOUR = (3, 2, 1, 0)  # S<->C, H<->D
+
+
+def jick_of(trump: int) -> int:
+    """The jack of the other suit of trump's colour."""
+    return card(JACK, _SAME_COLOUR[trump])
+
+
+def trump_order(trump: int) -> tuple[int, ...]:
+    """The 16 trumps from highest to lowest: A K Q J jick HJ LJ 10 9 ... 2."""
+    top = [card(r, trump) for r in (ACE, KING, QUEEN, JACK)]
+    bottom = [card(r, trump) for r in range(TEN, TWO - 1, -1)]
+    return tuple(top + [jick_of(trump), HIGH_JOKER, LOW_JOKER] + bottom)
+
+
+class Tables(NamedTuple):
+    """Arrays indexed ``[trump]`` or ``[trump, card]``; masks are ``uint64``."""
+
+    effective_suit: np.ndarray  # [4, 54] the suit a card belongs to for following (trump for trumps)
+    trump_rank: np.ndarray  # [4, 54] 15 (ace) .. 0 (two) for trumps, -1 otherwise
+    trick_rank: np.ndarray  # [4, 54] trumps 16..31, other cards their printed rank 0..12
+    trump_cards: np.ndarray  # [4, 16] trumps from highest to lowest
+    trump_mask: np.ndarray  # [4] the 16 trumps
+    scoring_trump_mask: np.ndarray  # [4] A K Q J jick HJ LJ 10 2 of trump
+    suit_mask: np.ndarray  # [4, 4] cards of each effective suit
+    higher_trumps: np.ndarray  # [4, 54] mask of the trumps ranked above a trump (0 for non-trumps)
+    point_cards: np.ndarray  # [4, 7] the card behind each point (-1 for Game), in POINT_NAMES order
+    card_points: np.ndarray  # [54]
+
+
+def _build() -> Tables:
+    effective_suit = np.zeros((N_SUITS, DECK_SIZE), dtype=np.int64)
+    trump_rank = np.full((N_SUITS, DECK_SIZE), -1, dtype=np.int64)
+    trick_rank = np.zeros((N_SUITS, DECK_SIZE), dtype=np.int64)
+    trump_cards = np.zeros((N_SUITS, 16), dtype=np.int64)
+    trump_mask = np.zeros(N_SUITS, dtype=np.uint64)
+    scoring_trump_mask = np.zeros(N_SUITS, dtype=np.uint64)
+    suit_mask = np.zeros((N_SUITS, N_SUITS), dtype=np.uint64)
+    higher_trumps = np.zeros((N_SUITS, DECK_SIZE), dtype=np.uint64)
+    point_cards = np.zeros((N_SUITS, len(POINT_NAMES)), dtype=np.int64)
+    for trump in range(N_SUITS):
+        order = trump_order(trump)
+        for c in range(DECK_SIZE):
+            if c in order:
+                effective_suit[trump, c] = trump
+                trump_rank[trump, c] = 15 - order.index(c)
+                trick_rank[trump, c] = 16 + trump_rank[trump, c]
+            else:
+                effective_suit[trump, c] = suit_of(c)
+                trick_rank[trump, c] = c % N_RANKS
+            suit_mask[trump, effective_suit[trump, c]] |= np.uint64(1 << c)
+        trump_cards[trump] = order
+        trump_mask[trump] = mask_of(order)
+        # Scoring trumps: every trump not of rank 3-9.
+        scoring_trump_mask[trump] = mask_of(c for c in order if c >= HIGH_JOKER or not 1 <= rank_of(c) <= 7)
+        for i, c in enumerate(order):
+            higher_trumps[trump, c] = mask_of(order[:i])
+        point_cards[trump] = [
+            card(ACE, trump), card(TWO, trump), card(JACK, trump), -1, jick_of(trump), HIGH_JOKER, LOW_JOKER
+        ]
+    arrays = Tables(
+        effective_suit, trump_rank, trick_rank, trump_cards, trump_mask, scoring_trump_mask,
+        suit_mask, higher_trumps, point_cards, CARD_POINTS.copy(),
+    )
+    for array in arrays:
+        array.setflags(write=False)
+    return arrays
+
+
+TABLES = _build()
