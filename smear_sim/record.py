@@ -67,6 +67,8 @@ def load_record(source: str | Path) -> dict[str, Any]:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"record is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except (ValueError, RecursionError) as exc:  # a number too long to convert, or nesting too deep
+        raise RecordError(f"record is not valid JSON for a hand record: {str(exc).splitlines()[0]}") from None
 
 
 # -- shape and cards ------------------------------------------------------------------------------------
@@ -77,7 +79,8 @@ def parse_record(obj: Any) -> HandRecord:
     if not isinstance(obj, Mapping):
         raise RecordError("a hand record is a JSON object with dealer, hands, kitty and bids")
     try:
-        rules = Rules.from_mapping(obj.get("rules") or {}, source="the record's rules")
+        rules_obj = obj.get("rules")
+        rules = Rules.from_mapping({} if rules_obj is None else rules_obj, source="the record's rules")
     except RulesError as exc:
         raise RecordError(str(exc)) from None
     dealer = obj.get("dealer")
@@ -108,6 +111,9 @@ def parse_record(obj: Any) -> HandRecord:
         else:
             raise RecordError(f"bids[{i}] is {bid!r}: each call is a whole number, \"pass\" or \"moon\"")
 
+    # The auction decides who holds the kitty (and so the discard sizes), so check it first: a bad bid is
+    # the first problem in a record, not the discard shape that follows from it.
+    _check_auction(rules, dealer, parsed_bids)
     record = HandRecord(rules, dealer, (scores[0], scores[1]), hands, kitty, tuple(parsed_bids))
     if ref.thrown_in(parsed_bids):
         for key in ("trump", "discards", "plays"):
@@ -172,15 +178,19 @@ def _bidder(record: HandRecord) -> int | None:
 # -- replay ---------------------------------------------------------------------------------------------
 
 
+def _check_auction(rules: Rules, dealer: int, bids) -> None:
+    for position, bid in enumerate(bids):
+        seat = ref.seat_of_bid(dealer, position)
+        try:
+            ref.verify_bid(rules, bids[:position], bid)
+        except IllegalAction as exc:
+            raise RecordError(f"bids[{position}] (seat {seat}) {bid!r} is illegal: {exc}") from None
+
+
 def replay(record: HandRecord) -> HandResult:
     """Check the auction, discards and plays against the rules, then score the hand."""
     rules = record.rules
-    for position, bid in enumerate(record.bids):
-        seat = ref.seat_of_bid(record.dealer, position)
-        try:
-            ref.verify_bid(rules, record.bids[:position], bid)
-        except IllegalAction as exc:
-            raise RecordError(f"bids[{position}] (seat {seat}) {bid!r} is illegal: {exc}") from None
+    _check_auction(rules, record.dealer, record.bids)
     won = ref.auction_winner(record.bids)
     if won is None:
         return ref.thrown_in_result(rules, record.scores_before)

@@ -98,3 +98,231 @@ def print_score(record: HandRecord, result: HandResult) -> None:
 
 
 __all__ = ["console", "print_rules", "print_score"]
+
+
+def _est(value: float, se: float, percent: bool = False) -> str:
+    from .stats import Estimate
+
+    if percent:
+        return f"{Estimate(100 * value, 100 * se)}%"
+    return str(Estimate(value, se))
+
+
+def print_simulation(result) -> None:
+    out = console()
+    data = result.to_json()
+    timing = data["timing"]
+    out.print(
+        f"[bold]{result.hands:,} hands[/], seed {result.seed}, team 0 {result.policies[0]} vs team 1 "
+        f"{result.policies[1]}; {timing['threads']} threads, {timing['hands_per_s']:,} hands/s"
+    )
+    changed = result.rules.changed()
+    if changed:
+        out.print("Rules: " + ", ".join(f"{k}={_plain(v)}" for k, v in changed.items()))
+
+    bids = Table(title="Winning bids", box=box.SIMPLE)
+    for name in ("bid", "hands", "share", "made"):
+        bids.add_column(name, justify="right")
+    for row in data["bids"]:
+        bids.add_row(str(row["bid"]), f"{row['count']:,}", _est(row["share"], row["share_se"], True),
+                     _est(row["made"], row["made_se"], True))
+    if data["thrown_in"]:
+        bids.add_row("all pass", f"{data['thrown_in']:,}", "", "")
+    out.print(bids)
+
+    teams = Table(title="Teams (per hand)", box=box.SIMPLE)
+    for name in ("team", "policy", "points won", "score change", "auctions won", "moons (made/tried)"):
+        teams.add_column(name, justify="right")
+    for row in data["teams"]:
+        teams.add_row(str(row["team"]), row["policy"], _est(row["mean_points"], row["mean_points_se"]),
+                      _est(row["mean_score"], row["mean_score_se"]),
+                      _est(row["bids_won"], row["bids_won_se"], True),
+                      f"{row['moon_successes']:,}/{row['moon_attempts']:,}")
+    out.print(teams)
+
+    awards = Table(title="Who wins each point", box=box.SIMPLE)
+    for name in ("point", "bidding team", "other team", "nobody"):
+        awards.add_column(name, justify="right")
+    for point, row in data["awards"].items():
+        awards.add_row(point.replace("_", " "), _est(row["bidding_team"], row["se"], True),
+                       _est(row["other_team"], row["se"], True), _est(row["nobody"], row["se"], True))
+    out.print(awards)
+    moon = data["moon"]
+    if moon["attempts"]:
+        out.print(f"Moon: {moon['attempts']:,} attempts, "
+                  f"{_est(moon['success_rate'], moon['success_rate_se'], True)} succeeded.")
+    else:
+        out.print("Moon: never attempted.")
+    margin = data["margin_team0"]
+    out.print(f"Team 0 minus team 1, score per hand: {_est(margin['mean'], margin['mean_se'])}.  "
+              f"Misdeals redealt: {data['misdeals']:,}.")
+
+
+def print_match(result) -> None:
+    out = console()
+    out.print(f"[bold]{result.policy_a}[/] vs [bold]{result.policy_b}[/]: {result.deals:,} deals, each played "
+              f"twice with the teams swapped (seed {result.seed}).")
+    out.print(f"{result.policy_a} gains per hand: score {result.score_margin}, points won {result.points_margin}.")
+
+
+def print_bench(figures: dict) -> None:
+    out = console()
+    table = Table(title=f"Throughput on {figures['threads']} threads (median of {figures['repeats']} runs)",
+                  box=box.SIMPLE)
+    for name in ("measure", "hands/s", "vs deal-only", "1 thread", "speed-up"):
+        table.add_column(name, justify="right")
+    table.add_row("deal only", f"{figures['deal_only_per_s']:,}", "1", "", "")
+    for policy, row in figures["policies"].items():
+        table.add_row(f"full hands, {policy}", f"{row['full_hand_per_s']:,}", f"{row['ratio_to_deal_only']:.3f}",
+                      f"{row['full_hand_per_s_single']:,}", f"{row['thread_speedup']:.2f}x")
+    out.print(table)
+
+
+def print_hand(analysis) -> None:
+    from .cards import SUIT_NAMES as SUITS
+
+    out = console()
+    data = analysis.to_json()
+    rules = analysis.rules
+    out.print(f"[bold]{' '.join(data['hand'])}[/] as bidder: {analysis.samples:,} deals, seed {analysis.seed}, "
+              f"{analysis.policy} play" + (f" (stopped at the requested precision)"
+                                           if analysis.stopped_by == "precision" else ""))
+    changed = rules.changed()
+    if changed:
+        out.print("Rules: " + ", ".join(f"{k}={_plain(v)}" for k, v in changed.items()))
+    if data["trump"]["fixed"]:
+        out.print(f"Trump fixed: {_SUIT_WORDS[data['trump']['fixed']]}")
+    else:
+        shares = sorted(data["trump"]["chosen"].items(), key=lambda kv: -kv[1])
+        out.print("Trump chosen after the kitty: " + ", ".join(
+            f"{_SUIT_WORDS[s]} {100 * p:.1f}%" for s, p in shares if p > 0))
+    summary = analysis.summary
+    out.print(f"Points won by your team: [bold]{analysis.mean_points}[/] (of {rules.max_points})")
+
+    dist = Table(title="Points won", box=box.SIMPLE)
+    dist.add_column("points", justify="right")
+    dist.add_column("probability", justify="right")
+    for k, (p, se) in enumerate(zip(summary["distribution"][0], summary["distribution_se"][0], strict=True)):
+        dist.add_row(str(k), _est(p, se, True))
+    awards = Table(title="Your team wins", box=box.SIMPLE)
+    awards.add_column("point")
+    awards.add_column("probability", justify="right")
+    for name in data["awards"]:
+        awards.add_row(name.replace("_", " "), _est(summary[f"award_{name}"][0], summary[f"award_{name}_se"][0],
+                                                    True))
+    bids = Table(title="Bids", box=box.SIMPLE)
+    for name in ("bid", "P(make)", "EV"):
+        bids.add_column(name, justify="right")
+    for b in range(rules.min_bid, rules.max_points + 1):
+        bids.add_row(str(b), _est(summary[f"make{b}"][0], summary[f"make{b}_se"][0], True),
+                     _est(summary[f"ev{b}"][0], summary[f"ev{b}_se"][0]))
+    if rules.moon:
+        bids.add_row("moon", _est(summary["moon"][0], summary["moon_se"][0], True),
+                     _est(summary["moon_ev"][0], summary["moon_ev_se"][0]) + " *")
+    from rich.columns import Columns
+
+    out.print(Columns([dist, awards, bids]))
+    out.print("EV: your team's hand score minus the opponents' points." +
+              (f" * A moon decides the game: a win counts +{rules.target}, a loss -{rules.target}." if rules.moon
+               else ""))
+    up_to = analysis.bid_up_to
+    out.print(f"Recommended bid (highest EV): [bold]{analysis.recommended_bid}[/]. " + (
+        f"Worth bidding up to [bold]{up_to}[/] (the highest bid with EV ≥ 0) if the auction demands it."
+        if up_to else "No bid has EV ≥ 0: pass if the rules let you."))
+    if rules.moon:
+        verdict = "pays" if data["moon"]["pays"] else "does not pay"
+        out.print(f"Shooting the moon {verdict}: it succeeds {_est(summary['moon'][0], summary['moon_se'][0], True)}"
+                  f" of the time.")
+    del SUITS
+
+
+def _c(value: float, se: float, percent: bool = False) -> str:
+    from .stats import Estimate
+
+    return Estimate(value, se).concise(100, max_decimals=1) if percent else Estimate(value, se).concise()
+
+
+_SHORT = {"trumps": "tr", "top": "top", "two": "2", "jacks": "J", "jokers": "jk", "aces": "A"}
+
+
+def _bid_table_view(frame, rules, show: int):
+    import pandas as pd
+
+    by = frame.attrs["by"]
+    view = frame[frame["reliable"]].sort_values("hands", ascending=False).head(show)
+    # Under moon_requires=all (no round points or not) the moon needs every point: its rate is P(make M).
+    show_moon = rules.moon and rules.moon_requires == "in_play"
+    legend = ", ".join(f"{_SHORT[name]} = {name}" for name in by)
+    table = Table(box=box.SIMPLE, padding=(0, 0), caption=f"{legend}. x(y): y is the standard error in the last "
+                  "digit shown; P(make) in %. Up to: the highest bid with EV ≥ 0.")
+    for name in by:
+        table.add_column(_SHORT[name], justify="right", no_wrap=True)
+    for name in ("hands", "points"):
+        table.add_column(name, justify="right", no_wrap=True)
+    bids = range(rules.min_bid, rules.max_points + 1)
+    for b in bids:
+        table.add_column(f"make{b}", justify="right", no_wrap=True)
+    table.add_column("up to", justify="right", no_wrap=True)
+    if show_moon:
+        table.add_column("moon", justify="right", no_wrap=True)
+    for _, row in view.iterrows():
+        cells = [_feature(name, row[name]) for name in by] + [f"{int(row['hands']):,}"]
+        cells.append(_c(row["points"], row["points_se"]))
+        cells += [_c(row[f"make{b}"], row[f"make{b}_se"], True) for b in bids]
+        cells.append("-" if pd.isna(row["bid_up_to"]) else str(int(row["bid_up_to"])))
+        if show_moon:
+            cells.append(_c(row["moon"], row["moon_se"], True))
+        table.add_row(*cells)
+    return table, len(view)
+
+
+def _feature(name: str, value) -> str:
+    if name == "two":
+        return "2" if value else "-"
+    return str(value)
+
+
+def print_bid_table(frame, table, show: int) -> None:
+    out = console()
+    n_reliable = int(frame["reliable"].sum())
+    out.print(f"[bold]Bid table[/]: {table.hands:,} hands, seed {table.seed}, policy {table.policy}, "
+              f"{len(frame)} groups by {','.join(frame.attrs['by'])} ({n_reliable} with at least "
+              f"{frame.attrs['min_count']} hands).")
+    if show:
+        view, shown = _bid_table_view(frame, table.rules, show)
+        view.title = f"The {shown} most common groups"
+        out.print(view)
+
+
+def print_moon_table(frame, table, show: int) -> None:
+    out = console()
+    by = frame.attrs["by"]
+    reliable = frame[frame["reliable"]]
+    pays = reliable[reliable["moon_pays"]]
+    share = pays["hands"].sum() / table.hands
+    out.print(f"[bold]Shooting the moon[/]: {table.hands:,} hands, seed {table.seed}, policy {table.policy}. "
+              f"A won game counts +{table.rules.target} points, a lost one -{table.rules.target}.")
+    out.print(f"The moon pays for {len(pays)} of {len(reliable)} reliable classes, "
+              f"{100 * share:.2g}% of all hands.")
+    view = Table(title=f"Best {min(show, len(reliable))} classes for the moon", box=box.SIMPLE)
+    for name in [*by, "hands", "success", "moon EV", "best bid EV", "gain", "pays"]:
+        view.add_column(name, justify="right")
+    for _, row in reliable.head(show).iterrows():
+        view.add_row(*[_feature(name, row[name]) for name in by], f"{int(row['hands']):,}", _est(row["moon"], row["moon_se"],
+                     True), _est(row["moon_ev"], row["moon_ev_se"]), f"{row['best_numeric_ev']:.2f}",
+                     _est(row["moon_gain"], row["moon_ev_se"]), "yes" if row["moon_pays"] else "no")
+    out.print(view)
+
+
+def print_hand_moon(analysis) -> None:
+    out = console()
+    s = analysis.summary
+    rules = analysis.rules
+    data = analysis.to_json()
+    out.print(f"[bold]{' '.join(data['hand'])}[/]: {analysis.samples:,} deals, seed {analysis.seed}.")
+    out.print(f"The moon succeeds {_est(s['moon'][0], s['moon_se'][0], True)} of the time "
+              f"(needs {'every point' if rules.moon_requires == 'all' else 'every point someone wins'}).")
+    out.print(f"Moon EV {_est(s['moon_ev'][0], s['moon_ev_se'][0])} (a won game +{rules.target}, a lost one "
+              f"-{rules.target}) against {_est(s[f'ev{rules.min_bid}'][0], s[f'ev{rules.min_bid}_se'][0])} for "
+              f"bidding {rules.min_bid}: the moon {'pays' if data['moon']['pays'] else 'does not pay'} "
+              f"({_est(s['moon_gain'][0], s['moon_ev_se'][0])} points).")

@@ -133,6 +133,8 @@ class Rules:
             raise RulesError(f"cannot read rules file {path}: {exc}") from None
         except tomllib.TOMLDecodeError as exc:
             raise RulesError(f"rules file {path} is not valid TOML: {exc}") from None
+        except (ValueError, RecursionError) as exc:  # a number too long to convert, or nesting too deep
+            raise RulesError(f"rules file {path} cannot be read as TOML: {str(exc).splitlines()[0]}") from None
         return cls.from_mapping(data, source=f"rules file {path}")
 
     def with_overrides(self, assignments: Iterable[str]) -> Rules:
@@ -163,11 +165,19 @@ class Rules:
             kind = _FIELD_TYPES[name]
             number = int(number)
             if kind is bool:
+                if number not in (0, 1):
+                    raise RulesError(f"{name} must be 0 or 1 in a rules array, got {number}")
                 values[name] = bool(number)
             elif kind is int:
                 values[name] = number
             else:
-                values[name] = list(kind)[number]
+                members = list(kind)
+                if not 0 <= number < len(members):
+                    raise RulesError(
+                        f"{name} must be 0..{len(members) - 1} in a rules array "
+                        f"({', '.join(m.value for m in members)}), got {number}"
+                    )
+                values[name] = members[number]
         return cls(**values)
 
     # -- presentation ---------------------------------------------------------------------------------

@@ -82,6 +82,8 @@ class Tables(NamedTuple):
     higher_trumps: np.ndarray  # [4, 54] mask of the trumps ranked above a trump (0 for non-trumps)
     point_cards: np.ndarray  # [4, 7] the card behind each point (-1 for Game), in POINT_NAMES order
     card_points: np.ndarray  # [54]
+    higher_in_suit: np.ndarray  # [54] cards of the same printed suit and higher printed rank
+    rank_masks: np.ndarray  # [13] the four cards of each printed rank
 
 
 def _build() -> Tables:
@@ -114,9 +116,15 @@ def _build() -> Tables:
         point_cards[trump] = [
             card(ACE, trump), card(TWO, trump), card(JACK, trump), -1, jick_of(trump), HIGH_JOKER, LOW_JOKER
         ]
+    higher_in_suit = np.array(
+        [0 if c >= HIGH_JOKER else mask_of(card(r, suit_of(c)) for r in range(rank_of(c) + 1, N_RANKS))
+         for c in range(DECK_SIZE)],
+        dtype=np.uint64,
+    )
+    rank_masks = np.array([mask_of(card(r, s) for s in range(N_SUITS)) for r in range(N_RANKS)], dtype=np.uint64)
     arrays = Tables(
         effective_suit, trump_rank, trick_rank, trump_cards, trump_mask, scoring_trump_mask,
-        suit_mask, higher_trumps, point_cards, CARD_POINTS.copy(),
+        suit_mask, higher_trumps, point_cards, CARD_POINTS.copy(), higher_in_suit, rank_masks,
     )
     for array in arrays:
         array.setflags(write=False)

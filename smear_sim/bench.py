@@ -1,0 +1,83 @@
+"""Throughput benchmark: the dealing ceiling and full hands per second, measured in one run.
+
+Every figure is the median of ``repeats`` timed runs after a warm-up call (which also compiles the
+kernels or loads them from the cache), so one noisy run on a shared machine does not decide the result.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Any
+
+from .rules import Rules
+from .runtime import POLICIES, available_threads, policy_array, resolve_threads, seed_value
+
+__all__ = ["run_bench"]
+
+
+def _median_rate(run, hands: int, repeats: int) -> float:
+    run(min(hands, 1000))  # warm-up: compile or load from cache
+    rates = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        run(hands)
+        rates.append(hands / (time.perf_counter() - started))
+    return statistics.median(rates)
+
+
+def run_bench(
+    *,
+    hands: int = 1_000_000,
+    deal_hands: int = 4_000_000,
+    repeats: int = 5,
+    seed: int = 1,
+    rules: Rules | None = None,
+    threads: int | None = None,
+) -> dict[str, Any]:
+    """The INTERFACES.md bench figures, plus the same for every policy under ``policies``."""
+    from .kernels import drivers
+
+    rules_array = (rules or Rules()).to_array()
+    key = seed_value(seed)
+    threads = resolve_threads(threads)
+
+    def deal(n: int) -> None:
+        drivers.deal_only(key, 0, n, threads, rules_array)
+
+    def full(policy: str, n_threads: int):
+        codes = policy_array((policy, policy))
+
+        def run(n: int) -> None:
+            drivers.simulate_hands(key, 0, n, n_threads, rules_array, codes)
+
+        return run
+
+    resolve_threads(threads)
+    deal_rate = _median_rate(deal, deal_hands, repeats)
+    per_policy: dict[str, dict[str, float]] = {}
+    for policy in POLICIES:
+        resolve_threads(threads)
+        all_threads = _median_rate(full(policy, threads), hands, repeats)
+        resolve_threads(1)
+        single = _median_rate(full(policy, 1), max(hands // threads, 1000), repeats)
+        per_policy[policy] = {
+            "full_hand_per_s": round(all_threads),
+            "full_hand_per_s_single": round(single),
+            "ratio_to_deal_only": round(all_threads / deal_rate, 4),
+            "thread_speedup": round(all_threads / single, 2),
+        }
+    resolve_threads(threads)
+    default = per_policy["heuristic"]
+    return {
+        "threads": threads,
+        "deal_only_per_s": round(deal_rate),
+        "full_hand_per_s": default["full_hand_per_s"],
+        "full_hand_per_s_single": default["full_hand_per_s_single"],
+        "ratio_to_deal_only": default["ratio_to_deal_only"],
+        "policy": "heuristic",
+        "policies": per_policy,
+        "hands_per_run": hands,
+        "repeats": repeats,
+        "cpu_threads_available": available_threads(),
+    }

@@ -1,0 +1,376 @@
+"""One complete hand of Smear in Numba: deal, auction, kitty, trump, discards, six tricks and scoring.
+
+:func:`play_hand` fills a per-hand record (layout in :mod:`smear_sim.layout`) that the drivers aggregate
+or copy out as a trace. It mirrors the reference engine rule for rule; the trace check in the tests
+replays its hands through that engine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..layout import (
+    MOON,
+    PASS,
+    R_FORCED_BID,
+    R_HIGH,
+    R_LOW,
+    R_LOW_TO,
+    R_MIN_BID,
+    R_MISDEAL,
+    R_MOON,
+    R_MOON_REQUIRES,
+    R_ROUND_POINTS,
+    R_TARGET,
+    R_TRUMP_ANYTIME,
+    REC_AWARDS,
+    REC_BID,
+    REC_BIDDER,
+    REC_BIDS,
+    REC_CARD_POINTS,
+    REC_DEALER,
+    REC_DELTA,
+    REC_DISCARDS,
+    REC_HANDS,
+    REC_KITTY,
+    REC_MADE,
+    REC_MISDEALS,
+    REC_MOON,
+    REC_PLAYS,
+    REC_POINTS,
+    REC_TRICK_WINNERS,
+    REC_TRUMP,
+    REC_WINNER,
+)
+from ..tables import MISDEAL_MASK, TABLES
+from .bits import ONE, ZERO, bit, has, lowest_card, popcount
+from .policies import beats, card_key, choose_bid, choose_keep, choose_play, choose_trump
+from .rng import below
+
+_TRUMP_MASK = TABLES.trump_mask
+_SUIT_MASK = TABLES.suit_mask
+_EFFECTIVE_SUIT = TABLES.effective_suit
+_TRUMP_CARDS = TABLES.trump_cards
+_RANK_MASKS = TABLES.rank_masks
+_SCORING_RANKS = np.array([8, 9, 10, 11, 12], dtype=np.int64)  # 10 J Q K A
+_SCORING_POINTS = np.array([10, 1, 2, 3, 4], dtype=np.int64)
+_NOT_MISDEAL = ~np.uint64(MISDEAL_MASK)
+
+
+# -- deal ---------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def deal(state, pool, n_pool, fixed_seat, fixed_hand, deck, hands):
+    """Deal 9 cards to each seat but ``fixed_seat`` (which holds ``fixed_hand``) and 4 to the kitty.
+
+    ``pool`` holds the ``n_pool`` cards to deal from; a partial Fisher-Yates shuffle of a fresh copy draws
+    them uniformly. ``hands[4]`` receives the kitty.
+    """
+    for i in range(n_pool):
+        deck[i] = pool[i]
+    pos = 0
+    for seat in range(5):
+        if seat == fixed_seat:
+            hands[seat] = fixed_hand
+            continue
+        size = 4 if seat == 4 else 9
+        mask = ZERO
+        for _ in range(size):
+            j = pos + below(state, n_pool - pos)
+            c = deck[j]
+            deck[j] = deck[pos]
+            deck[pos] = c
+            mask |= bit(c)
+            pos += 1
+        hands[seat] = mask
+
+
+@njit(cache=True)
+def deal_playable(state, pool, n_pool, fixed_seat, fixed_hand, deck, hands, misdeal_rule):
+    """Deal until no seat (other than ``fixed_seat``) may call a misdeal; return the number of redeals."""
+    redeals = 0
+    while True:
+        deal(state, pool, n_pool, fixed_seat, fixed_hand, deck, hands)
+        if not misdeal_rule:
+            return redeals
+        callable_misdeal = False
+        for seat in range(4):
+            if seat != fixed_seat and hands[seat] & _NOT_MISDEAL == ZERO:
+                callable_misdeal = True
+        if not callable_misdeal:
+            return redeals
+        redeals += 1
+
+
+# -- auction ------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def auction(state, hands, dealer, rules, policies, rec):
+    """Run the one-round auction; return ``(bidder, bid code)``, bidder -1 if all passed."""
+    max_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
+    highest = 0
+    bidder = -1
+    bid = PASS
+    for position in range(4):
+        seat = (dealer + 1 + position) % 4
+        if bid == MOON:
+            call = PASS
+        else:
+            forced = rules[R_FORCED_BID]
+            must = (forced == 0 and position == 0) or (forced == 1 and position == 3 and bidder < 0)
+            low = max(rules[R_MIN_BID], highest + 1)
+            call = choose_bid(policies[seat & 1], state, hands[seat], low, max_points, rules[R_MOON] == 1,
+                              must, rules, max_points)
+        rec[REC_BIDS + position] = call
+        if call != PASS:
+            bidder = seat
+            bid = call
+            if call != MOON:
+                highest = call
+    return bidder, bid
+
+
+# -- play ---------------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def legal_mask(hand, t, led_suit, trump_anytime):
+    """The cards of ``hand`` that may be played to a trick led in ``led_suit`` (-1: leading)."""
+    if led_suit < 0:
+        return hand
+    follow = hand & _SUIT_MASK[t, led_suit]
+    if follow == ZERO:
+        return hand
+    if trump_anytime:
+        return follow | (hand & _TRUMP_MASK[t])
+    return follow
+
+
+@njit(cache=True, inline="always")
+def _team_holding(c, mask0, mask1):
+    if c < 0:
+        return -1
+    if has(mask0, c):
+        return 0
+    if has(mask1, c):
+        return 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def card_points(mask):
+    total = 0
+    for i in range(5):
+        total += _SCORING_POINTS[i] * popcount(mask & _RANK_MASKS[_SCORING_RANKS[i]])
+    return total
+
+
+@njit(cache=True)
+def award_points(rec, rules, t, played0, played1, taken0, taken1):
+    """Write each point's team (-1 nobody) and both teams' card points; return points won per team."""
+    played = played0 | played1
+    if rules[R_HIGH] == 0:
+        high = _team_holding(t * 13 + 12, played0, played1)
+    else:
+        high = -1
+        for i in range(16):
+            c = _TRUMP_CARDS[t, i]
+            if has(played, c):
+                high = _team_holding(c, played0, played1)
+                break
+    low_card = -1
+    if rules[R_LOW] == 0:
+        low_card = t * 13
+    else:
+        for i in range(15, -1, -1):
+            if has(played, _TRUMP_CARDS[t, i]):
+                low_card = _TRUMP_CARDS[t, i]
+                break
+    if rules[R_LOW_TO] == 0:
+        low = _team_holding(low_card, played0, played1)
+    else:
+        low = _team_holding(low_card, taken0, taken1)
+    points0 = card_points(taken0)
+    points1 = card_points(taken1)
+    rec[REC_CARD_POINTS] = points0
+    rec[REC_CARD_POINTS + 1] = points1
+    rec[REC_AWARDS] = high
+    rec[REC_AWARDS + 1] = low
+    rec[REC_AWARDS + 2] = _team_holding(t * 13 + 9, taken0, taken1)
+    rec[REC_AWARDS + 3] = -1 if points0 == points1 else (0 if points0 > points1 else 1)
+    n_points = 4
+    if rules[R_ROUND_POINTS] == 1:
+        n_points = 7
+        rec[REC_AWARDS + 4] = _team_holding((3 - t) * 13 + 9, taken0, taken1)
+        rec[REC_AWARDS + 5] = _team_holding(52, taken0, taken1)
+        rec[REC_AWARDS + 6] = _team_holding(53, taken0, taken1)
+    else:
+        for i in range(4, 7):
+            rec[REC_AWARDS + i] = -1
+    won0 = 0
+    won1 = 0
+    for i in range(n_points):
+        if rec[REC_AWARDS + i] == 0:
+            won0 += 1
+        elif rec[REC_AWARDS + i] == 1:
+            won1 += 1
+    rec[REC_POINTS] = won0
+    rec[REC_POINTS + 1] = won1
+    return n_points
+
+
+@njit(cache=True)
+def moon_succeeded(rec, rules, team, n_points):
+    """Whether ``team`` won every point the moon requires (all at stake, or all that someone won)."""
+    for i in range(n_points):
+        winner = rec[REC_AWARDS + i]
+        if winner != team and (rules[R_MOON_REQUIRES] == 0 or winner >= 0):
+            return False
+    return True
+
+
+@njit(cache=True)
+def settle(rec, rules, bidder, bid, n_points, before0, before1):
+    """Bid result, moon, score changes and game end, from the awards already written."""
+    team = bidder & 1
+    other = 1 - team
+    before = (before0, before1)
+    delta_team = 0
+    delta_other = rec[REC_POINTS + other]
+    winner = -1
+    if bid == MOON:
+        made = moon_succeeded(rec, rules, team, n_points)
+        rec[REC_MOON] = 1 if made else 0
+        if made and before[team] < 0:
+            delta_team = -before[team]
+        elif made:
+            winner = team
+        else:
+            winner = other
+    else:
+        rec[REC_MOON] = -1
+        made = rec[REC_POINTS + team] >= bid
+        delta_team = rec[REC_POINTS + team] if made else -bid
+    rec[REC_MADE] = 1 if made else 0
+    rec[REC_DELTA + team] = delta_team
+    rec[REC_DELTA + other] = delta_other
+    if winner < 0:
+        if made and before[team] + delta_team >= rules[R_TARGET]:
+            winner = team
+        elif before[other] + delta_other >= rules[R_TARGET]:
+            winner = other
+    rec[REC_WINNER] = winner
+
+
+@njit(cache=True)
+def _write_cards(rec, offset, mask, slots):
+    i = 0
+    m = mask
+    while m:
+        rec[offset + i] = lowest_card(m)
+        m &= m - ONE
+        i += 1
+    while i < slots:
+        rec[offset + i] = -1
+        i += 1
+
+
+@njit(cache=True)
+def play_hand(state, hands, known, dealer, rules, policies, bidder, trump, give, keep, rec, trace):
+    """Play one dealt hand to the end and write its record.
+
+    ``hands`` holds the four seats' masks and the kitty (index 4). With ``bidder`` -1 the auction decides
+    the bidder; otherwise that seat takes the kitty without an auction (hand analysis), and the bid is left
+    to the caller. With ``trump`` -1 the bidder's policy names trump. ``trace`` also writes the deal and the
+    discards. ``known`` is scratch space for the cards each seat has seen in its own hand.
+    """
+    rec[REC_DEALER] = dealer
+    if trace:
+        for seat in range(4):
+            _write_cards(rec, REC_HANDS + 9 * seat, hands[seat], 9)
+        _write_cards(rec, REC_KITTY, hands[4], 4)
+    if bidder < 0:
+        bidder, bid = auction(state, hands, dealer, rules, policies, rec)
+        if bidder < 0:
+            rec[REC_BIDDER] = -1
+            rec[REC_BID] = PASS
+            rec[REC_TRUMP] = -1
+            rec[REC_MADE] = -1
+            rec[REC_MOON] = -1
+            rec[REC_WINNER] = -1
+            for i in range(7):
+                rec[REC_AWARDS + i] = -1
+            for i in range(2):
+                rec[REC_CARD_POINTS + i] = 0
+                rec[REC_POINTS + i] = 0
+                rec[REC_DELTA + i] = 0
+            return
+    else:
+        bid = PASS
+    rec[REC_BIDDER] = bidder
+    rec[REC_BID] = bid
+    for seat in range(4):
+        known[seat] = hands[seat]
+    known[bidder] |= hands[4]
+    if trump < 0:
+        trump = choose_trump(policies[bidder & 1], state, known[bidder], rules)
+    rec[REC_TRUMP] = trump
+    t = trump
+    for seat in range(4):
+        kept = choose_keep(policies[seat & 1], state, known[seat], t, keep[t])
+        if trace:
+            _write_cards(rec, REC_DISCARDS + 7 * seat, known[seat] & ~kept, 7)
+        hands[seat] = kept
+
+    anytime = rules[R_TRUMP_ANYTIME] == 1
+    bidding_team = bidder & 1
+    played = ZERO
+    played0 = ZERO
+    played1 = ZERO
+    taken0 = ZERO
+    taken1 = ZERO
+    leader = bidder
+    for trick in range(6):
+        led_suit = -1
+        win_seat = -1
+        win_card = -1
+        win_key = -1
+        trick_mask = ZERO
+        for i in range(4):
+            seat = (leader + i) % 4
+            hand = hands[seat]
+            legal = legal_mask(hand, t, led_suit, anytime)
+            c = choose_play(policies[seat & 1], state, hand, legal, seat, t, i, led_suit, win_seat, win_card,
+                            win_key, trick_mask, known[seat] | played, bidding_team, give)
+            hands[seat] = hand & ~bit(c)
+            rec[REC_PLAYS + 4 * trick + i] = c
+            if i == 0:
+                led_suit = _EFFECTIVE_SUIT[t, c]
+                win_seat = seat
+                win_card = c
+                win_key = card_key(c, t, led_suit)
+            elif beats(c, t, led_suit, win_key, trick_mask):
+                win_seat = seat
+                win_card = c
+                win_key = card_key(c, t, led_suit)
+            trick_mask |= bit(c)
+            played |= bit(c)
+            if seat & 1:
+                played1 |= bit(c)
+            else:
+                played0 |= bit(c)
+        if win_seat & 1:
+            taken1 |= trick_mask
+        else:
+            taken0 |= trick_mask
+        rec[REC_TRICK_WINNERS + trick] = win_seat
+        leader = win_seat
+
+    n_points = award_points(rec, rules, t, played0, played1, taken0, taken1)
+    if bid == PASS:  # analysis: the caller evaluates every bid from the points
+        rec[REC_MOON] = 1 if moon_succeeded(rec, rules, bidding_team, n_points) else 0
+        return
+    settle(rec, rules, bidder, bid, n_points, 0, 0)

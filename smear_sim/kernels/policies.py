@@ -1,0 +1,435 @@
+"""The players: every decision a seat makes, for each policy, as Numba functions.
+
+A policy is a complete player: it bids, names trump when it wins the auction, chooses its discards and
+plays its cards. Policies are chosen per team by number (:data:`RANDOM`, :data:`HEURISTIC`).
+
+``random``
+    Uniform over the legal actions, independently at each decision.
+
+    - Bidding: uniform over the legal calls: pass (when allowed), each legal number and moon (when
+      allowed). A seat facing the calls pass, 2, 3, 4, moon picks each with probability 1/5.
+    - Trump: uniform over the four suits.
+    - Discards: uniform over the legal 6-card keeps (the free choice is a uniform subset of the first card
+      class that does not fit whole; see the discard rule).
+    - Play: uniform over the legal cards.
+
+``heuristic``
+    A sensible human-style player built from simple, documented rules.
+
+    - Hand value. For a suit as trump, the points a hand should win are estimated as: High 1 with the ace
+      (0.35 with the king, 0.12 with the queen as top); Low 1 with the two (0.75 when Low goes to the
+      taker; under ``low=lowest`` also 0.5 with the three, 0.25 with the four); Jack 0.55 with the jack,
+      plus 0.15 / 0.10 / 0.05 for the ace / king / queen that protect it, or 0.10 per ace or king held to
+      capture it; Game 0.10 + 0.07 a trump + 0.12 for the ten of trump + 0.05 an off-suit ace (at most
+      0.9); with round points, 0.7 / 0.6 / 0.55 for the jick / high joker / low joker.
+    - Bidding: the value of the hand's best suit plus 0.35 for the kitty, rounded down after adding 0.2,
+      is the bid it wants. It bids that when it is legal (capped at the points at stake), the lowest legal
+      bid when it must bid, and passes otherwise. It bids moon only with the ace, king, jack and two of its
+      best suit, six or more trumps and a value within 0.3 of all the points.
+    - Trump: the suit of highest value over the 13 cards after the kitty.
+    - Discards: the rule fixes most of the keep; within the class that must be cut it keeps scoring trumps
+      in the order A 2 J K Q jick 10 HJ LJ, other trumps high before low, and non-trumps A, K, 10, Q, J,
+      then by rank.
+    - Leading: the bidding team draws trump with its highest trump when that trump is the best still out,
+      or leads its cheapest trump when it holds three or more; otherwise it leads an off-suit card that is
+      the best still out in its suit (the highest such), else its cheapest non-trump.
+    - Following: when the partner's card is winning and is sure to hold (the seat plays last, or the card
+      is the best still out), it "smears" its most valuable card onto the trick (tens and the jack of
+      trump first). When an opponent is winning, it takes the trick with its cheapest card that is sure to
+      hold, or, when the trick already holds points, with its highest winning card; otherwise it plays
+      its cheapest card. "Cheapest" means the fewest card points and points-carrying cards (jack of trump,
+      the two when Low goes to the taker, round-point cards), then the lowest rank, so it saves its
+      trumps, its two and its jack and does not feed points to the opponents.
+
+"Best still out" is judged from what the seat has seen: its own hand and discards, and the cards played.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..tables import TABLES
+from .bits import ONE, ZERO, bit, has, lowest_card, nth_card, popcount
+from ..layout import (
+    HIGH_JOKER,
+    LOW_JOKER,
+    MOON,
+    PASS,
+    R_LOW,
+    R_LOW_TO,
+    R_ROUND_POINTS,
+)
+from .rng import below
+
+RANDOM = 0
+HEURISTIC = 1
+POLICY_NAMES = ("random", "heuristic")
+
+_TRUMP_MASK = TABLES.trump_mask
+_SCORING_MASK = TABLES.scoring_trump_mask
+_EFFECTIVE_SUIT = TABLES.effective_suit
+_TRICK_RANK = TABLES.trick_rank
+_HIGHER_TRUMPS = TABLES.higher_trumps
+_HIGHER_IN_SUIT = TABLES.higher_in_suit
+_SUIT_MASK = TABLES.suit_mask
+_CARD_POINTS = TABLES.card_points
+_ACES = TABLES.rank_masks[12]
+
+KITTY_BONUS = 0.35
+BID_ROUNDING = 0.2
+
+
+@njit(cache=True)
+def policy_tables(rules):
+    """Per-trump card scores derived from the rules: ``give[t, c]`` (what a card is worth to whoever
+    takes it) and ``keep[t, c]`` (how much the heuristic wants to keep it)."""
+    give = np.zeros((4, 54), dtype=np.int64)
+    keep = np.zeros((4, 54), dtype=np.int64)
+    scoring_order = np.zeros(16, dtype=np.int64)
+    # Trump ranks (0 = two .. 15 = ace) -> keep score for scoring trumps: A 2 J K Q jick 10 HJ LJ.
+    scoring_order[15] = 100
+    scoring_order[0] = 95
+    scoring_order[12] = 90
+    scoring_order[14] = 85
+    scoring_order[13] = 80
+    scoring_order[11] = 75
+    scoring_order[8] = 70
+    scoring_order[10] = 65
+    scoring_order[9] = 60
+    for t in range(4):
+        for c in range(54):
+            give[t, c] = _CARD_POINTS[c]
+            rank = _TRICK_RANK[t, c]
+            if rank >= 16:
+                trump_rank = rank - 16
+                if has(_SCORING_MASK[t], c):
+                    keep[t, c] = scoring_order[trump_rank]
+                else:
+                    keep[t, c] = 30 + trump_rank
+            else:
+                plain = (20, 14, 12, 11, 10)
+                if rank == 12:
+                    keep[t, c] = plain[0]
+                elif rank == 11:
+                    keep[t, c] = plain[1]
+                elif rank == 8:
+                    keep[t, c] = plain[2]
+                elif rank == 10:
+                    keep[t, c] = plain[3]
+                elif rank == 9:
+                    keep[t, c] = plain[4]
+                else:
+                    keep[t, c] = rank
+        give[t, t * 13 + 9] += 6  # the jack of trump carries the Jack point
+        if rules[R_LOW_TO] == 1:
+            give[t, t * 13] += 6  # the two carries Low to whoever takes it
+        if rules[R_ROUND_POINTS] == 1:
+            give[t, (3 - t) * 13 + 9] += 6
+            give[t, HIGH_JOKER] += 6
+            give[t, LOW_JOKER] += 6
+    return give, keep
+
+
+# -- hand value and bidding ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def suit_value(hand, t, rules):
+    """Estimated points the hand wins with suit ``t`` as trump (see the module docstring)."""
+    base = t * 13
+    ace = has(hand, base + 12)
+    king = has(hand, base + 11)
+    queen = has(hand, base + 10)
+    value = 0.0
+    if ace:
+        value += 1.0
+    elif king:
+        value += 0.35
+    elif queen:
+        value += 0.12
+    if has(hand, base):
+        value += 0.75 if rules[R_LOW_TO] == 1 else 1.0
+    elif rules[R_LOW] == 1:
+        if has(hand, base + 1):
+            value += 0.5
+        elif has(hand, base + 2):
+            value += 0.25
+    if has(hand, base + 9):
+        value += 0.55 + 0.15 * ace + 0.10 * king + 0.05 * queen
+    else:
+        value += 0.10 * (ace + king)
+    n_trumps = popcount(hand & _TRUMP_MASK[t])
+    off_aces = popcount(hand & _ACES & ~_TRUMP_MASK[t])
+    game = 0.10 + 0.07 * n_trumps + 0.12 * has(hand, base + 8) + 0.05 * off_aces
+    value += min(game, 0.9)
+    if rules[R_ROUND_POINTS] == 1:
+        value += 0.7 * has(hand, (3 - t) * 13 + 9) + 0.6 * has(hand, HIGH_JOKER) + 0.55 * has(hand, LOW_JOKER)
+    return value
+
+
+@njit(cache=True)
+def best_suit(hand, rules):
+    """The suit of highest value (ties to the lower suit index) and that value."""
+    best = 0
+    best_value = -1.0
+    for t in range(4):
+        v = suit_value(hand, t, rules)
+        if v > best_value:
+            best = t
+            best_value = v
+    return best, best_value
+
+
+@njit(cache=True)
+def choose_bid(policy, state, hand, low, high, moon_ok, must, rules, max_points):
+    """A call from ``low..high`` (empty when low > high), PASS (unless ``must``) or MOON (if ``moon_ok``)."""
+    n_numbers = max(0, high - low + 1)
+    if policy == RANDOM:
+        n = n_numbers + (0 if must else 1) + (1 if moon_ok else 0)
+        pick = below(state, n)
+        if not must:
+            if pick == 0:
+                return PASS
+            pick -= 1
+        if pick < n_numbers:
+            return low + pick
+        return MOON
+    t, value = best_suit(hand, rules)
+    if moon_ok and value >= max_points - 0.3 and popcount(hand & _TRUMP_MASK[t]) >= 6:
+        base = t * 13
+        if has(hand, base + 12) and has(hand, base + 11) and has(hand, base + 9) and has(hand, base):
+            return MOON
+    want = np.int64(value + KITTY_BONUS + BID_ROUNDING)
+    if n_numbers > 0:
+        if want >= low:
+            return min(want, high)
+        if must:
+            return low
+    elif must and moon_ok:
+        return MOON
+    return PASS
+
+
+@njit(cache=True)
+def choose_trump(policy, state, hand, rules):
+    if policy == RANDOM:
+        return below(state, 4)
+    return best_suit(hand, rules)[0]
+
+
+# -- discards -----------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _choose_cards(policy, state, cards, k, keep_score):
+    """``k`` cards of the mask ``cards``: a uniform subset, or the ``k`` of highest keep score."""
+    chosen = ZERO
+    remaining = cards
+    for _ in range(k):
+        if policy == RANDOM:
+            c = nth_card(remaining, below(state, popcount(remaining)))
+        else:
+            c = -1
+            best = -1
+            m = remaining
+            while m:
+                card = lowest_card(m)
+                m &= m - ONE
+                if keep_score[card] > best:
+                    best = keep_score[card]
+                    c = card
+        chosen |= bit(c)
+        remaining &= ~bit(c)
+    return chosen
+
+
+@njit(cache=True)
+def choose_keep(policy, state, hand, t, keep_score):
+    """The 6 cards kept from ``hand`` with trump ``t``.
+
+    Card classes are kept whole in order (scoring trumps, other trumps, non-trumps) while they fit; the
+    policy chooses only within the first class that does not fit, which is exactly the discard rule.
+    """
+    scoring = hand & _SCORING_MASK[t]
+    classes = (scoring, hand & _TRUMP_MASK[t] & ~scoring, hand & ~_TRUMP_MASK[t])
+    keep = ZERO
+    room = 6
+    for cards in classes:
+        n = popcount(cards)
+        if n <= room:
+            keep |= cards
+            room -= n
+        else:
+            keep |= _choose_cards(policy, state, cards, room, keep_score)
+            break
+    return keep
+
+
+# -- play ---------------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def card_key(c, t, led_suit):
+    """Strength in a trick led in ``led_suit``: trumps 16..31, the led suit 0..12, anything else -1."""
+    rank = _TRICK_RANK[t, c]
+    if rank >= 16 or _EFFECTIVE_SUIT[t, c] == led_suit:
+        return rank
+    return np.int64(-1)
+
+
+@njit(cache=True, inline="always")
+def beats(c, t, led_suit, win_key, trick_mask):
+    """Whether ``c`` takes the lead from the card now winning (strength ``win_key``).
+
+    The second joker of a trick never does: the first joker ranks above it, and anything that beat the
+    first joker outranks both.
+    """
+    if c >= HIGH_JOKER and trick_mask & (bit(HIGH_JOKER) | bit(LOW_JOKER)) != ZERO:
+        return False
+    return card_key(c, t, led_suit) > win_key
+
+
+@njit(cache=True, inline="always")
+def _higher_cards(c, t):
+    """The cards that outrank ``c`` in its own effective suit."""
+    if _TRICK_RANK[t, c] >= 16:
+        return _HIGHER_TRUMPS[t, c]
+    return _HIGHER_IN_SUIT[c] & _SUIT_MASK[t, _EFFECTIVE_SUIT[t, c]]
+
+
+@njit(cache=True, inline="always")
+def _is_boss(c, t, unseen):
+    return _higher_cards(c, t) & unseen == ZERO
+
+
+@njit(cache=True)
+def _cheapest(cards, t, give):
+    """The card of ``cards`` that gives away least: fewest points, then lowest rank."""
+    best = -1
+    best_cost = 1 << 30
+    m = cards
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        cost = give[t, c] * 64 + _TRICK_RANK[t, c]
+        if cost < best_cost:
+            best_cost = cost
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _richest(cards, t, give):
+    """The card of ``cards`` worth most to the trick's taker, the lowest rank among equals."""
+    best = -1
+    best_value = -1
+    m = cards
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        value = give[t, c] * 64 + (31 - _TRICK_RANK[t, c])
+        if value > best_value:
+            best_value = value
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _highest(cards, t, led_suit):
+    best = -1
+    best_key = -2
+    m = cards
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        k = card_key(c, t, led_suit)
+        if k > best_key:
+            best_key = k
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _lowest(cards, t, led_suit):
+    best = -1
+    best_key = 1 << 30
+    m = cards
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        k = card_key(c, t, led_suit)
+        if k < best_key:
+            best_key = k
+            best = c
+    return best
+
+
+@njit(cache=True)
+def choose_play(policy, state, hand, legal, seat, t, n_in_trick, led_suit, win_seat, win_card, win_key,
+                trick_mask, seen, bidding_team, give):
+    """The card ``seat`` plays from ``legal`` (a non-empty mask of its legal cards).
+
+    ``seen`` holds every card the seat knows to be out of the others' hands: its own hand and discards
+    and all cards played so far, this trick's included.
+    """
+    if policy == RANDOM:
+        return nth_card(legal, below(state, popcount(legal)))
+    unseen = ~seen & ((ONE << np.uint64(54)) - ONE)
+    trumps = _TRUMP_MASK[t]
+    if n_in_trick == 0:
+        held_trumps = legal & trumps
+        if (seat & 1) == bidding_team and held_trumps != ZERO:
+            top = _highest(held_trumps, t, t)
+            if _is_boss(top, t, unseen):
+                return top
+            if popcount(held_trumps) >= 3:
+                return _cheapest(held_trumps, t, give)
+        off = legal & ~trumps
+        if off != ZERO:
+            best = -1
+            m = off
+            while m:
+                c = lowest_card(m)
+                m &= m - ONE
+                if _is_boss(c, t, unseen) and (best < 0 or _TRICK_RANK[t, c] > _TRICK_RANK[t, best]):
+                    best = c
+            if best >= 0:
+                return best
+            return _cheapest(off, t, give)
+        return _cheapest(legal, t, give)
+
+    if (win_seat & 1) == (seat & 1):
+        if n_in_trick == 3 or _is_boss(win_card, t, unseen):
+            return _richest(legal, t, give)
+        return _cheapest(legal, t, give)
+
+    winners = ZERO
+    m = legal
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        if beats(c, t, led_suit, win_key, trick_mask):
+            winners |= bit(c)
+    if winners == ZERO:
+        return _cheapest(legal, t, give)
+    if n_in_trick == 3:
+        return _lowest(winners, t, led_suit)
+    sure = ZERO
+    m = winners
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        if _is_boss(c, t, unseen):
+            sure |= bit(c)
+    if sure != ZERO:
+        return _lowest(sure, t, led_suit)
+    trick_value = 0
+    m = trick_mask
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        trick_value += give[t, c]
+    if trick_value > 0:
+        return _highest(winners, t, led_suit)
+    return _cheapest(legal, t, give)

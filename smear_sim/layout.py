@@ -1,0 +1,122 @@
+"""Array layouts shared by the Numba kernels and the Python that reads their output.
+
+The kernels write plain ``int64`` arrays; the offsets below name their fields. Keeping them in one
+NumPy-free module lets the orchestration code read kernel output without importing Numba.
+"""
+
+from __future__ import annotations
+
+from .cards import HIGH_JOKER, LOW_JOKER
+from .rules import RULE_INDEX
+
+# Rule options in Rules.to_array() order.
+R_ROUND_POINTS = RULE_INDEX["round_points"]
+R_HIGH = RULE_INDEX["high"]
+R_LOW = RULE_INDEX["low"]
+R_LOW_TO = RULE_INDEX["low_to"]
+R_FORCED_BID = RULE_INDEX["forced_bid"]
+R_MOON = RULE_INDEX["moon"]
+R_MOON_REQUIRES = RULE_INDEX["moon_requires"]
+R_TRUMP_ANYTIME = RULE_INDEX["trump_anytime"]
+R_MISDEAL = RULE_INDEX["misdeal"]
+R_TARGET = RULE_INDEX["target"]
+R_MIN_BID = RULE_INDEX["min_bid"]
+
+# Calls in the auction: numbers are themselves (1..7).
+PASS = 0
+MOON = 8
+N_BID_CODES = 9
+
+N_POINTS = 7  # high, low, jack, game, jick, high joker, low joker (tables.POINT_NAMES)
+
+
+class _Fields:
+    """Sequential offsets: ``size`` grows as fields are added."""
+
+    def __init__(self) -> None:
+        self.size = 0
+
+    def add(self, length: int = 1) -> int:
+        start = self.size
+        self.size += length
+        return start
+
+
+# -- one simulated hand: outcome and full trace -------------------------------------------------------
+_rec = _Fields()
+REC_DEALER = _rec.add()
+REC_MISDEALS = _rec.add()  # redeals before this deal
+REC_BIDDER = _rec.add()  # -1 when thrown in
+REC_BID = _rec.add()  # bid code of the winning call; PASS when thrown in
+REC_TRUMP = _rec.add()  # -1 when thrown in
+REC_MADE = _rec.add()  # -1 thrown in, else 0/1
+REC_MOON = _rec.add()  # -1 no moon, else 0/1
+REC_WINNER = _rec.add()  # -1 none, else the team that won the game
+REC_AWARDS = _rec.add(N_POINTS)  # team per point, -1 nobody
+REC_CARD_POINTS = _rec.add(2)
+REC_POINTS = _rec.add(2)
+REC_DELTA = _rec.add(2)
+REC_HANDS = _rec.add(36)  # seat by seat, 9 cards each, ascending
+REC_KITTY = _rec.add(4)
+REC_BIDS = _rec.add(4)  # calls in auction order
+REC_DISCARDS = _rec.add(28)  # 7 slots a seat, -1 padded
+REC_PLAYS = _rec.add(24)
+REC_TRICK_WINNERS = _rec.add(6)
+REC_SIZE = _rec.size
+
+# -- simulate: streamed aggregate counts (all integers, so sums are order-free) -------------------------
+_agg = _Fields()
+AGG_HANDS = _agg.add()
+AGG_MISDEALS = _agg.add()
+AGG_THROWN_IN = _agg.add()
+AGG_BIDS = _agg.add(N_BID_CODES)  # hands won with each bid code
+AGG_MADE = _agg.add(N_BID_CODES)
+AGG_BID_POINTS = _agg.add(N_BID_CODES)  # bidding team's points, summed per bid
+AGG_BIDDER_TEAM = _agg.add(2)
+AGG_TRUMP = _agg.add(4)
+AGG_POINTS = _agg.add(2)  # points won per team
+AGG_POINTS_SQ = _agg.add(2)
+AGG_DELTA = _agg.add(2)  # score change per team
+AGG_DELTA_SQ = _agg.add(2)
+AGG_MARGIN_SQ = _agg.add()  # sum of (delta0 - delta1)^2
+AGG_AWARD_BIDDER = _agg.add(N_POINTS)  # point won by the bidding team
+AGG_AWARD_OTHER = _agg.add(N_POINTS)
+AGG_AWARD_NONE = _agg.add(N_POINTS)
+AGG_MOON_TRIES = _agg.add(2)  # per team
+AGG_MOON_MADE = _agg.add(2)
+AGG_GAME_WINS = _agg.add(2)
+AGG_SIZE = _agg.size
+
+# -- analysis: per-class accumulators for a bidder whose hand is fixed or classified -------------------
+# With M the points at stake (at most 7): a histogram of the bidding team's points k, the other team's
+# points summed per k (for the covariance behind the EV standard errors), the other team's squared points,
+# moon successes, points won per award and trump chosen.
+MAX_K = 8
+_cls = _Fields()
+CLS_COUNT = _cls.add()
+CLS_HIST = _cls.add(MAX_K)
+CLS_OTHER_BY_K = _cls.add(MAX_K)
+CLS_OTHER_SQ = _cls.add()
+CLS_MOON = _cls.add()
+CLS_AWARDS = _cls.add(N_POINTS)
+CLS_TRUMP = _cls.add(4)
+CLS_SIZE = _cls.size
+
+# Bid-table classes: features of a 9-card hand's best suit (the suit the heuristic values most), mixed
+# into one index in this order, the last varying fastest.
+CLASS_DIMS = (
+    ("trumps", 10),  # trumps held, 0..9, counting the jick and the jokers
+    ("top", 17),  # trump rank of the top trump (0 = two .. 15 = ace), 16 = none
+    ("two", 2),  # holds the two of trump
+    ("jacks", 3),  # the jack of trump and the jick
+    ("jokers", 3),
+    ("aces", 4),  # off-suit aces
+)
+N_TOP = 17
+N_TWO = 2
+N_JACKS = 3
+N_JOKERS = 3
+N_ACES = 4
+N_CLASSES = 10 * N_TOP * N_TWO * N_JACKS * N_JOKERS * N_ACES
+
+__all__ = [name for name in dir() if name.isupper() and not name.startswith("_")] + ["HIGH_JOKER", "LOW_JOKER"]

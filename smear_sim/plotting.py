@@ -1,0 +1,198 @@
+"""Strategy charts. Each function returns a matplotlib ``Figure`` (no pyplot state), noting the sample
+size, seed, policy and rules on the chart.
+
+- :func:`heatmap`: a value (expected points, bid up to, P(make), EV, moon rate) over two hand features;
+- :func:`make_curves`: P(make) of each bid against one feature;
+- :func:`moon_chart`: moon success rate by hand class, against the rate at which the moon pays;
+- :func:`points_distribution`: one hand's distribution of points won.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from .analysis import DEFAULT_FEATURES, FEATURE_HELP, ClassTable, HandAnalysis, moon_table, parse_features
+from .errors import SmearError
+from .runtime import atomic_write
+
+__all__ = ["VALUES", "heatmap", "make_curves", "moon_chart", "points_distribution", "save_figure"]
+
+# Heatmap values: column (or pattern) -> label.
+VALUES = {
+    "points": "expected points won by the bidding team",
+    "bid_up_to": "bid up to (highest bid with EV ≥ 0)",
+    "moon": "moon success rate",
+    "make{b}": "P(make a bid of {b})",
+    "ev{b}": "EV of bidding {b} (bidder's score − opponents')",
+}
+
+
+def _value_label(value: str) -> str:
+    if value in VALUES:
+        return VALUES[value]
+    for prefix in ("make", "ev"):
+        if value.startswith(prefix) and value[len(prefix):].isdigit():
+            return VALUES[prefix + "{b}"].format(b=value[len(prefix):])
+    choices = "points, bid_up_to, moon, make2..make7, ev2..ev7"
+    raise SmearError(f"unknown chart value {value!r}: choose one of {choices}")
+
+
+def _footnote(fig: Figure, meta: dict[str, Any]) -> None:
+    from .rules import Rules
+
+    changed = Rules.from_mapping(meta["rules"]).changed()
+    rules = ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "RULES.md defaults"
+    samples = meta.get("hands") or meta.get("samples")
+    fig.text(0.01, 0.01, f"smear-sim · {samples:,} simulated hands · seed {meta['seed']} · "
+             f"policy {meta['policy']} · rules: {rules}", fontsize=7, color="0.35", ha="left", va="bottom")
+
+
+def class_label(row, by) -> str:
+    """A hand class in words: "6 trumps, A top, the 2, 2 jacks, 1 joker"."""
+    words = {
+        "trumps": lambda v: f"{v} trump" + ("s" if v != 1 else ""),
+        "top": lambda v: f"{v} top",
+        "two": lambda v: "the 2" if v else "no 2",
+        "jacks": lambda v: {0: "no jack", 1: "1 jack", 2: "J + jick"}[int(v)],
+        "jokers": lambda v: f"{v} joker" + ("s" if v != 1 else ""),
+        "aces": lambda v: f"{v} off ace" + ("s" if v != 1 else ""),
+    }
+    return ", ".join(words[name](row[name]) for name in by)
+
+
+def _new_figure(width: float = 8.0, height: float = 5.5) -> tuple[Figure, Any]:
+    fig = Figure(figsize=(width, height), layout="constrained")
+    fig.get_layout_engine().set(h_pad=0.3)
+    return fig, fig.add_subplot()
+
+
+def heatmap(table: ClassTable, x: str = "trumps", y: str = "top", value: str = "points",
+            min_count: int = 200) -> Figure:
+    """``value`` over features ``x`` and ``y``; cells with fewer than ``min_count`` hands are hatched out."""
+    x, y = parse_features([x, y])
+    label = _value_label(value)
+    frame = table.frame((x, y), min_count)
+    if value not in frame.columns:
+        raise SmearError(f"the chart value {value!r} does not exist under these rules (bids run "
+                         f"{table.rules.min_bid}..{table.rules.max_points})")
+    grid = frame.pivot(index=y, columns=x, values=value)
+    counts = frame.pivot(index=y, columns=x, values="hands")
+    grid = grid.where(counts >= min_count)
+    ys = list(grid.index)
+    xs = list(grid.columns)
+    data = grid.to_numpy(dtype=float)
+    fig, ax = _new_figure(max(6.0, 0.7 * len(xs) + 3), max(4.5, 0.45 * len(ys) + 2))
+    cmap = "RdYlGn"
+    image = ax.imshow(np.ma.masked_invalid(data), cmap=cmap, aspect="auto")
+    ax.set_facecolor("0.92")
+    fig.colorbar(image, ax=ax, label=label, shrink=0.85)
+    ax.set_xticks(range(len(xs)), [str(v) for v in xs])
+    ax.set_yticks(range(len(ys)), [str(v) for v in ys])
+    ax.set_xlabel(FEATURE_HELP[x])
+    ax.set_ylabel(FEATURE_HELP[y])
+    integer = value == "bid_up_to"
+    for i in range(len(ys)):
+        for j in range(len(xs)):
+            v = data[i, j]
+            if math.isfinite(v):
+                text = f"{int(v)}" if integer else (f"{v:.2f}" if abs(v) < 10 else f"{v:.0f}")
+                ax.text(j, i, text, ha="center", va="center", fontsize=7, color="black")
+    ax.set_title(f"{label[0].upper()}{label[1:]}\nby {x} and {y} (grey: fewer than {min_count} hands)")
+    _footnote(fig, table.metadata())
+    return fig
+
+
+def make_curves(table: ClassTable, x: str = "trumps", min_count: int = 200) -> Figure:
+    """P(make) of every bid against feature ``x``, with ±1.96 SE bars."""
+    (x,) = parse_features([x])
+    frame = table.frame((x,), min_count)
+    frame = frame[frame["reliable"]]
+    fig, ax = _new_figure()
+    positions = np.arange(len(frame))
+    for b in range(table.rules.min_bid, table.rules.max_points + 1):
+        ax.errorbar(positions, frame[f"make{b}"], yerr=1.96 * frame[f"make{b}_se"], marker="o", capsize=3,
+                    label=f"bid {b}")
+    ax.set_xticks(positions, [str(v) for v in frame[x]])
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel(FEATURE_HELP[x])
+    ax.set_ylabel("probability the bidding team makes the bid")
+    ax.grid(alpha=0.3)
+    ax.legend(title="bid", loc="best")
+    ax.set_title(f"P(make) by bid and {x}\n(groups with at least {min_count} hands; bars: 95% intervals)")
+    _footnote(fig, table.metadata())
+    return fig
+
+
+def moon_chart(table: ClassTable, by: tuple[str, ...] = DEFAULT_FEATURES, top: int = 20,
+               min_count: int = 200) -> Figure:
+    """The ``top`` reliable classes by moon success rate, with the rate at which the moon pays."""
+    by = parse_features(by)
+    frame = moon_table(table, by, min_count)
+    frame = frame[frame["reliable"]].head(top).iloc[::-1]
+    if frame.empty:
+        raise SmearError(f"no class has {min_count} hands yet; simulate more hands or lower --min-count")
+    target = table.rules.target
+    # The moon pays when (2p - 1) * target beats the best numeric bid's EV.
+    break_even = np.clip((1 + frame["best_numeric_ev"] / target) / 2, 0, 1)
+    labels = [class_label(row, by) for _, row in frame.iterrows()]
+    fig, ax = _new_figure(9.0, max(4.5, 0.32 * len(frame) + 2))
+    positions = np.arange(len(frame))
+    colors = ["tab:green" if pays else "tab:gray" for pays in frame["moon_pays"]]
+    ax.barh(positions, frame["moon"], xerr=1.96 * frame["moon_se"], color=colors, capsize=2)
+    ax.scatter(break_even, positions, marker="|", s=200, color="black", label="break-even rate", zorder=3)
+    ax.set_yticks(positions, labels, fontsize=7)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("moon success rate (green: the moon pays)")
+    ax.legend(loc="lower right")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(f"Shooting the moon: the {len(frame)} best hand classes\n(a won game counts +{target} "
+                 f"points, a lost one −{target}; bars: 95% intervals)")
+    _footnote(fig, table.metadata())
+    return fig
+
+
+def points_distribution(analysis: HandAnalysis | dict[str, Any]) -> Figure:
+    """A hand's distribution of points won as bidder, from an analysis or its JSON."""
+    data = analysis.to_json() if isinstance(analysis, HandAnalysis) else analysis
+    try:
+        dist = np.array(data["points"]["distribution"], dtype=float)
+        se = np.array(data["points"].get("distribution_se") or [0.0] * len(dist), dtype=float)
+        bids = data["bids"]
+        hand = " ".join(data["hand"])
+    except (KeyError, TypeError) as exc:
+        raise SmearError(f"not a hand analysis (make one with 'smear-sim hand ... --json'): missing {exc}") from None
+    fig, ax = _new_figure()
+    k = np.arange(len(dist))
+    ax.bar(k, dist, yerr=1.96 * se, capsize=3, color="tab:blue")
+    for x, p in zip(k, dist, strict=True):
+        ax.text(x, p + 0.01, f"{100 * p:.1f}%", ha="center", va="bottom", fontsize=8)
+    ax.set_xticks(k)
+    ax.set_xlabel("points won by the bidding team")
+    ax.set_ylabel("probability")
+    ax.set_ylim(0, min(1.0, dist.max() + 0.12))
+    makes = ", ".join(f"{row['bid']}: {100 * row['make']:.1f}%" for row in bids)
+    trump = data["trump"]["fixed"] or max(data["trump"]["chosen"], key=data["trump"]["chosen"].get)
+    ax.set_title(f"{hand}\nmean {data['points']['mean']} ± {data['points']['se']} points, trump {trump}; "
+                 f"P(make) {makes}", fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+    _footnote(fig, {"hands": data["samples"], "seed": data["seed"], "policy": data["policy"],
+                    "rules": data.get("rules", {})})
+    return fig
+
+
+def save_figure(fig: Figure, path: str | Path, fmt: str | None = None) -> Path:
+    """Save atomically as PNG or SVG (from ``fmt`` or the file's suffix)."""
+    path = Path(path)
+    fmt = (fmt or path.suffix.lstrip(".") or "png").lower()
+    if fmt not in ("png", "svg"):
+        raise SmearError(f"charts are saved as png or svg, not {fmt!r}")
+    if path.suffix.lower() != f".{fmt}":
+        path = path.with_suffix(f".{fmt}")
+    with atomic_write(path, "wb") as handle:
+        fig.savefig(handle, format=fmt, dpi=150)
+    return path

@@ -1,0 +1,325 @@
+"""``smear-sim score`` and ``smear-sim rules`` from the outside: output formats and bad input.
+
+Bad input of every kind must end with exit status 2, exactly one line on standard error and no traceback,
+both through typer's CliRunner and through the real console entry point in a subprocess.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from smear_sim.cli import app
+from smear_sim.rules import Rules
+from test_record import BAD_RECORDS, GOLDEN_DIR
+
+BASIC = GOLDEN_DIR / "basic.json"
+EXPECTED_BASIC = json.loads(BASIC.read_text(encoding="utf-8"))["expected"]
+
+
+def invoke(*args: str, input: str | None = None):
+    return CliRunner().invoke(app, list(args), input=input)
+
+
+def assert_clean_failure(result) -> str:
+    """Exit status 2, one line on stderr, nothing else; returns the line."""
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    assert "Traceback" not in result.output
+    assert result.stdout == ""
+    return lines[0]
+
+
+def run(*args: str, input: str | None = None, module: bool = True) -> subprocess.CompletedProcess:
+    if module:
+        command = [sys.executable, "-m", "smear_sim", *args]
+    else:
+        script = Path(sys.executable).parent / "smear-sim"
+        if not script.exists():
+            found = shutil.which("smear-sim")
+            if found is None:
+                pytest.skip("the smear-sim console script is not installed")
+            script = Path(found)
+        command = [str(script), *args]
+    env = os.environ | {"NO_COLOR": "1", "COLUMNS": "100"}
+    return subprocess.run(command, input=input, capture_output=True, text=True, timeout=120, env=env)
+
+
+def assert_clean_process_failure(proc: subprocess.CompletedProcess) -> str:
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    return lines[0]
+
+
+# -- score: good records --------------------------------------------------------------------------------
+
+
+def test_score_json_prints_the_interfaces_object():
+    result = invoke("score", str(BASIC), "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == EXPECTED_BASIC
+
+
+def test_score_reads_standard_input():
+    result = invoke("score", "-", "--json", input=BASIC.read_text(encoding="utf-8"))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == EXPECTED_BASIC
+
+
+def test_score_readable_summary_mentions_tricks_points_and_scores():
+    result = invoke("score", str(BASIC))
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Tricks" in out
+    assert "Bidder: seat 0 (team 0) bid 3; trump hearts" in out
+    for trick in EXPECTED_BASIC["tricks"]:
+        assert "  ".join(trick["cards"]) in out
+    # who won each point
+    for line, winner in [("high", "team 0"), ("low", "team 0"), ("jack", "team 1"), ("game", "team 1")]:
+        assert any(row.split() == [line, *winner.split()] for row in out.splitlines()), line
+    assert "team 0 18 – team 1 25" in out
+    assert "set on its bid of 3" in out
+    assert "Score: 0–0 → -3–2" in out
+
+
+def test_score_readable_summary_of_moon_and_game_end():
+    out = invoke("score", str(GOLDEN_DIR / "moon_success.json")).stdout
+    assert "Moon succeeded." in out
+    assert "Team 0 wins the game." in out
+    out = invoke("score", str(GOLDEN_DIR / "round_points.json")).stdout
+    assert "Rules: round_points=true" in out
+    assert "high joker" in out
+
+
+def test_score_readable_summary_of_a_thrown_in_hand():
+    result = invoke("score", str(GOLDEN_DIR / "forced_bid_none_thrown_in.json"))
+    assert result.exit_code == 0
+    assert "thrown in" in result.stdout
+    assert "5–-3" in result.stdout
+
+
+# -- score: bad records ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(BAD_RECORDS))
+def test_bad_record_exits_2_with_one_line(tmp_path, name):
+    record, _ = BAD_RECORDS[name]
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    for extra in ([], ["--json"]):
+        assert_clean_failure(invoke("score", str(path), *extra))
+
+
+@pytest.mark.parametrize("name", ["malformed_card", "bid_not_raising", "scoring_trump_discarded", "revoke"])
+def test_bad_record_on_standard_input_exits_2(name):
+    record, _ = BAD_RECORDS[name]
+    line = assert_clean_failure(invoke("score", "-", input=json.dumps(record)))
+    assert "play" in line or "bid" in line or "discard" in line or "card" in line
+
+
+def test_bad_record_messages_name_the_problem(tmp_path):
+    cases = {
+        "malformed_card": "'1H'",
+        "duplicate_across_hands": "AH is dealt twice",
+        "short_hand": "hands[2] has 8 cards",
+        "bid_not_raising": "does not raise",
+        "pass_by_forced_opener": "opener must bid",
+        "bid_after_moon": "moon",
+        "scoring_trump_discarded": "scoring trump discarded",
+        "trump_discarded_keeping_non_trump": "trump 7H discarded while non-trump",
+        "discard_wrong_count": "discards[1] has 2 cards",
+        "revoke": "play 4 (trick 1, seat 3): 2S does not follow suit",
+        "wrong_leader": "play 1 (trick 1, seat 0): 10H is seat 1's card",
+        "unknown_rule_key": "unknown rule option 'moon_require'",
+    }
+    for name, fragment in cases.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(BAD_RECORDS[name][0]), encoding="utf-8")
+        assert fragment in assert_clean_failure(invoke("score", str(path))), name
+
+
+def test_invalid_json_exits_2(tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text('{"dealer": 3, "hands": [', encoding="utf-8")
+    assert "not valid JSON" in assert_clean_failure(invoke("score", str(path)))
+    assert "not valid JSON" in assert_clean_failure(invoke("score", "-", input="not json at all"))
+    assert "not valid JSON" in assert_clean_failure(invoke("score", "-", input=""))
+
+
+def test_missing_file_exits_2(tmp_path):
+    line = assert_clean_failure(invoke("score", str(tmp_path / "missing.json")))
+    assert "does not exist" in line
+
+
+def test_directory_instead_of_file_exits_2(tmp_path):
+    assert "cannot read" in assert_clean_failure(invoke("score", str(tmp_path)))
+
+
+def test_non_utf8_file_exits_2(tmp_path):
+    path = tmp_path / "latin1.json"
+    path.write_bytes(b'{"dealer": "\xe9"}')
+    assert_clean_failure(invoke("score", str(path)))
+
+
+def test_json_with_an_overlong_number_or_deep_nesting_exits_2(tmp_path):
+    path = tmp_path / "bigint.json"
+    path.write_text('{"dealer": ' + "9" * 5000 + "}", encoding="utf-8")
+    assert "not valid JSON" in assert_clean_failure(invoke("score", str(path)))
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    assert "not valid JSON" in assert_clean_failure(invoke("score", str(path)))
+
+
+# -- rules ------------------------------------------------------------------------------------------------
+
+
+def test_rules_json_prints_the_active_options():
+    result = invoke("rules", "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == Rules().as_dict()
+    result = invoke("rules", "--rule", "round_points=true", "--rule", "min_bid=6", "--json")
+    assert json.loads(result.stdout) == Rules(round_points=True, min_bid=6).as_dict()
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [[], ["round_points=true"], ["high=highest", "low=lowest", "low_to=taker"], ["forced_bid=none", "moon=false"],
+     ["moon_requires=in_play", "trump_anytime=true", "misdeal=false", "target=11", "min_bid=1"]],
+)
+def test_rules_toml_parses_back_into_identical_rules(overrides):
+    args = ["rules", "--toml"]
+    for override in overrides:
+        args += ["--rule", override]
+    result = invoke(*args)
+    assert result.exit_code == 0
+    rules = Rules.from_mapping(tomllib.loads(result.stdout))
+    assert rules == Rules().with_overrides(overrides)
+
+
+def test_rules_toml_file_then_rule_overrides(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text(invoke("rules", "--toml", "--rule", "target=11", "--rule", "round_points=true").stdout,
+                    encoding="utf-8")
+    result = invoke("rules", "--rules", str(path), "--rule", "target=15", "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == Rules(round_points=True, target=15).as_dict()
+
+
+def test_rules_table_lists_every_option():
+    result = invoke("rules", "--rule", "target=11")
+    assert result.exit_code == 0
+    for name in Rules().as_dict():
+        assert name in result.stdout
+    assert "Points at stake per hand: 4" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "override, fragment",
+    [
+        ("foo=1", "unknown rule option 'foo' in --rule"),
+        ("round_point=true", "did you mean 'round_points'"),
+        ("target=abc", "target must be a whole number"),
+        ("high=king", "high must be one of ace, highest"),
+        ("moon=perhaps", "moon must be true or false"),
+        ("min_bid=5", "min_bid=5 is impossible"),
+        ("target=0", "target=0 is impossible"),
+        ("round_points", "KEY=VALUE"),
+    ],
+)
+def test_rules_bad_rule_override_exits_2(override, fragment):
+    assert fragment in assert_clean_failure(invoke("rules", "--rule", override))
+    assert fragment in assert_clean_failure(invoke("rules", "--json", "--rule", override))
+
+
+def test_rules_bad_toml_exits_2(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text("round_points = \n[[[\n", encoding="utf-8")
+    assert "not valid TOML" in assert_clean_failure(invoke("rules", "--rules", str(path)))
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("colour = 3\n", "unknown rule option 'colour'"),
+        ('target = "21"\n', "target must be a whole number"),
+        ("min_bid = 7\n", "min_bid=7 is impossible"),
+    ],
+)
+def test_rules_bad_toml_contents_exit_2(tmp_path, text, fragment):
+    path = tmp_path / "house.toml"
+    path.write_text(text, encoding="utf-8")
+    assert fragment in assert_clean_failure(invoke("rules", "--rules", str(path)))
+
+
+def test_toml_with_an_overlong_number_or_deep_nesting_exits_2(tmp_path):
+    path = tmp_path / "big.toml"
+    path.write_text("target = " + "9" * 5000 + "\n", encoding="utf-8")
+    assert "cannot be read as TOML" in assert_clean_failure(invoke("rules", "--rules", str(path)))
+    path = tmp_path / "deep.toml"
+    path.write_text("target = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    assert "TOML" in assert_clean_failure(invoke("rules", "--rules", str(path)))
+
+
+def test_rules_missing_toml_exits_2(tmp_path):
+    assert "does not exist" in assert_clean_failure(invoke("rules", "--rules", str(tmp_path / "none.toml")))
+
+
+# -- the real entry point in a subprocess ----------------------------------------------------------------
+
+
+def test_module_entry_point_scores_a_record():
+    proc = run("score", str(BASIC), "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == EXPECTED_BASIC
+
+
+def test_console_script_reads_standard_input():
+    proc = run("score", "-", "--json", input=BASIC.read_text(encoding="utf-8"), module=False)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == EXPECTED_BASIC
+
+
+@pytest.mark.parametrize("name", ["malformed_card", "duplicate_across_hands", "bid_after_moon", "revoke"])
+def test_subprocess_bad_record_exits_2_with_one_line(tmp_path, name):
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(BAD_RECORDS[name][0]), encoding="utf-8")
+    assert_clean_process_failure(run("score", str(path)))
+
+
+def test_subprocess_invalid_json_and_missing_file(tmp_path):
+    assert "not valid JSON" in assert_clean_process_failure(run("score", "-", input="{", module=False))
+    assert "does not exist" in assert_clean_process_failure(run("score", str(tmp_path / "nope.json")))
+
+
+def test_subprocess_rules_errors(tmp_path):
+    assert "unknown rule option" in assert_clean_process_failure(run("rules", "--rule", "foo=1", module=False))
+    path = tmp_path / "bad.toml"
+    path.write_text("= = =\n", encoding="utf-8")
+    assert "not valid TOML" in assert_clean_process_failure(run("rules", "--rules", str(path)))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["score"], ["score", "--bogus", "x.json"], ["no-such-command"], ["rules", "--rule"]],
+)
+def test_subprocess_usage_errors_are_one_line(args):
+    assert_clean_process_failure(run(*args, module=False))
+
+
+def test_subprocess_rules_toml_round_trip():
+    proc = run("rules", "--toml", "--rule", "forced_bid=dealer")
+    assert proc.returncode == 0
+    assert Rules.from_mapping(tomllib.loads(proc.stdout)) == Rules(forced_bid="dealer")

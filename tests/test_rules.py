@@ -1,0 +1,382 @@
+"""The rule object (RULES.md options, INTERFACES.md "Rule options"): defaults, TOML, overrides, errors, arrays."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import tomllib
+
+import numpy as np
+import pytest
+
+from smear_sim.errors import RulesError, SmearError
+from smear_sim.rules import (
+    OPTION_HELP,
+    OPTION_NAMES,
+    RULE_INDEX,
+    ForcedBid,
+    High,
+    Low,
+    LowTo,
+    MoonRequires,
+    Rules,
+    load_rules,
+)
+
+RULES_MD_DEFAULTS = {
+    "round_points": False,
+    "high": "ace",
+    "low": "two",
+    "low_to": "player",
+    "forced_bid": "opener",
+    "moon": True,
+    "moon_requires": "all",
+    "trump_anytime": False,
+    "misdeal": True,
+    "target": 21,
+    "min_bid": 2,
+}
+
+
+def all_rule_combinations(targets=(1, 21, 500)):
+    """Every combination of the bool and enum options, each legal min_bid, and a few targets."""
+    for rp, high, low, low_to, forced, moon, moon_req, anytime, misdeal in itertools.product(
+        (False, True), High, Low, LowTo, ForcedBid, (False, True), MoonRequires, (False, True), (False, True)
+    ):
+        for min_bid in range(1, (7 if rp else 4) + 1):
+            for target in targets:
+                yield Rules(rp, high, low, low_to, forced, moon, moon_req, anytime, misdeal, target, min_bid)
+
+
+# -- defaults -------------------------------------------------------------------------------------------
+
+
+def test_option_names_are_those_of_interfaces_md():
+    assert OPTION_NAMES == tuple(RULES_MD_DEFAULTS)
+    assert set(OPTION_HELP) == set(OPTION_NAMES)
+    assert RULE_INDEX == {name: i for i, name in enumerate(OPTION_NAMES)}
+
+
+def test_defaults_are_the_rules_md_rulings():
+    rules = Rules()
+    assert rules.as_dict() == RULES_MD_DEFAULTS
+    assert rules.high is High.ACE
+    assert rules.low is Low.TWO
+    assert rules.low_to is LowTo.PLAYER
+    assert rules.forced_bid is ForcedBid.OPENER
+    assert rules.moon_requires is MoonRequires.ALL
+    assert rules.changed() == {}
+    assert load_rules() == rules
+
+
+def test_max_points_is_4_or_7_with_round_points():
+    assert Rules().max_points == 4
+    assert Rules(round_points=True).max_points == 7
+
+
+def test_rules_are_frozen_and_hashable():
+    rules = Rules()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.target = 11  # type: ignore[misc]
+    assert hash(rules) == hash(Rules())
+    assert Rules(target=11) != rules
+
+
+def test_constructor_coerces_enum_strings():
+    rules = Rules(high="highest", low="lowest", low_to="taker", forced_bid="none", moon_requires="in_play")
+    assert rules.high is High.HIGHEST
+    assert rules.low is Low.LOWEST
+    assert rules.low_to is LowTo.TAKER
+    assert rules.forced_bid is ForcedBid.NONE
+    assert rules.moon_requires is MoonRequires.IN_PLAY
+
+
+# -- from TOML ------------------------------------------------------------------------------------------
+
+
+def test_from_toml_reads_top_level_options(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text(
+        'round_points = true\nhigh = "highest"\nlow = "lowest"\nlow_to = "taker"\nforced_bid = "dealer"\n'
+        'moon = false\nmoon_requires = "in_play"\ntrump_anytime = true\nmisdeal = false\ntarget = 11\nmin_bid = 5\n',
+        encoding="utf-8",
+    )
+    rules = Rules.from_toml(path)
+    assert rules == Rules(True, High.HIGHEST, Low.LOWEST, LowTo.TAKER, ForcedBid.DEALER, False,
+                          MoonRequires.IN_PLAY, True, False, 11, 5)
+    assert load_rules(path) == rules
+    assert load_rules(str(path)) == rules
+
+
+def test_from_toml_partial_file_keeps_other_defaults(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text("target = 15\n", encoding="utf-8")
+    assert Rules.from_toml(path) == Rules(target=15)
+
+
+def test_from_toml_unknown_key(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text("round_point = true\n", encoding="utf-8")
+    with pytest.raises(RulesError, match="unknown rule option 'round_point'.*did you mean 'round_points'"):
+        Rules.from_toml(path)
+
+
+def test_from_toml_nested_table_is_unknown_key(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text("[rules]\ntarget = 11\n", encoding="utf-8")
+    with pytest.raises(RulesError, match="unknown rule option 'rules'"):
+        Rules.from_toml(path)
+
+
+def test_from_toml_bad_toml(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text("target = = 3\n", encoding="utf-8")
+    with pytest.raises(RulesError, match="not valid TOML") as info:
+        Rules.from_toml(path)
+    assert "\n" not in str(info.value)
+
+
+def test_from_toml_missing_file(tmp_path):
+    with pytest.raises(RulesError, match="does not exist"):
+        Rules.from_toml(tmp_path / "nope.toml")
+
+
+def test_from_toml_directory_is_an_error(tmp_path):
+    with pytest.raises(RulesError, match="cannot read"):
+        Rules.from_toml(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "text, key",
+    [
+        ('target = "21"\n', "target"),  # TOML values are typed: a string is not a number
+        ("target = 21.5\n", "target"),
+        ("round_points = 1\n", "round_points"),
+        ('moon = "true"\n', "moon"),
+        ('high = "king"\n', "high"),
+        ("forced_bid = 3\n", "forced_bid"),
+        ("min_bid = true\n", "min_bid"),
+    ],
+)
+def test_from_toml_bad_values(tmp_path, text, key):
+    path = tmp_path / "house.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RulesError, match=f"^{key} must be"):
+        Rules.from_toml(path)
+
+
+def test_toml_enum_values_are_case_insensitive(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text('high = "HIGHEST"\nforced_bid = "Dealer"\n', encoding="utf-8")
+    assert Rules.from_toml(path) == Rules(high="highest", forced_bid="dealer")
+
+
+# -- --rule overrides -------------------------------------------------------------------------------------
+
+
+def test_rule_overrides_apply_in_order():
+    rules = Rules().with_overrides(["target=11", "round_points=true", "min_bid=6", "target=15"])
+    assert rules == Rules(round_points=True, min_bid=6, target=15)
+
+
+@pytest.mark.parametrize(
+    "assignment, field, value",
+    [
+        ("round_points=true", "round_points", True),
+        ("round_points=yes", "round_points", True),
+        ("round_points=ON", "round_points", True),
+        ("round_points=1", "round_points", True),
+        ("moon=false", "moon", False),
+        ("moon=no", "moon", False),
+        ("moon=0", "moon", False),
+        ("moon=Off", "moon", False),
+        ("high=highest", "high", High.HIGHEST),
+        ("high=HIGHEST", "high", High.HIGHEST),
+        ("low=lowest", "low", Low.LOWEST),
+        ("low_to=taker", "low_to", LowTo.TAKER),
+        ("forced_bid=none", "forced_bid", ForcedBid.NONE),
+        ("forced_bid=dealer", "forced_bid", ForcedBid.DEALER),
+        ("moon_requires=in_play", "moon_requires", MoonRequires.IN_PLAY),
+        ("trump_anytime=true", "trump_anytime", True),
+        ("misdeal=false", "misdeal", False),
+        ("target=11", "target", 11),
+        (" target = 31 ", "target", 31),
+        ("min_bid=1", "min_bid", 1),
+    ],
+)
+def test_rule_override_values(assignment, field, value):
+    assert getattr(Rules().with_overrides([assignment]), field) == value
+
+
+def test_rule_overrides_beat_the_rules_file(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text("target = 11\nround_points = true\n", encoding="utf-8")
+    rules = load_rules(path, ["target=31"])
+    assert rules == Rules(round_points=True, target=31)
+
+
+def test_rule_override_unknown_key():
+    with pytest.raises(RulesError, match="unknown rule option 'trump_any_time' in --rule.*'trump_anytime'"):
+        Rules().with_overrides(["trump_any_time=true"])
+    with pytest.raises(RulesError, match="unknown rule option 'zzz'.*known options are round_points"):
+        Rules().with_overrides(["zzz=1"])
+
+
+@pytest.mark.parametrize("assignment", ["round_points", "=true", "", "target"])
+def test_rule_override_must_be_key_equals_value(assignment):
+    with pytest.raises(RulesError, match="KEY=VALUE"):
+        Rules().with_overrides([assignment])
+
+
+@pytest.mark.parametrize(
+    "assignment, key",
+    [
+        ("round_points=maybe", "round_points"),
+        ("target=abc", "target"),
+        ("target=", "target"),
+        ("target=2.5", "target"),
+        ("min_bid=two", "min_bid"),
+        ("high=king", "high"),
+        ("low=three", "low"),
+        ("low_to=bidder", "low_to"),
+        ("forced_bid=opener,dealer", "forced_bid"),
+        ("moon_requires=most", "moon_requires"),
+    ],
+)
+def test_rule_override_bad_values(assignment, key):
+    with pytest.raises(RulesError, match=f"^{key} must be") as info:
+        Rules().with_overrides([assignment])
+    assert "\n" not in str(info.value)
+
+
+def test_enum_bad_value_lists_the_choices():
+    with pytest.raises(RulesError, match="opener, dealer, none"):
+        Rules().with_overrides(["forced_bid=sometimes"])
+
+
+# -- impossible combinations ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("target", [0, -1, -21])
+def test_target_below_1_is_impossible(target):
+    with pytest.raises(RulesError, match="target"):
+        Rules(target=target)
+    with pytest.raises(RulesError, match="target"):
+        Rules().with_overrides([f"target={target}"])
+
+
+def test_target_1_is_allowed():
+    assert Rules(target=1).target == 1
+
+
+@pytest.mark.parametrize(
+    "round_points, min_bid", [(False, 5), (False, 7), (True, 8), (False, 0), (True, 0), (False, -2)]
+)
+def test_min_bid_outside_1_to_points_at_stake_is_impossible(round_points, min_bid):
+    with pytest.raises(RulesError, match="min_bid"):
+        Rules(round_points=round_points, min_bid=min_bid)
+
+
+def test_min_bid_above_4_needs_round_points():
+    with pytest.raises(RulesError, match="round_points=true"):
+        Rules().with_overrides(["min_bid=5"])
+    assert Rules().with_overrides(["round_points=true", "min_bid=7"]).min_bid == 7
+    with pytest.raises(RulesError, match="min_bid=7"):
+        Rules(round_points=True, min_bid=7).with_overrides(["round_points=false"])
+
+
+def test_impossible_combination_from_toml(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text("min_bid = 6\n", encoding="utf-8")
+    with pytest.raises(RulesError, match="min_bid=6 is impossible"):
+        Rules.from_toml(path)
+
+
+def test_constructor_rejects_bad_types():
+    with pytest.raises(RulesError):
+        Rules(round_points="yes")  # strict: only real booleans
+    with pytest.raises(RulesError):
+        Rules(target=True)  # a bool is not a number
+    with pytest.raises(RulesError):
+        Rules(target=21.0)
+    with pytest.raises(RulesError):
+        Rules(high="king")
+    assert Rules(target=np.int64(30)).target == 30
+
+
+def test_from_mapping_rejects_non_mapping():
+    with pytest.raises(RulesError, match="must be a table"):
+        Rules.from_mapping(["target", 3])
+
+
+def test_rules_error_is_a_smear_error():
+    assert issubclass(RulesError, SmearError)
+
+
+# -- numeric form for the kernels -------------------------------------------------------------------------
+
+
+def test_to_array_layout():
+    array = Rules().to_array()
+    assert array.dtype == np.int64
+    assert array.shape == (len(OPTION_NAMES),)
+    assert array.tolist() == [0, 0, 0, 0, 0, 1, 0, 0, 1, 21, 2]
+    other = Rules(True, High.HIGHEST, Low.LOWEST, LowTo.TAKER, ForcedBid.NONE, False, MoonRequires.IN_PLAY,
+                  True, False, 7, 6).to_array()
+    assert other.tolist() == [1, 1, 1, 1, 2, 0, 1, 1, 0, 7, 6]
+    assert Rules(forced_bid="dealer").to_array()[RULE_INDEX["forced_bid"]] == 1
+
+
+def test_to_array_from_array_round_trip_for_all_combinations():
+    count = 0
+    for rules in all_rule_combinations():
+        array = rules.to_array()
+        back = Rules.from_array(array)
+        assert back == rules
+        assert back.as_dict() == rules.as_dict()
+        assert np.array_equal(back.to_array(), array)
+        count += 1
+    # 7 two-way options and forced_bid's 3 settings, times the min_bids (1..4, or 1..7 with round points), 3 targets
+    assert count == 2**7 * 3 * (4 + 7) * 3
+
+
+def test_from_array_rejects_bad_arrays():
+    with pytest.raises(RulesError, match="11 entries"):
+        Rules.from_array(np.zeros(10, dtype=np.int64))
+    for name, bad in [("high", 2), ("high", -1), ("forced_bid", 3), ("low_to", -1), ("round_points", 2),
+                      ("moon", -1)]:
+        array = Rules().to_array()
+        array[RULE_INDEX[name]] = bad
+        with pytest.raises(RulesError, match=name):
+            Rules.from_array(array)
+    array = Rules().to_array()
+    array[RULE_INDEX["min_bid"]] = 9
+    with pytest.raises(RulesError, match="min_bid"):
+        Rules.from_array(array)
+
+
+# -- presentation ---------------------------------------------------------------------------------------
+
+
+def test_changed_lists_only_non_defaults():
+    assert Rules(target=11, high="highest").changed() == {"high": "highest", "target": 11}
+
+
+def test_as_dict_values_are_plain():
+    for value in Rules(high="highest").as_dict().values():
+        assert type(value) in (bool, int, str)
+
+
+def test_to_toml_parses_back_for_all_combinations():
+    for rules in all_rule_combinations(targets=(21,)):
+        data = tomllib.loads(rules.to_toml())
+        assert data == rules.as_dict()
+        assert Rules.from_mapping(data) == rules
+
+
+def test_to_toml_documents_every_option():
+    text = Rules().to_toml()
+    for name in OPTION_NAMES:
+        assert f"\n{name} = " in text
+        assert OPTION_HELP[name] in text
+    assert "# one of: opener, dealer, none" in text
