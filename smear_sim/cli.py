@@ -77,10 +77,6 @@ def _rules(rules_file: Path | None, overrides: list[str] | None):
     return load_rules(rules_file, overrides or ())
 
 
-def _toml_plain(value) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
 def _print_json(obj) -> None:
     typer.echo(json.dumps(obj, indent=2))
 
@@ -92,11 +88,14 @@ def _print_json(obj) -> None:
 @clean_errors
 def score(
     record: Annotated[str, typer.Argument(metavar="RECORD", help="Hand record JSON file, or - for standard input.")],
+    rules_file: RulesFile = None,
+    rule: RuleOverrides = None,
     json_output: JsonFlag = False,
 ) -> None:
     """Check a hand record against the rules and score it.
 
-    The record's own "rules" apply (INTERFACES.md). An illegal record exits with status 2 and one line
+    The record's own "rules" apply (INTERFACES.md); --rules and --rule set the options it leaves out, and
+    an option set differently in both is an error. An illegal record exits with status 2 and one line
     naming the first problem.
 
     [bold]Examples[/bold]
@@ -107,7 +106,9 @@ def score(
     """
     from .record import load_record, parse_record, replay
 
-    parsed = parse_record(load_record(record))
+    from .rules import rule_settings
+
+    parsed = parse_record(load_record(record), rule_settings(rules_file, rule or ()))
     result = replay(parsed)
     if json_output:
         _print_json(result.to_json())
@@ -548,7 +549,9 @@ def report(
         command += f" --min-count {min_count}"
     if policy != "heuristic":
         command += f" --policy {policy}"
-    command += "".join(f" --rule {k}={_toml_plain(v)}" for k, v in active.changed().items())
+    from .rules import format_value
+
+    command += "".join(f" --rule {k}={format_value(v)}" for k, v in active.changed().items())
     written = write_report(table, out, command=command, by=features, min_count=min_count, example_hand=example)
     from .render import print_bid_table
 

@@ -45,8 +45,7 @@ def _value_label(value: str) -> str:
 def _footnote(fig: Figure, meta: dict[str, Any]) -> None:
     from .rules import Rules
 
-    changed = Rules.from_mapping(meta["rules"]).changed()
-    rules = ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "RULES.md defaults"
+    rules = Rules.from_mapping(meta["rules"]).summary()
     samples = meta.get("hands") or meta.get("samples")
     fig.text(0.01, 0.01, f"smear-sim · {samples:,} simulated hands · seed {meta['seed']} · "
              f"policy {meta['policy']} · rules: {rules}", fontsize=7, color="0.35", ha="left", va="bottom")

@@ -17,7 +17,7 @@ from . import reference as ref
 from .cards import SUIT_NAMES, card_name, format_hand, parse_card, parse_suit
 from .errors import CardError, IllegalAction, RecordError, RulesError
 from .reference import MOON, PASS, Bid, HandResult, Trick
-from .rules import Rules
+from .rules import Rules, format_value
 
 __all__ = ["HandRecord", "load_record", "parse_record", "replay", "score_record"]
 
@@ -74,15 +74,16 @@ def load_record(source: str | Path) -> dict[str, Any]:
 # -- shape and cards ------------------------------------------------------------------------------------
 
 
-def parse_record(obj: Any) -> HandRecord:
-    """Check the record's shape, rules and cards (not yet the play) and return it typed."""
+def parse_record(obj: Any, settings: Mapping[str, Any] | None = None) -> HandRecord:
+    """Check the record's shape, rules and cards (not yet the play) and return it typed.
+
+    ``settings`` are rule options set outside the record (``--rules``/``--rule``; see
+    :func:`smear_sim.rules.rule_settings`); they apply to the options the record's ``rules`` leave out, and
+    an option set differently in both is an error.
+    """
     if not isinstance(obj, Mapping):
         raise RecordError("a hand record is a JSON object with dealer, hands, kitty and bids")
-    try:
-        rules_obj = obj.get("rules")
-        rules = Rules.from_mapping({} if rules_obj is None else rules_obj, source="the record's rules")
-    except RulesError as exc:
-        raise RecordError(str(exc)) from None
+    rules = _record_rules(obj.get("rules"), settings or {})
     dealer = obj.get("dealer")
     if not _is_int(dealer) or not 0 <= dealer <= 3:
         raise RecordError(f"dealer must be a seat 0-3, got {dealer!r}")
@@ -132,6 +133,21 @@ def parse_record(obj: Any) -> HandRecord:
     discards = _card_lists(obj, "discards", 4, lambda seat: 7 if seat == bidder else 3)
     plays = _cards(_require(obj, "plays"), "plays", 24, allow_duplicates=True)
     return HandRecord(rules, dealer, record.scores_before, hands, kitty, record.bids, trump_suit, discards, plays)
+
+
+def _record_rules(rules_obj: Any, settings: Mapping[str, Any]) -> Rules:
+    try:
+        own = Rules.from_mapping({} if rules_obj is None else rules_obj, source="the record's rules")
+        for key, value in settings.items():
+            if key in rules_obj and getattr(own, key) != value:
+                raise RulesError(
+                    f"the record's rules set {key}={format_value(getattr(own, key))} but the command line sets "
+                    f"{key}={format_value(value)}; "
+                    "drop one of the two"
+                )
+        return Rules(**(dict(settings) | {key: getattr(own, key) for key in rules_obj or {}}))
+    except RulesError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def _is_int(value: Any) -> bool:
@@ -248,6 +264,6 @@ def _check_play(record, kept, seat, trick, c, t, i, leader, bidder) -> None:
     )
 
 
-def score_record(obj: Any) -> HandResult:
+def score_record(obj: Any, settings: Mapping[str, Any] | None = None) -> HandResult:
     """Check a hand record (its JSON object) and score it: the engine behind ``smear-sim score``."""
-    return replay(parse_record(obj))
+    return replay(parse_record(obj, settings))

@@ -9,7 +9,7 @@ from rich.table import Table
 from .cards import SUIT_NAMES, card_name
 from .record import HandRecord
 from .reference import HandResult, team_of
-from .rules import OPTION_HELP, Rules
+from .rules import OPTION_HELP, Rules, format_value
 
 _SUIT_WORDS = {"S": "spades ♠", "H": "hearts ♥", "D": "diamonds ♦", "C": "clubs ♣"}
 
@@ -22,11 +22,6 @@ def _team(team: int | None) -> str:
     return "nobody" if team is None else f"team {team}"
 
 
-def _plain(value: bool | int | str) -> str:
-    """A rule value as it is written in TOML and on the command line."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
 def print_rules(rules: Rules) -> None:
     table = Table(title="Active rule options", box=box.SIMPLE_HEAVY)
     table.add_column("option", style="bold")
@@ -35,10 +30,10 @@ def print_rules(rules: Rules) -> None:
     table.add_column("meaning")
     default = Rules().as_dict()
     for name, value in rules.as_dict().items():
-        shown = _plain(value)
+        shown = format_value(value)
         if value != default[name]:
             shown = f"[yellow]{shown}[/]"
-        table.add_row(name, shown, _plain(default[name]), OPTION_HELP[name])
+        table.add_row(name, shown, format_value(default[name]), OPTION_HELP[name])
     out = console()
     out.print(table)
     out.print(f"Points at stake per hand: {rules.max_points}. Change options with --rule KEY=VALUE or --rules FILE.toml.")
@@ -46,9 +41,8 @@ def print_rules(rules: Rules) -> None:
 
 def print_score(record: HandRecord, result: HandResult) -> None:
     out = console()
-    changed = record.rules.changed()
-    if changed:
-        out.print("Rules: " + ", ".join(f"{k}={_plain(v)}" for k, v in changed.items()))
+    if record.rules.changed():
+        out.print(f"Rules: {record.rules.summary()}")
     out.print(f"Dealer: seat {record.dealer}.  Auction: " + ", ".join(str(b) for b in record.bids))
     if result.bidder is None:
         out.print("All four passed: the hand is thrown in. Scores stay "
@@ -116,9 +110,8 @@ def print_simulation(result) -> None:
         f"[bold]{result.hands:,} hands[/], seed {result.seed}, team 0 {result.policies[0]} vs team 1 "
         f"{result.policies[1]}; {timing['threads']} threads, {timing['hands_per_s']:,} hands/s"
     )
-    changed = result.rules.changed()
-    if changed:
-        out.print("Rules: " + ", ".join(f"{k}={_plain(v)}" for k, v in changed.items()))
+    if result.rules.changed():
+        out.print(f"Rules: {result.rules.summary()}")
 
     bids = Table(title="Winning bids", box=box.SIMPLE)
     for name in ("bid", "hands", "share", "made"):
@@ -187,9 +180,8 @@ def print_hand(analysis) -> None:
     out.print(f"[bold]{' '.join(data['hand'])}[/] as bidder: {analysis.samples:,} deals, seed {analysis.seed}, "
               f"{analysis.policy} play" + (f" (stopped at the requested precision)"
                                            if analysis.stopped_by == "precision" else ""))
-    changed = rules.changed()
-    if changed:
-        out.print("Rules: " + ", ".join(f"{k}={_plain(v)}" for k, v in changed.items()))
+    if rules.changed():
+        out.print(f"Rules: {rules.summary()}")
     if data["trump"]["fixed"]:
         out.print(f"Trump fixed: {_SUIT_WORDS[data['trump']['fixed']]}")
     else:

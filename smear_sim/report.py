@@ -43,8 +43,7 @@ def markdown_table(frame: pd.DataFrame, *, bids: Sequence[int], by: Sequence[str
 def _preamble(meta: dict, by: Sequence[str], min_count: int, title: str) -> str:
     from .rules import Rules
 
-    changed = Rules.from_mapping(meta["rules"]).changed()
-    rules = ", ".join(f"`{k}={v}`" for k, v in changed.items()) if changed else "the RULES.md defaults"
+    rules = Rules.from_mapping(meta["rules"]).summary("the RULES.md defaults")
     features = "\n".join(f"- **{name}**: {FEATURE_HELP[name]}" for name in by)
     return (
         f"# {title}\n\n"
@@ -172,7 +171,7 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
             f"```\n{command}\n```\n\n"
             f"{table.hands:,} random deals, seed {table.seed}, policy `{table.policy}`, "
             f"simulated in {table.seconds:.1f} s. Rules: "
-            f"{', '.join(f'{k}={v}' for k, v in table.rules.changed().items()) or 'RULES.md defaults'}.\n\n"
+            f"{table.rules.summary()}.\n\n"
             "| file | what it is |\n|---|---|\n" + rows + "\n"
         )
     written.append(readme)

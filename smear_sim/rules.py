@@ -30,7 +30,9 @@ __all__ = [
     "MoonRequires",
     "Rules",
     "RulesError",
+    "format_value",
     "load_rules",
+    "rule_settings",
 ]
 
 
@@ -114,40 +116,15 @@ class Rules:
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, Any], *, source: str = "rules", strict: bool = True) -> Rules:
         """Build from option names and values; ``strict`` wants typed values (TOML, JSON)."""
-        if not isinstance(mapping, Mapping):
-            raise RulesError(f"{source} must be a table of option = value, got {type(mapping).__name__}")
-        values = {}
-        for key, value in mapping.items():
-            _check_key(key, source)
-            values[key] = _coerce(key, value, strict=strict)
-        return cls(**values)
+        return cls(**_settings(mapping, source, strict))
 
     @classmethod
     def from_toml(cls, path: str | Path) -> Rules:
-        path = Path(path)
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise RulesError(f"rules file {path} does not exist: give the path of a TOML file") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RulesError(f"cannot read rules file {path}: {exc}") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise RulesError(f"rules file {path} is not valid TOML: {exc}") from None
-        except (ValueError, RecursionError) as exc:  # a number too long to convert, or nesting too deep
-            raise RulesError(f"rules file {path} cannot be read as TOML: {str(exc).splitlines()[0]}") from None
-        return cls.from_mapping(data, source=f"rules file {path}")
+        return cls(**_toml_settings(Path(path)))
 
     def with_overrides(self, assignments: Iterable[str]) -> Rules:
         """Apply ``KEY=VALUE`` strings, as given to ``--rule``, in order."""
-        values = {}
-        for assignment in assignments:
-            key, sep, value = assignment.partition("=")
-            key = key.strip()
-            if not sep or not key:
-                raise RulesError(f"--rule {assignment!r} must look like KEY=VALUE, e.g. --rule round_points=true")
-            _check_key(key, "--rule")
-            values[key] = _coerce(key, value.strip(), strict=False)
-        return dataclasses.replace(self, **values)
+        return dataclasses.replace(self, **_override_settings(assignments))
 
     # -- numeric form for the kernels ---------------------------------------------------------------
 
@@ -191,6 +168,10 @@ class Rules:
         default = Rules().as_dict()
         return {k: v for k, v in self.as_dict().items() if default[k] != v}
 
+    def summary(self, none: str = "RULES.md defaults") -> str:
+        """The options changed from the defaults as ``key=value`` text, or ``none``."""
+        return ", ".join(f"{k}={format_value(v)}" for k, v in self.changed().items()) or none
+
     def to_toml(self) -> str:
         lines = ["# smear-sim rule options (RULES.md); edit and pass with --rules FILE.toml"]
         for name, value in self.as_dict().items():
@@ -225,10 +206,54 @@ _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
 
+def rule_settings(rules_file: str | Path | None = None, overrides: Iterable[str] = ()) -> dict[str, Any]:
+    """The options a command line sets explicitly (``--rules FILE``, then each ``--rule KEY=VALUE``), typed
+    and checked, including that they combine into possible rules."""
+    settings = _toml_settings(Path(rules_file)) if rules_file is not None else {}
+    settings |= _override_settings(overrides)
+    Rules(**settings)
+    return settings
+
+
 def load_rules(rules_file: str | Path | None = None, overrides: Iterable[str] = ()) -> Rules:
     """The rules for a command: the defaults, then ``--rules FILE``, then each ``--rule KEY=VALUE``."""
-    rules = Rules.from_toml(rules_file) if rules_file is not None else Rules()
-    return rules.with_overrides(overrides)
+    return Rules(**rule_settings(rules_file, overrides))
+
+
+def _settings(mapping: Mapping[str, Any], source: str, strict: bool) -> dict[str, Any]:
+    if not isinstance(mapping, Mapping):
+        raise RulesError(f"{source} must be a table of option = value, got {type(mapping).__name__}")
+    values = {}
+    for key, value in mapping.items():
+        _check_key(key, source)
+        values[key] = _coerce(key, value, strict=strict)
+    return values
+
+
+def _toml_settings(path: Path) -> dict[str, Any]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RulesError(f"rules file {path} does not exist: give the path of a TOML file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RulesError(f"cannot read rules file {path}: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"rules file {path} is not valid TOML: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # a number too long to convert, or nesting too deep
+        raise RulesError(f"rules file {path} cannot be read as TOML: {str(exc).splitlines()[0]}") from None
+    return _settings(data, f"rules file {path}", strict=True)
+
+
+def _override_settings(assignments: Iterable[str]) -> dict[str, Any]:
+    values = {}
+    for assignment in assignments:
+        key, sep, value = assignment.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise RulesError(f"--rule {assignment!r} must look like KEY=VALUE, e.g. --rule round_points=true")
+        _check_key(key, "--rule")
+        values[key] = _coerce(key, value.strip(), strict=False)
+    return values
 
 
 def _check_key(key: Any, source: str) -> None:
@@ -275,6 +300,11 @@ def _to_int(value: Any) -> int:
 
 def _plain(value: Any) -> bool | int | str:
     return value.value if isinstance(value, StrEnum) else value
+
+
+def format_value(value: bool | int | str) -> str:
+    """An option value as typed on the command line: ``true``, ``21``, ``taker``."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _toml_value(value: bool | int | str) -> str:
