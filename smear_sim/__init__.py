@@ -17,7 +17,24 @@ from .rules import Rules, load_rules
 __version__ = "0.1.0"
 
 # Public names that live in modules importing Numba, pandas or matplotlib, loaded on first access.
-_LAZY = {}
+_LAZY = {
+    "simulate": ".simulate",
+    "trace_records": ".simulate",
+    "duplicate_match": ".simulate",
+    "SimulationResult": ".simulate",
+    "evaluate_hand": ".analysis",
+    "HandAnalysis": ".analysis",
+    "bid_table": ".analysis",
+    "class_table": ".analysis",
+    "moon_table": ".analysis",
+    "ClassTable": ".analysis",
+    "heatmap": ".plotting",
+    "make_curves": ".plotting",
+    "moon_chart": ".plotting",
+    "points_distribution": ".plotting",
+    "save_figure": ".plotting",
+    "run_bench": ".bench",
+}
 
 __all__ = [
     "CardError",

@@ -28,10 +28,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from . import layout as L
 from .cards import SUIT_NAMES, card_name, mask_of, parse_cards, parse_suit
@@ -50,6 +49,9 @@ from .runtime import (
 )
 from .stats import Estimate, round_to_se
 from .tables import POINT_NAMES, TRUMP_RANK_NAMES
+
+if TYPE_CHECKING:  # pandas is imported where tables are built, so analysing one hand stays quick to start
+    import pandas as pd
 
 __all__ = [
     "DEFAULT_FEATURES",
@@ -153,7 +155,7 @@ def summarize(acc: np.ndarray, rules: Rules) -> dict[str, np.ndarray]:
     mean_other = other_by_k.sum(axis=1) / safe_n
     mean_other_sq = acc[:, L.CLS_OTHER_SQ] / safe_n
     for b in range(rules.min_bid, m + 1):
-        make = p_k[:, b:].sum(axis=1)
+        make = np.clip(p_k[:, b:].sum(axis=1), 0.0, 1.0)  # rounding could step past 1
         out[f"make{b}"] = make
         out[f"make{b}_se"] = np.sqrt(make * (1 - make) / safe_n)
         score = np.where(k >= b, k, -b)  # the bidding team's hand score for each k
@@ -299,6 +301,8 @@ class HandAnalysis:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per bid: make probability and EV with their standard errors."""
+        import pandas as pd
+
         return pd.DataFrame(self.bid_rows()).set_index("bid")
 
 
@@ -364,6 +368,8 @@ def evaluate_hand(
 
 def class_features() -> pd.DataFrame:
     """The feature values of every class index, in ``layout.CLASS_DIMS`` order."""
+    import pandas as pd
+
     index = np.arange(L.N_CLASSES)
     columns = {}
     for name, size in reversed(L.CLASS_DIMS):
@@ -389,6 +395,8 @@ class ClassTable:
 
     def grouped(self, by: Sequence[str]) -> tuple[pd.DataFrame, np.ndarray]:
         """The feature values of each group of ``by`` and the summed counts of each group."""
+        import pandas as pd
+
         by = list(parse_features(by))
         used = np.flatnonzero(self.counts[:, L.CLS_COUNT])
         features = class_features().iloc[used].reset_index(drop=True)
@@ -399,6 +407,8 @@ class ClassTable:
 
     def frame(self, by: Sequence[str] = DEFAULT_FEATURES, min_count: int = 200) -> pd.DataFrame:
         """The bid table grouped by ``by``: one row per group of hands seen at least once."""
+        import pandas as pd
+
         keys, counts = self.grouped(by)
         s = summarize(counts, self.rules)
         table = keys.copy()
@@ -507,8 +517,10 @@ def moon_table(table: ClassTable, by: Sequence[str] = DEFAULT_FEATURES, min_coun
     """Moon success by class, best first, with the EV a moon bid adds over the best numeric bid."""
     frame = table.frame(by, min_count)
     columns = [*parse_features(by), "hands", "moon", "moon_se", "moon_ev", "moon_ev_se", "best_numeric_ev",
-               "moon_gain", "moon_pays", "reliable"]
+               "best_numeric_ev_se", "moon_gain", "moon_pays", "reliable"]
+    # EV falls as the bid rises, so the best numeric bid is the lowest.
     frame["best_numeric_ev"] = frame[f"ev{table.rules.min_bid}"]
+    frame["best_numeric_ev_se"] = frame[f"ev{table.rules.min_bid}_se"]
     result = frame[columns].sort_values(["moon", "hands"], ascending=[False, False])
     result.attrs = frame.attrs
     return result.reset_index(drop=True)

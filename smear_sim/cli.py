@@ -12,7 +12,7 @@ import functools
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -35,12 +35,12 @@ app = typer.Typer(
 # -- options shared by every command that simulates or scores ------------------------------------------
 
 RulesFile = Annotated[
-    Optional[Path],
+    Path | None,
     typer.Option("--rules", metavar="FILE.toml", help="House rules: a TOML file of rule options.",
                  rich_help_panel="Rules"),
 ]
 RuleOverrides = Annotated[
-    Optional[list[str]],
+    list[str] | None,
     typer.Option("--rule", metavar="KEY=VALUE", help="Set one rule option (repeatable; overrides --rules), "
                  "e.g. --rule round_points=true. See 'smear-sim rules'.", rich_help_panel="Rules"),
 ]
@@ -105,7 +105,6 @@ def score(
       cat hand.json | smear-sim score -
     """
     from .record import load_record, parse_record, replay
-
     from .rules import rule_settings
 
     parsed = parse_record(load_record(record), rule_settings(rules_file, rule or ()))
@@ -148,7 +147,7 @@ def rules(
 Hands = Annotated[int, typer.Option("--hands", "-n", min=1, help="Number of hands to simulate.")]
 Seed = Annotated[int, typer.Option("--seed", min=0, help="Seed for every random choice: same seed, same numbers.")]
 Threads = Annotated[
-    Optional[int], typer.Option("--threads", min=1, help="Worker threads (default: all cores). Results do not "
+    int | None, typer.Option("--threads", min=1, help="Worker threads (default: all cores). Results do not "
                                 "depend on it.")
 ]
 PolicyOpt = Annotated[
@@ -177,7 +176,7 @@ def simulate(
     rules_file: RulesFile = None,
     rule: RuleOverrides = None,
     trace: Annotated[
-        Optional[Path], typer.Option("--trace", metavar="FILE.jsonl", help="Write full hand records of the "
+        Path | None, typer.Option("--trace", metavar="FILE.jsonl", help="Write full hand records of the "
                                      "first hands, one JSON object per line (INTERFACES.md).")
     ] = None,
     trace_hands: Annotated[int, typer.Option("--trace-hands", min=0, help="How many hands --trace writes.")] = 1000,
@@ -289,11 +288,11 @@ MinCount = Annotated[int, typer.Option("--min-count", min=1, help="Groups with f
 @clean_errors
 def hand(
     cards: HandArg,
-    trump: Annotated[Optional[str], typer.Option("--trump", metavar="S|H|D|C", help="Fix the trump suit "
+    trump: Annotated[str | None, typer.Option("--trump", metavar="S|H|D|C", help="Fix the trump suit "
                                                  "(default: the policy chooses after the kitty).")] = None,
-    samples: Annotated[Optional[int], typer.Option("--samples", min=1, help="Deals to simulate (default "
+    samples: Annotated[int | None, typer.Option("--samples", min=1, help="Deals to simulate (default "
                                                    "100,000; with --precision, the most to simulate).")] = None,
-    precision: Annotated[Optional[float], typer.Option("--precision", metavar="SE", help="Stop once the "
+    precision: Annotated[float | None, typer.Option("--precision", metavar="SE", help="Stop once the "
                                                        "standard error of the mean points is below SE.")] = None,
     seed: Seed = 1,
     policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats: heuristic or random.")]
@@ -301,7 +300,7 @@ def hand(
     threads: Threads = None,
     rules_file: RulesFile = None,
     rule: RuleOverrides = None,
-    plot: Annotated[Optional[Path], typer.Option("--plot", metavar="FILE.png", help="Also save the points "
+    plot: Annotated[Path | None, typer.Option("--plot", metavar="FILE.png", help="Also save the points "
                                                  "distribution chart (PNG or SVG).")] = None,
     json_output: JsonFlag = False,
 ) -> None:
@@ -390,12 +389,12 @@ def bid_table_command(
 @app.command()
 @clean_errors
 def moon(
-    cards: Annotated[Optional[str], typer.Argument(metavar="[CARDS]", help="A 9-card hand to judge; without "
+    cards: Annotated[str | None, typer.Argument(metavar="[CARDS]", help="A 9-card hand to judge; without "
                                                    "it, moon rates by hand class.")] = None,
-    hands: Annotated[Optional[int], typer.Option("--hands", "-n", min=1, help="Random hands for the class "
+    hands: Annotated[int | None, typer.Option("--hands", "-n", min=1, help="Random hands for the class "
                                                  "table (default 1,000,000), or deals for one hand (default "
                                                  "100,000).")] = None,
-    counts: Annotated[Optional[Path], typer.Option("--counts", metavar="FILE.npz", help="Use the class counts "
+    counts: Annotated[Path | None, typer.Option("--counts", metavar="FILE.npz", help="Use the class counts "
                                                    "a bid-table run saved instead of simulating.")] = None,
     by: ByOpt = "trumps,top,two,jacks,jokers",
     min_count: MinCount = 200,
@@ -464,9 +463,9 @@ def plot(
                                         "moon (moon rate by class) or hand (a hand's points distribution).")],
     source: Annotated[Path, typer.Argument(help="Class counts from bid-table (.npz) for heatmap/make/moon; a "
                                            "'smear-sim hand --json' file for hand.")],
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Output file (default: results/charts/"
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Output file (default: results/charts/"
                                                 "KIND.png).")] = None,
-    fmt: Annotated[Optional[str], typer.Option("--format", help="png or svg (default: from --out, else png).")]
+    fmt: Annotated[str | None, typer.Option("--format", help="png or svg (default: from --out, else png).")]
     = None,
     x: Annotated[str, typer.Option("--x", help="Feature across (heatmap, make).")] = "trumps",
     y: Annotated[str, typer.Option("--y", help="Feature down (heatmap).")] = "top",

@@ -172,13 +172,11 @@ def print_bench(figures: dict) -> None:
 
 
 def print_hand(analysis) -> None:
-    from .cards import SUIT_NAMES as SUITS
-
     out = console()
     data = analysis.to_json()
     rules = analysis.rules
     out.print(f"[bold]{' '.join(data['hand'])}[/] as bidder: {analysis.samples:,} deals, seed {analysis.seed}, "
-              f"{analysis.policy} play" + (f" (stopped at the requested precision)"
+              f"{analysis.policy} play" + (" (stopped at the requested precision)"
                                            if analysis.stopped_by == "precision" else ""))
     if rules.changed():
         out.print(f"Rules: {rules.summary()}")
@@ -225,7 +223,6 @@ def print_hand(analysis) -> None:
         verdict = "pays" if data["moon"]["pays"] else "does not pay"
         out.print(f"Shooting the moon {verdict}: it succeeds {_est(summary['moon'][0], summary['moon_se'][0], True)}"
                   f" of the time.")
-    del SUITS
 
 
 def _c(value: float, se: float, percent: bool = False) -> str:
@@ -294,15 +291,19 @@ def print_moon_table(frame, table, show: int) -> None:
     share = pays["hands"].sum() / table.hands
     out.print(f"[bold]Shooting the moon[/]: {table.hands:,} hands, seed {table.seed}, policy {table.policy}. "
               f"A won game counts +{table.rules.target} points, a lost one -{table.rules.target}.")
-    out.print(f"The moon pays for {len(pays)} of {len(reliable)} reliable classes, "
-              f"{100 * share:.2g}% of all hands.")
-    view = Table(title=f"Best {min(show, len(reliable))} classes for the moon", box=box.SIMPLE)
-    for name in [*by, "hands", "success", "moon EV", "best bid EV", "gain", "pays"]:
-        view.add_column(name, justify="right")
+    out.print(f"The moon pays for {len(pays)} of {len(reliable)} hand classes with at least "
+              f"{frame.attrs['min_count']} hands: {100 * share:.2g}% of all hands.")
+    legend = ", ".join(f"{_SHORT[name]} = {name}" for name in by)
+    view = Table(title=f"Best {min(show, len(reliable))} classes for the moon", box=box.SIMPLE, padding=(0, 0),
+                 caption=f"{legend}. x(y): y is the standard error in the last digit shown. Gain: moon EV "
+                 "minus the best numeric bid's EV.")
+    for name in [*(_SHORT[name] for name in by), "hands", "success %", "moon EV", "bid EV", "gain", "pays"]:
+        view.add_column(name, justify="right", no_wrap=True)
     for _, row in reliable.head(show).iterrows():
-        view.add_row(*[_feature(name, row[name]) for name in by], f"{int(row['hands']):,}", _est(row["moon"], row["moon_se"],
-                     True), _est(row["moon_ev"], row["moon_ev_se"]), f"{row['best_numeric_ev']:.2f}",
-                     _est(row["moon_gain"], row["moon_ev_se"]), "yes" if row["moon_pays"] else "no")
+        view.add_row(*[_feature(name, row[name]) for name in by], f"{int(row['hands']):,}",
+                     _c(row["moon"], row["moon_se"], True), _c(row["moon_ev"], row["moon_ev_se"]),
+                     _c(row["best_numeric_ev"], row["best_numeric_ev_se"]), _c(row["moon_gain"], row["moon_ev_se"]),
+                     "yes" if row["moon_pays"] else "no")
     out.print(view)
 
 

@@ -23,6 +23,12 @@ def _cell(value: float, se: float, percent: bool = False) -> str:
     return text + ("%" if percent else "")
 
 
+def _feature(name: str, value) -> str:
+    if name == "two":
+        return "yes" if value else "no"
+    return str(value)
+
+
 def markdown_table(frame: pd.DataFrame, *, bids: Sequence[int], by: Sequence[str]) -> str:
     """The bid table for people: estimates ± standard errors, imprecise rows marked."""
     header = [*by, "hands", "points"] + [f"P(make {b})" for b in bids] + [f"EV {b}" for b in bids]
@@ -30,7 +36,7 @@ def markdown_table(frame: pd.DataFrame, *, bids: Sequence[int], by: Sequence[str
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for _, row in frame.iterrows():
         mark = "" if row["reliable"] else " †"
-        cells = [str(row[name]) for name in by] + [f"{int(row['hands']):,}{mark}"]
+        cells = [_feature(name, row[name]) for name in by] + [f"{int(row['hands']):,}{mark}"]
         cells.append(_cell(row["points"], row["points_se"]))
         cells += [_cell(row[f"make{b}"], row[f"make{b}_se"], percent=True) for b in bids]
         cells += [_cell(row[f"ev{b}"], row[f"ev{b}_se"]) for b in bids]
@@ -40,7 +46,7 @@ def markdown_table(frame: pd.DataFrame, *, bids: Sequence[int], by: Sequence[str
     return "\n".join(lines) + "\n"
 
 
-def _preamble(meta: dict, by: Sequence[str], min_count: int, title: str) -> str:
+def _preamble(meta: dict, by: Sequence[str], title: str) -> str:
     from .rules import Rules
 
     rules = Rules.from_mapping(meta["rules"]).summary("the RULES.md defaults")
@@ -51,11 +57,15 @@ def _preamble(meta: dict, by: Sequence[str], min_count: int, title: str) -> str:
         f"policy, rules: {rules}. Seat 0 holds the hand and takes the kitty as bidder (RULES.md, hand analysis "
         f"conventions). Hands are grouped by what a player sees at a glance in the hand's best suit (the suit "
         f"the heuristic values most):\n\n{features}\n\n"
-        "Figures are estimate ± standard error, rounded to the digits the sample supports. *EV b* is the "
-        "bidding team's hand score with bid b minus the opponents' points; *bid up to* is the highest bid "
-        f"whose EV is not negative. † marks groups of fewer than {min_count:,} hands: shown, but imprecise, "
-        "and given no bid.\n\n"
+        "Figures are estimate ± standard error, rounded to the digits the sample supports.\n\n"
     )
+
+
+_BID_TABLE_NOTES = (
+    "*EV b* is the bidding team's hand score with bid b minus the opponents' points; *bid up to* is the highest "
+    "bid whose EV is not negative. † marks groups of fewer than {min_count:,} hands: shown, but imprecise, and "
+    "given no bid.\n\n"
+)
 
 
 def write_bid_table(table: ClassTable, frame: pd.DataFrame, out: str | Path) -> list[Path]:
@@ -70,7 +80,8 @@ def write_bid_table(table: ClassTable, frame: pd.DataFrame, out: str | Path) -> 
     written.append(csv)
     md = out.with_suffix(".md")
     with atomic_write(md) as handle:
-        handle.write(_preamble(frame.attrs, by, frame.attrs["min_count"], "Bid table"))
+        handle.write(_preamble(frame.attrs, by, "Bid table"))
+        handle.write(_BID_TABLE_NOTES.format(min_count=frame.attrs["min_count"]))
         handle.write(markdown_table(frame, bids=bids, by=by))
     written.append(md)
     counts = out.with_suffix(".npz")
@@ -100,23 +111,25 @@ def write_moon_table(table: ClassTable, out: str | Path, by: Sequence[str] = DEF
         frame.to_csv(handle, index=False, float_format="%.6g")
     md = out.with_suffix(".md")
     reliable = frame[frame["reliable"]]
-    lines = [
-        _preamble(table.metadata(), by, min_count, "Shooting the moon"),
+    intro = [
+        _preamble(table.metadata(), by, "Shooting the moon"),
         f"A moon decides the game: a won game counts +{table.rules.target} points and a lost one "
         f"-{table.rules.target}, so the moon's EV is (2p - 1) x {table.rules.target} for success rate p. It pays "
-        "when that beats the EV of the best numeric bid. The classes below are the reliable ones, best moon "
-        "rate first.\n\n",
+        f"when that beats the EV of the best numeric bid. The classes below have at least {min_count:,} hands, "
+        "best moon rate first.\n\n",
+    ]
+    lines = [
         "| " + " | ".join([*by, "hands", "moon success", "moon EV", "best bid EV", "moon gain", "pays"]) + " |",
         "|" + "---|" * (len(by) + 6),
     ]
     for _, row in reliable.iterrows():
-        cells = [str(row[name]) for name in by] + [f"{int(row['hands']):,}"]
+        cells = [_feature(name, row[name]) for name in by] + [f"{int(row['hands']):,}"]
         cells += [_cell(row["moon"], row["moon_se"], percent=True), _cell(row["moon_ev"], row["moon_ev_se"]),
-                  f"{row['best_numeric_ev']:.2f}", _cell(row["moon_gain"], row["moon_ev_se"]),
+                  _cell(row["best_numeric_ev"], row["best_numeric_ev_se"]), _cell(row["moon_gain"], row["moon_ev_se"]),
                   "yes" if row["moon_pays"] else "no"]
         lines.append("| " + " | ".join(cells) + " |")
     with atomic_write(md) as handle:
-        handle.write("\n".join(lines) + "\n")
+        handle.write("".join(intro) + "\n".join(lines) + "\n")
     return [csv, md]
 
 
@@ -127,51 +140,46 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
 
     out_dir = Path(out_dir)
     frame = table.frame(by, min_count)
-    written = write_bid_table(table, frame, out_dir / "bid_table")
-    written += write_moon_table(table, out_dir / "moon_table", by, min_count)
-    charts = out_dir / "charts"
-    figures = {
-        "points_by_trumps_and_top.png": heatmap(table, "trumps", "top", "points", min_count),
-        "bid_up_to_by_trumps_and_top.png": heatmap(table, "trumps", "top", "bid_up_to", min_count),
-        f"make_{table.rules.min_bid + 1}_by_trumps_and_top.png":
-            heatmap(table, "trumps", "top", f"make{min(table.rules.min_bid + 1, table.rules.max_points)}",
-                    min_count),
-        "make_curves_by_trumps.png": make_curves(table, "trumps", min_count),
-        "moon_by_class.png": moon_chart(table, tuple(by), 20, min_count),
-    }
-    if example_hand is not None:
-        figures["example_hand_points.png"] = points_distribution(example_hand)
-    for name, fig in figures.items():
-        written.append(save_figure(fig, charts / name))
-    readme = out_dir / "README.md"
-    descriptions = {
+    files = {
         "bid_table.csv": "the bid table, one row per hand class, every estimate with its standard error",
         "bid_table.md": "the same table for people (estimate ± SE)",
         "bid_table.parquet": "the same table as Parquet (written when pyarrow is installed)",
-        "bid_table.npz": "raw integer counts per hand class, for regrouping and charts "
-                         "(`smear_sim.ClassTable.load`)",
+        "bid_table.npz": "raw integer counts per hand class, for regrouping and charts (`smear_sim.ClassTable.load`)",
         "moon_table.csv": "moon success rate and moon EV by hand class",
         "moon_table.md": "the reliable moon classes for people, best first",
     }
-    for name in figures:
-        descriptions[f"charts/{name}"] = {
-            "points_by_trumps_and_top.png": "heatmap of expected points by trumps held and top trump",
-            "bid_up_to_by_trumps_and_top.png": "heatmap of the highest bid worth making (EV ≥ 0)",
-            "make_curves_by_trumps.png": "P(make) of each bid against the number of trumps",
-            "moon_by_class.png": "the best hand classes for shooting the moon, against break-even",
-            "example_hand_points.png": "points distribution of the example hand "
-                                       f"{' '.join(example_hand.to_json()['hand']) if example_hand else ''}",
-        }.get(name, f"heatmap of P(make {table.rules.min_bid + 1}) by trumps held and top trump")
+    written = write_bid_table(table, frame, out_dir / "bid_table")
+    written += write_moon_table(table, out_dir / "moon_table", by, min_count)
+    bid = min(table.rules.min_bid + 1, table.rules.max_points)
+    charts = [
+        ("points_by_trumps_and_top.png", "heatmap of expected points by trumps held and top trump",
+         lambda: heatmap(table, "trumps", "top", "points", min_count)),
+        ("bid_up_to_by_trumps_and_top.png", "heatmap of the highest bid worth making (EV ≥ 0)",
+         lambda: heatmap(table, "trumps", "top", "bid_up_to", min_count)),
+        (f"make{bid}_by_trumps_and_top.png", f"heatmap of P(make {bid}) by trumps held and top trump",
+         lambda: heatmap(table, "trumps", "top", f"make{bid}", min_count)),
+        ("make_curves_by_trumps.png", "P(make) of each bid against the number of trumps",
+         lambda: make_curves(table, "trumps", min_count)),
+        ("moon_by_class.png", "the best hand classes for shooting the moon, against break-even",
+         lambda: moon_chart(table, tuple(by), 20, min_count)),
+    ]
+    if example_hand is not None:
+        hand = " ".join(example_hand.to_json()["hand"])
+        charts.append(("example_hand_points.png", f"points distribution of the example hand {hand}",
+                       lambda: points_distribution(example_hand)))
+    for name, description, draw in charts:
+        written.append(save_figure(draw(), out_dir / "charts" / name))
+        files[f"charts/{name}"] = description
     present = {p.relative_to(out_dir).as_posix() for p in written}
-    rows = "\n".join(f"| `{name}` | {text} |" for name, text in descriptions.items() if name in present)
+    rows = "\n".join(f"| `{name}` | {text} |" for name, text in files.items() if name in present)
+    readme = out_dir / "README.md"
     with atomic_write(readme) as handle:
         handle.write(
             "# Reference results\n\n"
-            f"Made by one command (the seed fixes every number; thread count does not matter):\n\n"
+            "Made by one command (the seed fixes every number; the thread count does not matter):\n\n"
             f"```\n{command}\n```\n\n"
-            f"{table.hands:,} random deals, seed {table.seed}, policy `{table.policy}`, "
-            f"simulated in {table.seconds:.1f} s. Rules: "
-            f"{table.rules.summary()}.\n\n"
+            f"{table.hands:,} random deals, seed {table.seed}, policy `{table.policy}`, simulated in "
+            f"{table.seconds:.1f} s. Rules: {table.rules.summary()}.\n\n"
             "| file | what it is |\n|---|---|\n" + rows + "\n"
         )
     written.append(readme)

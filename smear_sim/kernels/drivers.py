@@ -63,7 +63,7 @@ from ..layout import (
     REC_WINNER,
 )
 from ..tables import TABLES
-from .bits import ZERO, bit, has, popcount
+from .bits import ZERO, has, popcount
 from .hand import deal_playable, play_hand
 from .policies import best_suit, policy_tables
 from .rng import stream_key

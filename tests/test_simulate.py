@@ -1,0 +1,249 @@
+"""The simulator from Python: the trace check against the reference engine, determinism, summaries.
+
+The trace check is the project's main guard on the Numba kernels (STYLE.md, after OpenSpiel): for every
+rule-option preset, thousands of kernel-played hands are fed to the reference engine, which must find
+each one legal and score it exactly as the kernel did.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numba
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from smear_sim import layout as L
+from smear_sim.errors import SmearError
+from smear_sim.kernels import drivers
+from smear_sim.record import score_record
+from smear_sim.rules import Rules
+from smear_sim.runtime import parse_policies, policy_array
+from smear_sim.simulate import duplicate_match, simulate, trace_records
+
+PRESETS = {
+    "defaults": Rules(),
+    "round_points": Rules(round_points=True),
+    "high_highest_low_lowest": Rules(high="highest", low="lowest"),
+    "low_to_taker": Rules(low_to="taker"),
+    "forced_bid_dealer": Rules(forced_bid="dealer"),
+    "forced_bid_none": Rules(forced_bid="none"),
+    "moon_off": Rules(moon=False),
+    "moon_requires_in_play": Rules(moon_requires="in_play"),
+    "trump_anytime": Rules(trump_anytime=True),
+    "misdeal_off": Rules(misdeal=False),
+    "min_bid_1": Rules(min_bid=1),
+    "target_4": Rules(target=4),
+    "combined_round_points": Rules(round_points=True, high="highest", low="lowest", low_to="taker",
+                                   forced_bid="dealer", moon_requires="in_play", trump_anytime=True, min_bid=1,
+                                   target=5),
+}
+
+# Per preset: 1000 heuristic hands, 500 random, 500 heuristic (team 0) against random (team 1).
+POLICY_RUNS = [("heuristic", 1000), ("random", 500), ("heuristic,random", 500)]
+TRACE_CASES = [
+    pytest.param(name, policies, count, id=f"{name}-{policies.replace(',', '_vs_')}")
+    for name in PRESETS
+    for policies, count in POLICY_RUNS
+]
+
+
+def dumps(obj) -> str:
+    """Exact JSON text, so that True and 1 or 2 and 2.0 do not compare equal."""
+    return json.dumps(obj, sort_keys=True)
+
+
+def assert_trace_matches_reference(records: list[dict]) -> None:
+    for i, record in enumerate(records):
+        expected = score_record(record).to_json()  # raises RecordError if anything is illegal
+        assert dumps(record["result"]) == dumps(expected), (i, record)
+
+
+# -- the trace check ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("preset", "policies", "count"), TRACE_CASES)
+def test_kernel_traces_are_legal_and_scored_like_the_reference(preset, policies, count):
+    rules = PRESETS[preset]
+    records = trace_records(count, seed=20240 + len(preset), rules=rules, policies=policies)
+    assert len(records) == count
+    assert all(r["rules"] == rules.changed() for r in records)
+    assert_trace_matches_reference(records)
+
+
+# Rare hands that a preset exists for, found by scanning raw kernel records and then traced one by one.
+RARE = {
+    "thrown_in": ("forced_bid_none", "random", lambda recs: recs[:, L.REC_BIDDER] < 0),
+    "bid_of_1": ("min_bid_1", "random", lambda recs: recs[:, L.REC_BID] == 1),
+    "moon_success": ("defaults", "heuristic,random", lambda recs: recs[:, L.REC_MOON] == 1),
+    "moon_failure": ("moon_requires_in_play", "random", lambda recs: recs[:, L.REC_MOON] == 0),
+    "game_won_in_a_hand": ("target_4", "heuristic", lambda recs: (recs[:, L.REC_WINNER] >= 0)
+                           & (recs[:, L.REC_BID] != L.MOON)),
+    "dealer_stuck": ("forced_bid_dealer", "random",
+                     lambda recs: np.all(recs[:, L.REC_BIDS: L.REC_BIDS + 3] == L.PASS, axis=1)),
+    "round_points_moon": ("combined_round_points", "random", lambda recs: recs[:, L.REC_BID] == L.MOON),
+}
+
+
+@pytest.mark.parametrize("event", list(RARE))
+def test_rare_hands_are_traced_and_scored_like_the_reference(event):
+    preset, policies, wanted = RARE[event]
+    rules = PRESETS[preset]
+    raw = drivers.trace_hands(np.uint64(7), 0, 20_000, rules.to_array(), policy_array(parse_policies(policies)))
+    found = np.flatnonzero(wanted(raw))[:25]
+    assert len(found) > 0, f"no {event} hand in 20,000"
+    records = [trace_records(1, seed=7, rules=rules, policies=policies, start=int(i))[0] for i in found]
+    assert_trace_matches_reference(records)
+    if event == "thrown_in":
+        assert all(r["result"]["bidder"] is None and "plays" not in r for r in records)
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**64 - 1), preset=st.sampled_from(sorted(PRESETS)),
+       policies=st.sampled_from(["heuristic", "random", "heuristic,random", "random,heuristic"]),
+       start=st.integers(0, 2**40))
+def test_any_seed_preset_and_start_give_valid_traces(seed, preset, policies, start):
+    records = trace_records(20, seed=seed, rules=PRESETS[preset], policies=policies, start=start)
+    assert len(records) == 20
+    assert_trace_matches_reference(records)
+
+
+# -- determinism ----------------------------------------------------------------------------------------------
+
+
+def without_timing(result) -> dict:
+    data = result.to_json()
+    data.pop("timing")
+    return data
+
+
+@pytest.mark.parametrize("preset", ["defaults", "combined_round_points"])
+def test_simulate_is_identical_for_any_threads_and_chunks(preset):
+    rules = PRESETS[preset]
+    runs = [simulate(10_007, seed=5, rules=rules, policies="heuristic,random", threads=threads, chunk_size=chunk)
+            for threads, chunk in [(1, 1000), (2, 4096), (2, 1 << 18), (1, 1 << 18), (None, 333)]]
+    first = runs[0]
+    assert first.counts.dtype == np.int64
+    for other in runs[1:]:
+        assert other.counts.tobytes() == first.counts.tobytes()
+        assert dumps(without_timing(other)) == dumps(without_timing(first))
+
+
+def test_simulate_differs_across_seeds():
+    a = simulate(5000, seed=1)
+    b = simulate(5000, seed=2)
+    assert not np.array_equal(a.counts, b.counts)
+    assert simulate(5000, seed=1).counts.tobytes() == a.counts.tobytes()
+
+
+@pytest.fixture
+def restore_threads():
+    yield
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+
+def test_trace_records_are_identical_for_any_thread_count(restore_threads):
+    rules = PRESETS["combined_round_points"]
+    traces = []
+    for threads in (1, numba.config.NUMBA_NUM_THREADS):
+        numba.set_num_threads(threads)
+        traces.append(dumps(trace_records(300, seed=11, rules=rules, policies="heuristic,random")))
+    assert traces[0] == traces[1]
+
+
+def test_trace_records_start_gives_the_matching_slice():
+    whole = trace_records(400, seed=3)
+    assert dumps(trace_records(100, seed=3, start=250)) == dumps(whole[250:350])
+    assert dumps(trace_records(50, seed=3)) == dumps(whole[:50])  # a prefix does not depend on the count
+    assert dumps(trace_records(50, seed=4)) != dumps(whole[:50])
+    assert trace_records(0, seed=3) == []
+
+
+def test_trace_records_play_the_same_hands_as_simulate():
+    rules = PRESETS["target_4"]
+    records = trace_records(3000, seed=8, rules=rules, policies="heuristic,random")
+    result = simulate(3000, seed=8, rules=rules, policies="heuristic,random")
+    delta = np.array([r["result"]["score_delta"] for r in records], dtype=float)
+    margin = delta[:, 0] - delta[:, 1]
+    assert result.margin().value == pytest.approx(margin.mean(), rel=1e-12)
+    assert result.margin().se == pytest.approx(margin.std(ddof=1) / math.sqrt(len(margin)), rel=1e-9)
+    bids = [r["result"]["bid"] for r in records]
+    for row in result.bid_rows():
+        assert row["count"] == bids.count(row["bid"])
+    winners = [r["result"]["winner"] for r in records]
+    assert [t["games_won"] for t in result.team_rows()] == [winners.count(0), winners.count(1)]
+
+
+def test_duplicate_match_is_identical_for_any_threads_and_chunks():
+    runs = [duplicate_match("heuristic", "random", deals=3001, seed=2, threads=threads, chunk_size=chunk)
+            for threads, chunk in [(1, 1000), (2, 4096), (2, 1 << 18)]]
+    assert len({dumps(r.to_json()) for r in runs}) == 1
+    assert dumps(duplicate_match(deals=3001, seed=3).to_json()) != dumps(runs[0].to_json())
+
+
+def test_duplicate_match_is_antisymmetric_and_zero_against_itself():
+    ab = duplicate_match("heuristic", "random", deals=2000, seed=4)
+    ba = duplicate_match("random", "heuristic", deals=2000, seed=4)
+    assert ba.score_margin.value == -ab.score_margin.value
+    assert ba.score_margin.se == ab.score_margin.se
+    assert ba.points_margin.value == -ab.points_margin.value
+    same = duplicate_match("heuristic", "heuristic", deals=2000, seed=4)
+    assert same.score_margin.value == 0 and same.score_margin.se == 0  # each deal played twice the same way
+    data = ab.to_json()
+    assert data["hands"] == 2 * data["deals"] == 4000
+    assert set(data["score_margin"]) == {"mean", "mean_se"}
+
+
+# -- the summary -------------------------------------------------------------------------------------------------
+
+
+def test_simulation_json_fields_and_their_consistency():
+    result = simulate(20_000, seed=6, rules=PRESETS["round_points"], policies="heuristic,random")
+    data = result.to_json()
+    assert {"hands", "seed", "policies", "rules", "bids", "teams", "awards", "moon", "margin_team0", "misdeals",
+            "thrown_in", "timing"} <= set(data)
+    assert data["hands"] == 20_000 and data["seed"] == 6 and data["policies"] == ["heuristic", "random"]
+    assert data["rules"] == PRESETS["round_points"].as_dict()
+    assert sum(row["count"] for row in data["bids"]) + data["thrown_in"] == 20_000
+    for row in data["bids"]:
+        assert {"bid", "count", "share", "share_se", "made", "made_se"} <= set(row)
+        assert 0 <= row["made"] <= 1
+    assert [t["team"] for t in data["teams"]] == [0, 1]
+    assert sum(t["bids_won"] for t in data["teams"]) == pytest.approx(1 - data["thrown_in"] / 20_000, abs=1e-3)
+    assert list(data["awards"]) == ["high", "low", "jack", "game", "jick", "high_joker", "low_joker"]
+    for rates in data["awards"].values():
+        assert rates["bidding_team"] + rates["other_team"] + rates["nobody"] == pytest.approx(1, abs=2e-3)
+    margin = data["teams"][0]["mean_score"] - data["teams"][1]["mean_score"]
+    assert data["margin_team0"]["mean"] == pytest.approx(margin, abs=0.02)
+    assert data["moon"]["attempts"] == sum(t["moon_attempts"] for t in data["teams"])
+    assert set(data["timing"]) == {"threads", "seconds", "hands_per_s"}
+    assert list(simulate(1000).to_json()["awards"]) == ["high", "low", "jack", "game"]
+
+
+@pytest.mark.parametrize(("kwargs", "words"), [
+    ({"hands": 0}, "--hands"),
+    ({"threads": 0}, "--threads"),
+    ({"threads": 999}, "--threads"),
+    ({"chunk_size": 0}, "chunk size"),
+    ({"seed": -1}, "--seed"),
+    ({"seed": 2**64}, "--seed"),
+    ({"policies": "clever"}, "choose"),
+    ({"policies": "heuristic,random,random"}, "two separated by a comma"),
+])
+def test_simulate_rejects_bad_arguments(kwargs, words):
+    args = {"hands": 10} | kwargs
+    with pytest.raises(SmearError, match=words):
+        simulate(args.pop("hands"), **args)
+
+
+def test_trace_and_match_reject_bad_arguments():
+    with pytest.raises(SmearError, match="--trace-hands"):
+        trace_records(-1)
+    with pytest.raises(SmearError, match="--deals"):
+        duplicate_match(deals=0)
+    with pytest.raises(SmearError, match="unknown policy"):
+        duplicate_match("heuristic", "nobody", deals=10)
