@@ -95,7 +95,9 @@ def parse_hand(hand: str | Sequence[int | str]) -> tuple[int, ...]:
     if isinstance(hand, str):
         cards = parse_cards(hand, allow_duplicates=True)
     else:
-        cards = [c if isinstance(c, int) else parse_cards([c])[0] for c in hand]
+        cards = [parse_cards([c])[0] if isinstance(c, str) else c for c in hand]
+        for c in cards:
+            card_name(c)  # raises for anything that is not a card code 0-53
     for c in cards:
         if cards.count(c) > 1:
             raise CardError(f"card {card_name(c)} appears twice in the hand; a hand holds 9 different cards")

@@ -8,6 +8,7 @@ Numba kernels use them directly; the parse and format functions here are for peo
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable, Iterator
 
@@ -83,6 +84,10 @@ CARD_NAMES = tuple(
 
 def card_name(code: int) -> str:
     """The canonical name of a card: ``10H``, ``AS``, ``HJ``."""
+    try:
+        code = operator.index(code)
+    except TypeError:
+        raise CardError(f"{code!r} is not a card: give a card code 0-53 or a name such as '10H'") from None
     if not 0 <= code < DECK_SIZE:
         raise CardError(f"no card has code {code}: codes run from 0 to {DECK_SIZE - 1}")
     return CARD_NAMES[code]

@@ -77,6 +77,11 @@ def _rules(rules_file: Path | None, overrides: list[str] | None):
     return load_rules(rules_file, overrides or ())
 
 
+def _records(frame) -> list[dict]:
+    """A table's rows as plain JSON objects (the top trump as its name)."""
+    return json.loads(frame.astype({"top": str} if "top" in frame else {}).to_json(orient="records"))
+
+
 def _print_json(obj) -> None:
     typer.echo(json.dumps(obj, indent=2))
 
@@ -377,8 +382,7 @@ def bid_table_command(
     frame = table.frame(features, min_count)
     written = write_bid_table(table, frame, out)
     if json_output:
-        rows = json.loads(frame.astype({"top": str} if "top" in frame else {}).to_json(orient="records"))
-        _print_json({**frame.attrs, "files": [str(p) for p in written], "rows": rows})
+        _print_json({**frame.attrs, "files": [str(p) for p in written], "rows": _records(frame)})
     else:
         from .render import print_bid_table
 
@@ -445,8 +449,7 @@ def moon(
             table = class_table(hands, seed=seed, rules=active, policy=policy, threads=threads, progress=progress)
     frame = moon_table(table, features, min_count)
     if json_output:
-        rows = json.loads(frame.astype({"top": str} if "top" in frame else {}).to_json(orient="records"))
-        _print_json({**frame.attrs, "rows": rows})
+        _print_json({**frame.attrs, "rows": _records(frame)})
     else:
         from .render import print_moon_table
 

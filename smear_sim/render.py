@@ -137,8 +137,8 @@ def print_simulation(result) -> None:
     for name in ("point", "bidding team", "other team", "nobody"):
         awards.add_column(name, justify="right")
     for point, row in data["awards"].items():
-        awards.add_row(point.replace("_", " "), _est(row["bidding_team"], row["se"], True),
-                       _est(row["other_team"], row["se"], True), _est(row["nobody"], row["se"], True))
+        awards.add_row(point.replace("_", " "), *(_est(row[who], row[f"{who}_se"], True)
+                                                   for who in ("bidding_team", "other_team", "nobody")))
     out.print(awards)
     moon = data["moon"]
     if moon["attempts"]:

@@ -96,19 +96,17 @@ class SimulationResult:
             rows.append(row)
         return rows
 
-    def award_rates(self) -> dict[str, dict[str, float]]:
-        """For each point, how often the bidding team won it, the other team won it, or nobody."""
+    def award_rates(self) -> dict[str, dict[str, float | None]]:
+        """For each point, how often the bidding team won it, the other team won it, or nobody (hands
+        played, thrown-in hands left out), each with its standard error."""
         played = self.hands - self._count(L.AGG_THROWN_IN)
-        names = POINT_NAMES[: self.rules.max_points]
-        return {
-            name: {
-                "bidding_team": proportion(self._count(L.AGG_AWARD_BIDDER, i), played).rounded().value,
-                "other_team": proportion(self._count(L.AGG_AWARD_OTHER, i), played).rounded().value,
-                "nobody": proportion(self._count(L.AGG_AWARD_NONE, i), played).rounded().value,
-                "se": proportion(self._count(L.AGG_AWARD_BIDDER, i), played).rounded().se,
-            }
-            for i, name in enumerate(names)
-        }
+        rates = {}
+        for i, name in enumerate(POINT_NAMES[: self.rules.max_points]):
+            rates[name] = {}
+            for who, offset in (("bidding_team", L.AGG_AWARD_BIDDER), ("other_team", L.AGG_AWARD_OTHER),
+                                ("nobody", L.AGG_AWARD_NONE)):
+                rates[name] |= proportion(self._count(offset, i), played).to_json(who)
+        return rates
 
     def margin(self) -> Estimate:
         """Team 0's score minus team 1's, per hand."""

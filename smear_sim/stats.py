@@ -42,9 +42,10 @@ class Estimate:
         units = max(1, math.ceil(se * 10**decimals - 1e-9)) if decimals == max_decimals else round(se * 10**decimals)
         return f"{value:.{decimals}f}({units})"
 
-    def to_json(self, name: str = "value") -> dict[str, float]:
+    def to_json(self, name: str = "value") -> dict[str, float | None]:
+        """``{name: value, name_se: se}`` rounded to the supported digits; null where not estimable."""
         value, se = round_to_se(self.value, self.se)
-        return {name: value, f"{name}_se" if name != "value" else "se": se}
+        return {name: _finite(value), f"{name}_se" if name != "value" else "se": _finite(se)}
 
 
 def _leading_digit(x: float) -> int:
@@ -63,10 +64,15 @@ def _decimals_for(se: float, significant: int = 2) -> int:
 def round_to_se(value: float, se: float, significant: int = 2) -> tuple[float, float]:
     """Round the standard error to ``significant`` digits and the value to the same decimal place.
 
-    An exact value (standard error 0) keeps 4 decimals.
+    An exact value (standard error 0) keeps 4 decimals. Adding 0.0 turns a rounded -0.0 into 0.0.
     """
     decimals = _decimals_for(se, significant)
-    return round(float(value), decimals), round(float(se), decimals)
+    return round(float(value), decimals) + 0.0, round(float(se), decimals) + 0.0
+
+
+def _finite(x: float) -> float | None:
+    """JSON has no NaN: a figure the sample cannot estimate (one hand, no bids) becomes null."""
+    return x if math.isfinite(x) else None
 
 
 def mean_from_sums(n: int, total: float, total_sq: float) -> Estimate:

@@ -112,6 +112,33 @@ def test_any_seed_preset_and_start_give_valid_traces(seed, preset, policies, sta
     assert_trace_matches_reference(records)
 
 
+@st.composite
+def any_rules(draw) -> Rules:
+    """Any legal combination of the rule options."""
+    round_points = draw(st.booleans())
+    return Rules(
+        round_points=round_points,
+        high=draw(st.sampled_from(["ace", "highest"])),
+        low=draw(st.sampled_from(["two", "lowest"])),
+        low_to=draw(st.sampled_from(["player", "taker"])),
+        forced_bid=draw(st.sampled_from(["opener", "dealer", "none"])),
+        moon=draw(st.booleans()),
+        moon_requires=draw(st.sampled_from(["all", "in_play"])),
+        trump_anytime=draw(st.booleans()),
+        misdeal=draw(st.booleans()),
+        target=draw(st.integers(1, 30)),
+        min_bid=draw(st.integers(1, 7 if round_points else 4)),
+    )
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**64 - 1), rules=any_rules(),
+       policies=st.sampled_from(["heuristic", "random", "heuristic,random"]))
+def test_any_combination_of_rule_options_gives_valid_traces(seed, rules, policies):
+    assert_trace_matches_reference(trace_records(20, seed=seed, rules=rules, policies=policies))
+
+
 # -- determinism ----------------------------------------------------------------------------------------------
 
 

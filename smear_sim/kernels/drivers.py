@@ -76,6 +76,13 @@ _ACES = TABLES.rank_masks[12]
 
 
 @njit(cache=True)
+def _scratch():
+    """One thread's working arrays: random state, deck, the 4 hands + kitty, seen cards, hand record."""
+    return (np.zeros(1, dtype=np.uint64), np.empty(54, dtype=np.int64), np.empty(5, dtype=np.uint64),
+            np.empty(4, dtype=np.uint64), np.zeros(REC_SIZE, dtype=np.int64))
+
+
+@njit(cache=True)
 def _block_bounds(count, n_blocks, b):
     per = (count + n_blocks - 1) // n_blocks
     lo = min(count, b * per)
@@ -130,11 +137,7 @@ def simulate_hands(seed, start, count, n_blocks, rules, policies):
     give, keep = policy_tables(rules)
     for b in prange(n_blocks):
         lo, hi = _block_bounds(count, n_blocks, b)
-        state = np.zeros(1, dtype=np.uint64)
-        deck = np.empty(54, dtype=np.int64)
-        hands = np.empty(5, dtype=np.uint64)
-        known = np.empty(4, dtype=np.uint64)
-        rec = np.zeros(REC_SIZE, dtype=np.int64)
+        state, deck, hands, known, rec = _scratch()
         for i in range(lo, hi):
             index = start + i
             state[0] = stream_key(seed, index)
@@ -152,10 +155,7 @@ def trace_hands(seed, start, count, rules, policies):
     misdeal_rule = rules[R_MISDEAL] == 1
     give, keep = policy_tables(rules)
     for i in prange(count):
-        state = np.zeros(1, dtype=np.uint64)
-        deck = np.empty(54, dtype=np.int64)
-        hands = np.empty(5, dtype=np.uint64)
-        known = np.empty(4, dtype=np.uint64)
+        state, deck, hands, known, _ = _scratch()
         index = start + i
         state[0] = stream_key(seed, index)
         rec = out[i]
@@ -172,9 +172,7 @@ def deal_only(seed, start, count, n_blocks, rules):
     misdeal_rule = rules[R_MISDEAL] == 1
     for b in prange(n_blocks):
         lo, hi = _block_bounds(count, n_blocks, b)
-        state = np.zeros(1, dtype=np.uint64)
-        deck = np.empty(54, dtype=np.int64)
-        hands = np.empty(5, dtype=np.uint64)
+        state, deck, hands, _, _ = _scratch()
         mix = ZERO
         redeals = 0
         for i in range(lo, hi):
@@ -234,11 +232,7 @@ def analyze_hands(seed, start, count, n_blocks, rules, policies, fixed_hand, tru
     give, keep = policy_tables(rules)
     for b in prange(n_blocks):
         lo, hi = _block_bounds(count, n_blocks, b)
-        state = np.zeros(1, dtype=np.uint64)
-        deck = np.empty(54, dtype=np.int64)
-        hands = np.empty(5, dtype=np.uint64)
-        known = np.empty(4, dtype=np.uint64)
-        rec = np.zeros(REC_SIZE, dtype=np.int64)
+        state, deck, hands, known, rec = _scratch()
         for i in range(lo, hi):
             state[0] = stream_key(seed, start + i)
             deal_playable(state, pool, n_pool, fixed_seat, fixed_hand, deck, hands, misdeal_rule)
@@ -275,11 +269,7 @@ def duplicate_hands(seed, start, count, n_blocks, rules, policies):
     give, keep = policy_tables(rules)
     for b in prange(n_blocks):
         lo, hi = _block_bounds(count, n_blocks, b)
-        state = np.zeros(1, dtype=np.uint64)
-        deck = np.empty(54, dtype=np.int64)
-        hands = np.empty(5, dtype=np.uint64)
-        known = np.empty(4, dtype=np.uint64)
-        rec = np.zeros(REC_SIZE, dtype=np.int64)
+        state, deck, hands, known, rec = _scratch()
         for i in range(lo, hi):
             index = start + i
             score = 0

@@ -312,64 +312,34 @@ def _is_boss(c, t, unseen):
     return _higher_cards(c, t) & unseen == ZERO
 
 
+CHEAPEST, RICHEST, HIGHEST, LOWEST = 0, 1, 2, 3
+
+
 @njit(cache=True, inline="always")
-def _cheapest(cards, t, give):
-    """The card of ``cards`` that gives away least: fewest points, then lowest rank."""
+def _pick(cards, t, give, how):
+    """The card of ``cards`` that ``how`` prefers, the lowest card code among equals.
+
+    CHEAPEST gives away least (fewest points, then lowest rank); RICHEST is worth most to the trick's taker
+    (most points, then lowest rank); HIGHEST and LOWEST go by trick rank. Every call passes ``how`` as a
+    constant, so the compiler drops the other branches.
+    """
     best = -1
-    best_cost = 1 << 30
+    best_score = -(1 << 30)
     m = cards
     while m:
         c = lowest_card(m)
         m &= m - ONE
-        cost = give[t, c] * 64 + _TRICK_RANK[t, c]
-        if cost < best_cost:
-            best_cost = cost
-            best = c
-    return best
-
-
-@njit(cache=True, inline="always")
-def _richest(cards, t, give):
-    """The card of ``cards`` worth most to the trick's taker, the lowest rank among equals."""
-    best = -1
-    best_value = -1
-    m = cards
-    while m:
-        c = lowest_card(m)
-        m &= m - ONE
-        value = give[t, c] * 64 + (31 - _TRICK_RANK[t, c])
-        if value > best_value:
-            best_value = value
-            best = c
-    return best
-
-
-@njit(cache=True, inline="always")
-def _highest(cards, t, led_suit):
-    best = -1
-    best_key = -2
-    m = cards
-    while m:
-        c = lowest_card(m)
-        m &= m - ONE
-        k = card_key(c, t, led_suit)
-        if k > best_key:
-            best_key = k
-            best = c
-    return best
-
-
-@njit(cache=True, inline="always")
-def _lowest(cards, t, led_suit):
-    best = -1
-    best_key = 1 << 30
-    m = cards
-    while m:
-        c = lowest_card(m)
-        m &= m - ONE
-        k = card_key(c, t, led_suit)
-        if k < best_key:
-            best_key = k
+        rank = _TRICK_RANK[t, c]
+        if how == CHEAPEST:
+            score = -(give[t, c] * 64 + rank)
+        elif how == RICHEST:
+            score = give[t, c] * 64 + 31 - rank
+        elif how == HIGHEST:
+            score = rank
+        else:
+            score = -rank
+        if score > best_score:
+            best_score = score
             best = c
     return best
 
@@ -389,11 +359,11 @@ def choose_play(policy, state, hand, legal, seat, t, n_in_trick, led_suit, win_s
     if n_in_trick == 0:
         held_trumps = legal & trumps
         if (seat & 1) == bidding_team and held_trumps != ZERO:
-            top = _highest(held_trumps, t, t)
+            top = _pick(held_trumps, t, give, HIGHEST)
             if _is_boss(top, t, unseen):
                 return top
             if popcount(held_trumps) >= 3:
-                return _cheapest(held_trumps, t, give)
+                return _pick(held_trumps, t, give, CHEAPEST)
         off = legal & ~trumps
         if off != ZERO:
             best = -1
@@ -405,13 +375,13 @@ def choose_play(policy, state, hand, legal, seat, t, n_in_trick, led_suit, win_s
                     best = c
             if best >= 0:
                 return best
-            return _cheapest(off, t, give)
-        return _cheapest(legal, t, give)
+            return _pick(off, t, give, CHEAPEST)
+        return _pick(legal, t, give, CHEAPEST)
 
     if (win_seat & 1) == (seat & 1):
         if n_in_trick == 3 or _is_boss(win_card, t, unseen):
-            return _richest(legal, t, give)
-        return _cheapest(legal, t, give)
+            return _pick(legal, t, give, RICHEST)
+        return _pick(legal, t, give, CHEAPEST)
 
     winners = ZERO
     m = legal
@@ -421,9 +391,9 @@ def choose_play(policy, state, hand, legal, seat, t, n_in_trick, led_suit, win_s
         if beats(c, t, led_suit, win_key, trick_mask):
             winners |= bit(c)
     if winners == ZERO:
-        return _cheapest(legal, t, give)
+        return _pick(legal, t, give, CHEAPEST)
     if n_in_trick == 3:
-        return _lowest(winners, t, led_suit)
+        return _pick(winners, t, give, LOWEST)
     sure = ZERO
     m = winners
     while m:
@@ -432,7 +402,7 @@ def choose_play(policy, state, hand, legal, seat, t, n_in_trick, led_suit, win_s
         if _is_boss(c, t, unseen):
             sure |= bit(c)
     if sure != ZERO:
-        return _lowest(sure, t, led_suit)
+        return _pick(sure, t, give, LOWEST)
     trick_value = 0
     m = trick_mask
     while m:
@@ -440,5 +410,5 @@ def choose_play(policy, state, hand, legal, seat, t, n_in_trick, led_suit, win_s
         m &= m - ONE
         trick_value += give[t, c]
     if trick_value > 0:
-        return _highest(winners, t, led_suit)
-    return _cheapest(legal, t, give)
+        return _pick(winners, t, give, HIGHEST)
+    return _pick(legal, t, give, CHEAPEST)

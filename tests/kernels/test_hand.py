@@ -12,8 +12,8 @@ import random
 
 import numpy as np
 import pytest
-
 from random_hands import random_record
+
 from smear_sim import layout as L
 from smear_sim import reference as ref
 from smear_sim.cards import mask_of

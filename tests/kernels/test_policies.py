@@ -8,11 +8,12 @@ shows it beats the random player by many standard errors.
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import numpy as np
 import pytest
-
 from random_hands import random_record
+
 from smear_sim import reference as ref
 from smear_sim.cards import HIGH_JOKER, LOW_JOKER, card, mask_of, parse_cards
 from smear_sim.kernels import policies as kp
@@ -208,7 +209,6 @@ def test_choose_bid_is_always_legal(name):
     r = random.Random(name)
     state = new_state(5)
     for _ in range(400):
-        dealer = r.randrange(4)
         deck = list(range(54))
         r.shuffle(deck)
         auction: list = []
@@ -247,7 +247,7 @@ def test_heuristic_bid_follows_its_value():
         value = kp.best_suit(hand, array)[1]
         calls.append((value, int(kp.choose_bid(kp.HEURISTIC, state, hand, 1, 4, False, False, array, 4))))
     calls.sort()
-    assert all(a[1] <= b[1] for a, b in zip(calls, calls[1:]))
+    assert all(a[1] <= b[1] for a, b in pairwise(calls))
     assert {c for _, c in calls} >= {2, 3, 4}
 
 

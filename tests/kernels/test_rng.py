@@ -83,7 +83,7 @@ def test_stream_keys_differ_across_indices_and_seeds():
     keys = {int(rng.stream_key(np.uint64(seed), np.uint64(i))) for seed in (0, 1, 2**64 - 1) for i in range(5000)}
     assert len(keys) == 3 * 5000
     # Neighbouring indices give unrelated keys: about half of the 64 bits differ (avalanche).
-    flips = [bin(py_stream_key(1, i) ^ py_stream_key(1, i + 1)).count("1") for i in range(2000)]
+    flips = [(py_stream_key(1, i) ^ py_stream_key(1, i + 1)).bit_count() for i in range(2000)]
     mean = sum(flips) / len(flips)
     # Each flip count is Binomial(64, 1/2): SE of the mean is sqrt(16 / 2000).
     assert abs(mean - 32) < 4 * math.sqrt(16 / len(flips))

@@ -1,0 +1,218 @@
+"""``smear-sim hand``, ``bid-table``, ``moon``, ``plot`` and ``report`` from the outside.
+
+Happy paths run with small sizes and write into pytest's tmp_path. Bad input must end with exit status 2,
+exactly one line on standard error that says what to type instead, and no traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from test_cli_simulate import assert_clean_failure, assert_clean_process_failure, invoke, ok, run
+
+HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def counts_file(tmp_path_factory):
+    """Class counts from a small bid-table run, for moon --counts and the charts."""
+    out = tmp_path_factory.mktemp("bid") / "bid_table"
+    ok("bid-table", "--hands", "20000", "--out", str(out), "--show", "3")
+    return out.with_suffix(".npz")
+
+
+@pytest.fixture(scope="module")
+def hand_json(tmp_path_factory):
+    path = tmp_path_factory.mktemp("hand") / "hand.json"
+    path.write_text(ok("hand", HAND, "--samples", "5000", "--json").stdout, encoding="utf-8")
+    return path
+
+
+# -- hand ----------------------------------------------------------------------------------------------------
+
+
+def test_hand_table():
+    out = ok("hand", HAND, "--samples", "5000", "--seed", "2").stdout
+    assert f"{HAND} as bidder: 5,000 deals, seed 2" in out
+    assert "Recommended bid" in out and "P(make)" in out
+
+
+def test_hand_json_fields(hand_json):
+    data = json.loads(hand_json.read_text(encoding="utf-8"))
+    assert data["hand"] == HAND.split() and data["samples"] == 5000 and data["policy"] == "heuristic"
+    assert {"trump", "points", "awards", "bids", "recommended_bid"} <= set(data)
+    assert [row["bid"] for row in data["bids"]] == [2, 3, 4, "moon"]
+    assert len(data["points"]["distribution"]) == 5
+
+
+def test_hand_options_trump_rules_and_plot(tmp_path):
+    chart = tmp_path / "dist.svg"
+    data = json.loads(ok("hand", "ah,kh,2h,jd,10c,5s,9s,4d,3c", "--trump", "h", "--samples", "3000",
+                         "--rule", "round_points=true", "--plot", str(chart), "--json").stdout)
+    assert data["trump"]["fixed"] == "H" and data["trump"]["chosen"]["H"] == 1.0
+    assert len(data["points"]["distribution"]) == 8
+    assert "<svg" in chart.read_text(encoding="utf-8")
+
+
+def test_hand_precision_is_deterministic():
+    args = ["hand", HAND, "--precision", "0.01", "--json"]
+    one = json.loads(ok(*args, "--threads", "1").stdout)
+    two = json.loads(ok(*args, "--threads", "2").stdout)
+    assert one == two
+    assert one["samples"] % 10_000 == 0 and one["points"]["se"] < 0.01 and one["stopped_by"] == "precision"
+
+
+def test_misdeal_callable_hand_warns_on_stderr():
+    result = ok("hand", "3S 4S 5D 6D 7C 8C 9H 3H 4H", "--samples", "2000", "--json")
+    assert "misdeal" in result.stderr and result.stderr.startswith("warning:")
+    assert json.loads(result.stdout)["misdeal_callable"] is True
+    quiet = ok("hand", "3S 4S 5D 6D 7C 8C 9H 3H 4H", "--samples", "2000", "--rule", "misdeal=false")
+    assert quiet.stderr == ""
+    assert ok("hand", HAND, "--samples", "2000").stderr == ""
+
+
+# -- bid-table and moon ----------------------------------------------------------------------------------------
+
+
+def test_bid_table_writes_its_files(tmp_path):
+    out = tmp_path / "tables" / "bids"
+    result = ok("bid-table", "--hands", "20000", "--out", str(out), "--by", "trumps,top", "--json")
+    data = json.loads(result.stdout)
+    expected = [out.with_suffix(s) for s in (".csv", ".md", ".npz")]
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        expected.append(out.with_suffix(".parquet"))
+    assert data["files"] == [str(p) for p in expected]
+    assert all(p.is_file() and p.stat().st_size > 0 for p in expected)
+    assert data["hands"] == 20_000 and data["by"] == ["trumps", "top"]
+    assert sum(row["hands"] for row in data["rows"]) == 20_000
+    assert all(isinstance(row["top"], str) for row in data["rows"])
+    table = ok("bid-table", "--hands", "20000", "--out", str(out), "--show", "4").stdout
+    assert "The 4 most common groups" in table and "Wrote" in table
+
+
+def test_moon_classes_and_one_hand(counts_file):
+    out = ok("moon", "--hands", "20000", "--show", "5").stdout
+    assert "Shooting the moon" in out
+    data = json.loads(ok("moon", "--counts", str(counts_file), "--by", "trumps,top", "--json").stdout)
+    moons = [row["moon"] for row in data["rows"]]
+    assert moons == sorted(moons, reverse=True) and data["by"] == ["trumps", "top"]
+    one = json.loads(ok("moon", "AH KH QH JH JD HJ 2H 10H AS", "--hands", "3000", "--json").stdout)
+    assert one["samples"] == 3000
+    assert {"success", "se", "ev", "ev_se", "pays", "best_bid"} <= set(one)
+    assert one["ev"] == pytest.approx((2 * one["success"] - 1) * 21, abs=0.05)
+    assert "moon" in ok("moon", HAND, "--hands", "2000").stdout.lower()
+
+
+# -- plot ------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["png", "svg"])
+@pytest.mark.parametrize("kind", ["heatmap", "make", "moon", "hand"])
+def test_plot_writes_valid_charts(kind, fmt, counts_file, hand_json, tmp_path):
+    source = hand_json if kind == "hand" else counts_file
+    target = tmp_path / f"{kind}.{fmt}"
+    extra = ["--value", "bid_up_to"] if kind == "heatmap" else []
+    result = ok("plot", kind, str(source), "--out", str(target), *extra)
+    assert f"Chart: {target}" in result.stdout
+    data = target.read_bytes()
+    if fmt == "png":
+        assert data[:8] == PNG_MAGIC
+    else:
+        assert b"<svg" in data
+
+
+def test_plot_format_option_sets_the_suffix(counts_file, tmp_path):
+    ok("plot", "make", str(counts_file), "--out", str(tmp_path / "curves.png"), "--format", "svg")
+    assert [p.name for p in tmp_path.iterdir()] == ["curves.svg"]
+
+
+# -- report ----------------------------------------------------------------------------------------------------
+
+
+def test_report_readme_lists_files_that_exist(tmp_path):
+    out = tmp_path / "results"
+    result = ok("report", "--hands", "20000", "--out", str(out), "--rule", "target=15")
+    assert f"to {out}/" in result.stdout
+    readme = (out / "README.md").read_text(encoding="utf-8")
+    assert f"smear-sim report --hands 20000 --seed 1 --out {out} --rule target=15" in readme
+    listed = re.findall(r"^\| `([^`]+)` \|", readme, flags=re.MULTILINE)
+    assert {"bid_table.csv", "bid_table.md", "bid_table.npz", "moon_table.csv", "moon_table.md"} <= set(listed)
+    assert sum(name.startswith("charts/") for name in listed) == 6
+    for name in listed:
+        assert (out / name).is_file(), name
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert written == sorted([*listed, "README.md"])  # nothing unlisted, no temporary files
+
+
+# -- bad input -------------------------------------------------------------------------------------------------
+
+
+BAD = {
+    "hand_of_8": (["hand", "AH KH 2H JD 10C 5S 9S 4D"], "9 cards"),
+    "hand_of_10": (["hand", "AH KH 2H JD 10C 5S 9S 4D 3C 3D"], "9 cards"),
+    "duplicate_card": (["hand", "AH KH 2H JD 10C 5S 9S 4D AH"], "appears twice"),
+    "unknown_card": (["hand", "AH KH 2H JD 10C 5S 9S 4D ZZ"], "write a rank"),
+    "unknown_policy": (["hand", HAND, "--policy", "psychic"], "choose random or heuristic"),
+    "two_policies": (["hand", HAND, "--policy", "heuristic,random"], "give a single --policy"),
+    "trump_X": (["hand", HAND, "--trump", "X"], "one of S H D C"),
+    "threads_999": (["hand", HAND, "--threads", "999"], "--threads must be between 1 and"),
+    "precision_0": (["hand", HAND, "--precision", "0"], "positive standard error such as 0.01"),
+    "bad_rule": (["hand", HAND, "--rule", "high=king"], "high must be one of ace, highest"),
+    "unknown_rule": (["hand", HAND, "--rule", "jokers=3"], "known options are"),
+    "by_unknown_feature": (["bid-table", "--hands", "100", "--by", "trumps,colour"], "choose from"),
+    "bid_table_threads_999": (["bid-table", "--hands", "100", "--threads", "999"], "--threads must be between"),
+    "moon_by_unknown_feature": (["moon", "--hands", "100", "--by", "suit"], "choose from"),
+    "moon_bad_hand": (["moon", "AH KH"], "9 cards"),
+    "moon_off": (["moon", "--hands", "100", "--rule", "moon=false"], "drop --rule moon=false"),
+    "moon_missing_counts": (["moon", "--counts", "missing.npz"], "bid-table --out"),
+    "plot_missing_hand_file": (["plot", "hand", "missing.json"], "smear-sim hand CARDS --json"),
+    "plot_missing_counts": (["plot", "heatmap", "missing.npz"], "bid-table --out"),
+    "plot_wrong_kind": (["plot", "pie", "x.npz"], "choose heatmap, make, moon, hand"),
+    "report_unknown_feature": (["report", "--hands", "100", "--by", "luck"], "choose from"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_bad_input_exits_2_with_one_line(case, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # relative paths and default outputs stay in the test's folder
+    args, words = BAD[case]
+    line = assert_clean_failure(invoke(*args))
+    assert words in line
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_plot_rejects_unknown_value_and_non_hand_json(counts_file, tmp_path):
+    line = assert_clean_failure(invoke("plot", "heatmap", str(counts_file), "--value", "luck",
+                                       "--out", str(tmp_path / "x.png")))
+    assert "choose one of points, bid_up_to, moon" in line
+    line = assert_clean_failure(invoke("plot", "heatmap", str(counts_file), "--x", "suits",
+                                       "--out", str(tmp_path / "x.png")))
+    assert "choose from" in line
+    junk = tmp_path / "junk.json"
+    junk.write_text('{"hand": 1}', encoding="utf-8")
+    assert "not a hand analysis" in assert_clean_failure(invoke("plot", "hand", str(junk), "--out",
+                                                                str(tmp_path / "y.png")))
+    junk.write_text("{not json", encoding="utf-8")
+    assert "not a hand analysis JSON file" in assert_clean_failure(invoke("plot", "hand", str(junk)))
+    line = assert_clean_failure(invoke("plot", "make", str(counts_file), "--out", str(tmp_path / "c.pdf")))
+    assert "png or svg" in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["junk.json"]
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["hand", HAND, "--threads", "0"], "--threads"),
+    (["hand", HAND, "--samples", "0"], "--samples"),
+    (["bid-table", "--hands", "0"], "--hands"),
+    (["moon", "--min-count", "0"], "--min-count"),
+    (["hand"], "CARDS"),
+], ids=["threads_0", "samples_0", "hands_0", "min_count_0", "missing_cards"])
+def test_typer_usage_errors_exit_2_with_one_line(args, words):
+    line = assert_clean_process_failure(run(*args))
+    assert words in line

@@ -1,0 +1,224 @@
+"""``smear-sim simulate``, ``match`` and ``bench`` from the outside: outputs, determinism and bad input.
+
+Bad input must end with exit status 2, exactly one line on standard error and no traceback. Errors that
+Typer itself raises (a value below an option's minimum) are checked through the real console entry point
+in a subprocess, because only ``smear_sim.cli:main`` turns them into one line; CliRunner would show
+Typer's own box.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from smear_sim.cli import app
+
+SCRIPT = Path(sys.executable).parent / "smear-sim"
+
+
+def invoke(*args: str, input: str | None = None):
+    return CliRunner().invoke(app, list(args), input=input)
+
+
+def ok(*args: str, input: str | None = None):
+    result = invoke(*args, input=input)
+    assert result.exit_code == 0, (result.exit_code, result.output, result.exception)
+    return result
+
+
+def ok_json(*args: str) -> dict:
+    return json.loads(ok(*args, "--json").stdout)
+
+
+def assert_clean_failure(result) -> str:
+    """Exit status 2, one line on stderr, nothing on stdout; returns the line."""
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    assert "Traceback" not in result.output
+    assert result.stdout == ""
+    return lines[0]
+
+
+def run(*args: str, script: bool = False) -> subprocess.CompletedProcess:
+    """The real command line: ``python -m smear_sim`` or the installed console script."""
+    command = [str(SCRIPT)] if script and SCRIPT.exists() else [sys.executable, "-m", "smear_sim"]
+    env = os.environ | {"NO_COLOR": "1", "COLUMNS": "100"}
+    return subprocess.run([*command, *args], capture_output=True, text=True, timeout=120, env=env, check=False)
+
+
+def assert_clean_process_failure(proc: subprocess.CompletedProcess) -> str:
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("error: ")
+    assert "Traceback" not in proc.stderr + proc.stdout
+    return lines[0]
+
+
+# -- simulate -------------------------------------------------------------------------------------------------
+
+
+def test_simulate_prints_tables():
+    out = ok("simulate", "--hands", "2000", "--seed", "3").stdout
+    assert "2,000 hands, seed 3" in out
+    for heading in ("Winning bids", "Teams", "Who wins each point"):
+        assert heading in out
+
+
+def test_simulate_json_fields():
+    data = ok_json("simulate", "--hands", "3000", "--policy", "heuristic,random", "--rule", "round_points=true")
+    assert data["hands"] == 3000 and data["seed"] == 1
+    assert data["policies"] == ["heuristic", "random"]
+    assert data["rules"]["round_points"] is True
+    assert {"bids", "teams", "awards", "moon", "margin_team0", "misdeals", "thrown_in", "timing"} <= set(data)
+    assert sum(row["count"] for row in data["bids"]) + data["thrown_in"] == 3000
+
+
+def strict_json(text: str):
+    """Parse as RFC 8259 JSON: NaN and Infinity are not JSON."""
+    def reject(constant: str):
+        raise ValueError(f"{constant} is not valid JSON")
+
+    return json.loads(text, parse_constant=reject)
+
+
+def test_simulate_and_match_json_stay_valid_json_for_tiny_samples():
+    # Regression: with one hand or one deal a standard error cannot be estimated; it must come out as null,
+    # not the bare token NaN, which jq and JSON.parse reject.
+    strict_json(ok("simulate", "--hands", "1", "--json").stdout)
+    strict_json(ok("match", "--deals", "1", "--json").stdout)
+
+
+def test_hand_json_is_valid_json_for_tiny_samples():
+    strict_json(ok("hand", "AH KH 2H JD 10C 5S 9S 4D 3C", "--samples", "1", "--json").stdout)
+
+
+def without_timing(text: str) -> str:
+    data = json.loads(text)
+    data.pop("timing")
+    return json.dumps(data, sort_keys=True)
+
+
+def test_simulate_json_is_identical_for_any_threads_and_chunks():
+    args = ["simulate", "--hands", "5001", "--seed", "9", "--json"]
+    one = ok(*args, "--threads", "1").stdout
+    two = ok(*args, "--threads", "2").stdout
+    chunked = ok(*args, "--threads", "2", "--chunk-size", "777").stdout
+    assert without_timing(one) == without_timing(two) == without_timing(chunked)
+    assert without_timing(ok(*args[:-2], "10", "--json").stdout) != without_timing(one)
+
+
+def test_simulate_trace_round_trips_through_score(tmp_path):
+    trace = tmp_path / "hands.jsonl"
+    result = ok("simulate", "--hands", "200", "--trace", str(trace), "--trace-hands", "50")
+    assert f"Wrote 50 hand records to {trace}" in result.stdout
+    lines = trace.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 50
+    for line in lines:
+        record = json.loads(line)
+        scored = ok("score", "-", "--json", input=line)
+        assert json.loads(scored.stdout) == record["result"]
+    # A short run traces only the hands it simulated.
+    ok("simulate", "--hands", "5", "--trace", str(trace), "--json")
+    assert len(trace.read_text(encoding="utf-8").splitlines()) == 5
+
+
+def test_simulate_trace_with_house_rules_file(tmp_path):
+    rules = tmp_path / "house.toml"
+    rules.write_text('forced_bid = "none"\nround_points = true\n', encoding="utf-8")
+    trace = tmp_path / "t.jsonl"
+    ok("simulate", "--hands", "100", "--rules", str(rules), "--rule", "target=5", "--policy", "random",
+       "--trace", str(trace), "--trace-hands", "20", "--json")
+    for line in trace.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        assert record["rules"] == {"round_points": True, "forced_bid": "none", "target": 5}
+        assert json.loads(ok("score", "-", "--json", input=line).stdout) == record["result"]
+
+
+# -- match and bench --------------------------------------------------------------------------------------------
+
+
+def test_match_json_and_table():
+    data = ok_json("match", "heuristic", "random", "--deals", "2000", "--seed", "2")
+    assert (data["policy_a"], data["policy_b"], data["deals"], data["hands"]) == ("heuristic", "random", 2000, 4000)
+    assert data["score_margin"]["mean"] > 5 * data["score_margin"]["mean_se"]
+    assert set(data["points_margin"]) == {"mean", "mean_se"}
+    again = ok_json("match", "heuristic", "random", "--deals", "2000", "--seed", "2", "--threads", "1")
+    assert again == data
+    out = ok("match", "--deals", "500").stdout
+    assert "heuristic vs random" in out and "gains per hand" in out
+
+
+def test_bench_json_fields():
+    assert "Throughput" in ok("bench", "--hands", "1000", "--repeats", "1", "--threads", "1").stdout
+    data = ok_json("bench", "--hands", "1000", "--repeats", "1")  # all threads again afterwards
+    for name in ("threads", "deal_only_per_s", "full_hand_per_s", "full_hand_per_s_single", "ratio_to_deal_only"):
+        assert isinstance(data[name], (int, float)) and data[name] > 0, name
+    assert data["threads"] >= 1
+    assert data["ratio_to_deal_only"] == pytest.approx(data["full_hand_per_s"] / data["deal_only_per_s"], abs=1e-3)
+
+
+# -- bad input --------------------------------------------------------------------------------------------------
+
+
+BAD = {
+    "threads_999": (["simulate", "--hands", "10", "--threads", "999"], "--threads must be between 1 and"),
+    "unknown_policy": (["simulate", "--hands", "10", "--policy", "clever"], "choose random or heuristic"),
+    "three_policies": (["simulate", "--hands", "10", "--policy", "a,b,c"], "two separated by a comma"),
+    "misspelt_rule": (["simulate", "--hands", "10", "--rule", "round_point=true"], "did you mean 'round_points'"),
+    "bad_rule_value": (["simulate", "--hands", "10", "--rule", "target=lots"], "whole number"),
+    "impossible_rule": (["simulate", "--hands", "10", "--rule", "min_bid=9"], "choose min_bid between 1 and 4"),
+    "rule_without_value": (["simulate", "--hands", "10", "--rule", "moon"], "KEY=VALUE"),
+    "missing_rules_file": (["simulate", "--hands", "10", "--rules", "no-such-file.toml"], "does not exist"),
+    "seed_too_big": (["simulate", "--hands", "10", "--seed", str(2**64)], "--seed must be a whole number"),
+    "match_unknown_policy": (["match", "heuristic", "genius", "--deals", "10"], "choose random or heuristic"),
+    "match_threads_999": (["match", "--deals", "10", "--threads", "999"], "--threads must be between 1 and"),
+    "bench_threads_999": (["bench", "--hands", "1000", "--threads", "999"], "--threads must be between 1 and"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_bad_input_exits_2_with_one_line(case, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    args, words = BAD[case]
+    line = assert_clean_failure(invoke(*args))
+    assert words in line
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["simulate", "--threads", "0"], "--threads"),
+    (["simulate", "--hands", "0"], "--hands"),
+    (["simulate", "--seed", "-1"], "--seed"),
+    (["match", "--deals", "0"], "--deals"),
+    (["bench", "--hands", "10"], "--hands"),
+    (["simulate", "--hands", "ten"], "--hands"),
+    (["simulate", "--frobnicate"], "--frobnicate"),
+], ids=["threads_0", "hands_0", "seed_negative", "deals_0", "bench_hands_10", "hands_not_a_number",
+        "unknown_option"])
+def test_typer_usage_errors_exit_2_with_one_line(args, words):
+    line = assert_clean_process_failure(run(*args))
+    assert words in line and "smear-sim --help" in line
+
+
+def test_console_script_reports_usage_errors_on_one_line():
+    if not SCRIPT.exists():
+        pytest.skip("the smear-sim console script is not installed")
+    line = assert_clean_process_failure(run("simulate", "--threads", "0", script=True))
+    assert "--threads" in line
+
+
+def test_importing_the_cli_does_not_load_numba_pandas_or_matplotlib():
+    code = ("import sys, smear_sim.cli; "
+            "print(sorted(m for m in ('numba', 'pandas', 'matplotlib') if m in sys.modules))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"

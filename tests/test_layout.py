@@ -1,0 +1,48 @@
+"""The kernel record layouts (smear_sim/layout.py): offsets that tile their arrays and match the rules."""
+
+from __future__ import annotations
+
+import math
+
+from smear_sim import layout as L
+from smear_sim.rules import OPTION_NAMES, Rules
+from smear_sim.tables import POINT_NAMES
+
+
+def _fields(prefix: str) -> list[tuple[int, str]]:
+    return sorted((getattr(L, name), name) for name in dir(L) if name.startswith(prefix) and name != f"{prefix}SIZE")
+
+
+def test_rule_offsets_follow_rules_to_array():
+    array = Rules(round_points=True, target=9, min_bid=3).to_array()
+    assert [getattr(L, f"R_{name.upper()}") for name in OPTION_NAMES] == list(range(len(OPTION_NAMES)))
+    assert array[L.R_ROUND_POINTS] == 1 and array[L.R_TARGET] == 9 and array[L.R_MIN_BID] == 3
+
+
+def test_record_offsets_are_distinct_and_in_range():
+    for prefix in ("REC_", "AGG_", "CLS_"):
+        offsets = [offset for offset, _ in _fields(prefix)]
+        assert len(set(offsets)) == len(offsets), prefix
+        assert offsets[0] == 0 and offsets[-1] < getattr(L, f"{prefix}SIZE")
+
+
+def test_record_field_widths():
+    assert L.REC_KITTY - L.REC_HANDS == 36
+    assert L.REC_BIDS - L.REC_KITTY == 4
+    assert L.REC_PLAYS - L.REC_DISCARDS == 28
+    assert L.REC_TRICK_WINNERS - L.REC_PLAYS == 24
+    assert L.REC_SIZE - L.REC_TRICK_WINNERS == 6
+    assert L.N_POINTS == len(POINT_NAMES) == 7
+    assert L.MAX_K >= 7 + 1  # the bidding team wins 0..7 points
+
+
+def test_bid_codes():
+    assert L.PASS == 0 and L.MOON == 8 and L.N_BID_CODES == 9
+
+
+def test_class_dimensions():
+    sizes = dict(L.CLASS_DIMS)
+    assert list(sizes) == ["trumps", "top", "two", "jacks", "jokers", "aces"]
+    assert L.N_CLASSES == math.prod(sizes.values())
+    assert (sizes["top"], sizes["two"], sizes["jacks"], sizes["jokers"], sizes["aces"]) == (
+        L.N_TOP, L.N_TWO, L.N_JACKS, L.N_JOKERS, L.N_ACES)

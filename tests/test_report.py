@@ -1,0 +1,70 @@
+"""Writing results (smear_sim/report.py): bid and moon tables in every format.
+
+The whole report folder (charts and README) is checked through the command line in test_cli_analysis.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+
+import smear_sim
+from smear_sim.analysis import DEFAULT_FEATURES, ClassTable, class_table
+from smear_sim.report import markdown_table, write_bid_table, write_moon_table
+
+
+@pytest.fixture(scope="module")
+def table():
+    return class_table(20_000, seed=1)
+
+
+def test_markdown_table_marks_small_groups(table):
+    frame = table.frame(("trumps",), min_count=500)
+    text = markdown_table(frame, bids=[2, 3, 4], by=["trumps"])
+    lines = text.splitlines()
+    assert lines[0].startswith("| trumps | hands | points | P(make 2) |")
+    assert len(lines) == 2 + len(frame)
+    small = frame[frame["hands"] < 500]
+    assert len(small) > 0
+    assert sum("†" in line for line in lines[2:]) == len(small)
+    assert "±" in text
+
+
+def test_write_bid_table_writes_every_format(table, tmp_path):
+    frame = table.frame(DEFAULT_FEATURES, 200)
+    written = write_bid_table(table, frame, tmp_path / "out" / "bid_table")
+    names = [p.name for p in written]
+    assert names[:3] == ["bid_table.csv", "bid_table.md", "bid_table.npz"]
+    assert all(p.exists() for p in written)
+    csv = pd.read_csv(tmp_path / "out" / "bid_table.csv")
+    assert len(csv) == len(frame) and csv["hands"].sum() == 20_000
+    assert list(csv.columns) == list(frame.columns)
+    md = (tmp_path / "out" / "bid_table.md").read_text(encoding="utf-8")
+    assert md.startswith("# Bid table") and "20,000 random deals, seed 1" in md
+    loaded = ClassTable.load(tmp_path / "out" / "bid_table.npz")
+    assert (loaded.counts == table.counts).all()
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        assert "bid_table.parquet" not in names
+    else:
+        parquet = pd.read_parquet(tmp_path / "out" / "bid_table.parquet")
+        assert len(parquet) == len(frame) and parquet["hands"].sum() == 20_000
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(names)  # no temporary files left
+
+
+def test_write_moon_table(table, tmp_path):
+    csv, md = write_moon_table(table, tmp_path / "moon", ("trumps", "top"), 200)
+    frame = pd.read_csv(csv)
+    assert list(frame["moon"]) == sorted(frame["moon"], reverse=True)
+    text = md.read_text(encoding="utf-8")
+    assert "(2p - 1) x 21" in text
+    rows = [line for line in text.splitlines() if re.match(r"\| \d", line)]
+    assert len(rows) == int(frame["reliable"].sum())
+
+
+def test_the_class_table_named_in_the_report_readme_exists():
+    """The README of a report sends users to `smear_sim.ClassTable.load`."""
+    assert smear_sim.ClassTable is ClassTable
