@@ -518,7 +518,7 @@ def plot(
 @app.command()
 @clean_errors
 def report(
-    hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="Random hands to simulate.")] = 2_000_000,
+    hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="Random hands to simulate.")] = 10_000_000,
     seed: Seed = 1,
     out: Annotated[Path, typer.Option("--out", help="Folder for the results.")] = Path("results"),
     by: ByOpt = "trumps,top,two,jacks,jokers",
@@ -544,7 +544,13 @@ def report(
     with _progress(hands, "dealing and playing", True) as progress:
         table = class_table(hands, seed=seed, rules=active, policy=policy, threads=threads, progress=progress)
     example = evaluate_hand(EXAMPLE_HAND, seed=seed, policy=policy, rules=active, threads=threads)
-    command = f"smear-sim report --hands {hands} --seed {seed} --out {out}"
+    command = "smear-sim report"
+    if hands != 10_000_000:
+        command += f" --hands {hands}"
+    if seed != 1:
+        command += f" --seed {seed}"
+    if out != Path("results"):
+        command += f" --out {out}"
     if features != parse_features("trumps,top,two,jacks,jokers"):
         command += f" --by {','.join(features)}"
     if min_count != 200:
@@ -578,4 +584,12 @@ def main() -> None:
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(0)
+    except Exception as exc:  # a bug: say so in one line; SMEAR_SIM_DEBUG=1 shows the traceback
+        import os
+
+        if os.environ.get("SMEAR_SIM_DEBUG"):
+            raise
+        typer.echo(f"internal error: {type(exc).__name__}: {exc} (a bug in smear-sim; rerun with "
+                   "SMEAR_SIM_DEBUG=1 for the traceback and report it)", err=True)
+        sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)

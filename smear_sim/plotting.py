@@ -14,11 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from matplotlib import colormaps
+from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.figure import Figure
 
 from .analysis import DEFAULT_FEATURES, FEATURE_HELP, ClassTable, HandAnalysis, moon_table, parse_features
 from .errors import SmearError
 from .runtime import atomic_write
+from .stats import Estimate
 
 __all__ = ["VALUES", "heatmap", "make_curves", "moon_chart", "points_distribution", "save_figure"]
 
@@ -79,27 +82,38 @@ def heatmap(table: ClassTable, x: str = "trumps", y: str = "top", value: str = "
     if value not in frame.columns:
         raise SmearError(f"the chart value {value!r} does not exist under these rules (bids run "
                          f"{table.rules.min_bid}..{table.rules.max_points})")
+    bids = value == "bid_up_to"
+    if bids:  # among precise groups, no bid worth making is a pass (0), not a gap
+        frame[value] = frame[value].astype("Float64").fillna(0.0).where(frame["reliable"])
     grid = frame.pivot(index=y, columns=x, values=value)
     counts = frame.pivot(index=y, columns=x, values="hands")
     grid = grid.where(counts >= min_count)
     ys = list(grid.index)
     xs = list(grid.columns)
-    data = grid.to_numpy(dtype=float)
+    data = grid.to_numpy(dtype=float, na_value=np.nan)
     fig, ax = _new_figure(max(6.0, 0.7 * len(xs) + 3), max(4.5, 0.45 * len(ys) + 2))
-    cmap = "RdYlGn"
-    image = ax.imshow(np.ma.masked_invalid(data), cmap=cmap, aspect="auto")
+    if bids:
+        levels = [0, *range(table.rules.min_bid, table.rules.max_points + 1)]
+        cmap = ListedColormap(colormaps["RdYlGn"](np.linspace(0.1, 0.9, len(levels))))
+        norm = BoundaryNorm(np.arange(len(levels) + 1) - 0.5, cmap.N)
+        data = np.where(data > 0, data - table.rules.min_bid + 1, data)  # colour index: pass, then each bid
+        image = ax.imshow(np.ma.masked_invalid(data), cmap=cmap, norm=norm, aspect="auto")
+        bar = fig.colorbar(image, ax=ax, label=label, shrink=0.85, ticks=range(len(levels)))
+        bar.ax.set_yticklabels(["pass", *map(str, levels[1:])])
+        cell_text = ["pass", *map(str, levels[1:])]
+    else:
+        image = ax.imshow(np.ma.masked_invalid(data), cmap="RdYlGn", aspect="auto")
+        fig.colorbar(image, ax=ax, label=label, shrink=0.85)
     ax.set_facecolor("0.92")
-    fig.colorbar(image, ax=ax, label=label, shrink=0.85)
     ax.set_xticks(range(len(xs)), [str(v) for v in xs])
     ax.set_yticks(range(len(ys)), [str(v) for v in ys])
     ax.set_xlabel(FEATURE_HELP[x])
     ax.set_ylabel(FEATURE_HELP[y])
-    integer = value == "bid_up_to"
     for i in range(len(ys)):
         for j in range(len(xs)):
             v = data[i, j]
             if math.isfinite(v):
-                text = f"{int(v)}" if integer else (f"{v:.2f}" if abs(v) < 10 else f"{v:.0f}")
+                text = cell_text[int(v)] if bids else (f"{v:.2f}" if abs(v) < 10 else f"{v:.0f}")
                 ax.text(j, i, text, ha="center", va="center", fontsize=7, color="black")
     ax.set_title(f"{label[0].upper()}{label[1:]}\nby {x} and {y} (grey: fewer than {min_count} hands)")
     _footnote(fig, table.metadata())
@@ -176,8 +190,8 @@ def points_distribution(analysis: HandAnalysis | dict[str, Any]) -> Figure:
     ax.set_ylim(0, min(1.0, dist.max() + 0.12))
     makes = ", ".join(f"{row['bid']}: {100 * row['make']:.1f}%" for row in bids)
     trump = data["trump"]["fixed"] or max(data["trump"]["chosen"], key=data["trump"]["chosen"].get)
-    ax.set_title(f"{hand}\nmean {data['points']['mean']} ± {data['points']['se']} points, trump {trump}; "
-                 f"P(make) {makes}", fontsize=10)
+    mean = Estimate(data["points"]["mean"], data["points"]["se"])
+    ax.set_title(f"{hand}\nmean {mean} points, trump {trump}; P(make) {makes}", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     _footnote(fig, {"hands": data["samples"], "seed": data["seed"], "policy": data["policy"],
                     "rules": data.get("rules", {})})

@@ -178,8 +178,8 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
             "# Reference results\n\n"
             "Made by one command (the seed fixes every number; the thread count does not matter):\n\n"
             f"```\n{command}\n```\n\n"
-            f"{table.hands:,} random deals, seed {table.seed}, policy `{table.policy}`, simulated in "
-            f"{table.seconds:.1f} s. Rules: {table.rules.summary()}.\n\n"
+            f"{table.hands:,} random deals, seed {table.seed}, policy `{table.policy}`. "
+            f"Rules: {table.rules.summary()}.\n\n"
             "| file | what it is |\n|---|---|\n" + rows + "\n"
         )
     written.append(readme)

@@ -141,7 +141,7 @@ def test_report_readme_lists_files_that_exist(tmp_path):
     result = ok("report", "--hands", "20000", "--out", str(out), "--rule", "target=15")
     assert f"to {out}/" in result.stdout
     readme = (out / "README.md").read_text(encoding="utf-8")
-    assert f"smear-sim report --hands 20000 --seed 1 --out {out} --rule target=15" in readme
+    assert f"smear-sim report --hands 20000 --out {out} --rule target=15" in readme
     listed = re.findall(r"^\| `([^`]+)` \|", readme, flags=re.MULTILINE)
     assert {"bid_table.csv", "bid_table.md", "bid_table.npz", "moon_table.csv", "moon_table.md"} <= set(listed)
     assert sum(name.startswith("charts/") for name in listed) == 6
