@@ -16,6 +16,8 @@ from typing import Annotated
 
 import typer
 
+from .errors import SmearError
+
 try:  # typer >= 0.20 vendors click and exposes its exception base here
     from typer import TyperException as _CliError
 except ImportError:  # pragma: no cover - older typer on top of click
@@ -47,26 +49,16 @@ RuleOverrides = Annotated[
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 
 
-class _UsageError(Exception):
-    """A bad command-line value found after parsing; reported like any bad input."""
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(code=2)
-
-
-def clean_errors(command):
-    """Turn the library's bad-input exceptions into one line on stderr and exit status 2."""
+def _clean_errors(command):
+    """Turn bad input (:class:`SmearError`) into one line on stderr and exit status 2."""
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
-        from .errors import SmearError
-
         try:
             return command(*args, **kwargs)
-        except (SmearError, _UsageError) as exc:
-            raise _fail(str(exc)) from None
+        except SmearError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(code=2) from None
 
     return wrapper
 
@@ -90,7 +82,7 @@ def _print_json(obj) -> None:
 
 
 @app.command()
-@clean_errors
+@_clean_errors
 def score(
     record: Annotated[str, typer.Argument(metavar="RECORD", help="Hand record JSON file, or - for standard input.")],
     rules_file: RulesFile = None,
@@ -123,7 +115,7 @@ def score(
 
 
 @app.command()
-@clean_errors
+@_clean_errors
 def rules(
     rules_file: RulesFile = None,
     rule: RuleOverrides = None,
@@ -172,7 +164,7 @@ def _progress(total: int, description: str, enabled: bool):
 
 
 @app.command()
-@clean_errors
+@_clean_errors
 def simulate(
     hands: Hands = 1_000_000,
     seed: Seed = 1,
@@ -222,7 +214,7 @@ def simulate(
 
 
 @app.command()
-@clean_errors
+@_clean_errors
 def match(
     policy_a: Annotated[str, typer.Argument(help="First policy.")] = "heuristic",
     policy_b: Annotated[str, typer.Argument(help="Second policy.")] = "random",
@@ -257,7 +249,7 @@ def match(
 
 
 @app.command()
-@clean_errors
+@_clean_errors
 def bench(
     hands: Annotated[int, typer.Option("--hands", "-n", min=1000, help="Hands per timed run.")] = 1_000_000,
     repeats: Annotated[int, typer.Option("--repeats", min=1, help="Timed runs per figure (median).")] = 5,
@@ -290,7 +282,7 @@ MinCount = Annotated[int, typer.Option("--min-count", min=1, help="Groups with f
 
 
 @app.command()
-@clean_errors
+@_clean_errors
 def hand(
     cards: HandArg,
     trump: Annotated[str | None, typer.Option("--trump", metavar="S|H|D|C", help="Fix the trump suit "
@@ -345,9 +337,9 @@ def hand(
 
 
 @app.command("bid-table")
-@clean_errors
+@_clean_errors
 def bid_table_command(
-    hands: Hands = 1_000_000,
+    hands: Hands = 10_000_000,
     seed: Seed = 1,
     by: ByOpt = "trumps,top,two,jacks,jokers",
     out: Annotated[Path, typer.Option("--out", metavar="PATH", help="Output path without suffix: writes .csv, "
@@ -368,9 +360,9 @@ def bid_table_command(
 
     [bold]Examples[/bold]
 
-      smear-sim bid-table --hands 10000000
+      smear-sim bid-table
 
-      smear-sim bid-table --by trumps,top --out results/by_top --rule round_points=true
+      smear-sim bid-table --hands 2000000 --by trumps,top --out results/by_top --rule round_points=true
     """
     from .analysis import class_table, parse_features
     from .report import write_bid_table
@@ -391,7 +383,7 @@ def bid_table_command(
 
 
 @app.command()
-@clean_errors
+@_clean_errors
 def moon(
     cards: Annotated[str | None, typer.Argument(metavar="[CARDS]", help="A 9-card hand to judge; without "
                                                    "it, moon rates by hand class.")] = None,
@@ -427,7 +419,7 @@ def moon(
 
     active = _rules(rules_file, rule)
     if not active.moon:
-        raise _UsageError("moon bids are off under these rules (moon=false); drop --rule moon=false")
+        raise SmearError("moon bids are off under these rules (moon=false); drop --rule moon=false")
     if cards is not None:
         analysis = evaluate_hand(cards, samples=hands or 100_000, seed=seed, policy=policy, rules=active,
                                  threads=threads)
@@ -460,7 +452,7 @@ PLOT_KINDS = ("heatmap", "make", "moon", "hand")
 
 
 @app.command()
-@clean_errors
+@_clean_errors
 def plot(
     kind: Annotated[str, typer.Argument(help="heatmap (a value over two features), make (P(make) curves), "
                                         "moon (moon rate by class) or hand (a hand's points distribution).")],
@@ -491,15 +483,15 @@ def plot(
 
     kind = kind.lower()
     if kind not in PLOT_KINDS:
-        raise _UsageError(f"unknown chart {kind!r}: choose {', '.join(PLOT_KINDS)}")
+        raise SmearError(f"unknown chart {kind!r}: choose {', '.join(PLOT_KINDS)}")
     if kind == "hand":
         try:
             data = json.loads(source.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise _UsageError(f"{source} does not exist: save one with 'smear-sim hand CARDS --json > "
+            raise SmearError(f"{source} does not exist: save one with 'smear-sim hand CARDS --json > "
                               f"{source}'") from None
         except (OSError, ValueError) as exc:
-            raise _UsageError(f"{source} is not a hand analysis JSON file: {exc}") from None
+            raise SmearError(f"{source} is not a hand analysis JSON file: {exc}") from None
         fig = points_distribution(data)
     else:
         from .analysis import ClassTable, parse_features
@@ -516,7 +508,7 @@ def plot(
 
 
 @app.command()
-@clean_errors
+@_clean_errors
 def report(
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="Random hands to simulate.")] = 10_000_000,
     seed: Seed = 1,

@@ -10,7 +10,7 @@ import json
 import re
 
 import pytest
-from test_cli_simulate import assert_clean_failure, assert_clean_process_failure, invoke, ok, run
+from cli_helpers import assert_clean_failure, assert_clean_process_failure, invoke, ok, run
 
 HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

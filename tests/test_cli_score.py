@@ -7,61 +7,16 @@ both through typer's CliRunner and through the real console entry point in a sub
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
 import tomllib
-from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from smear_sim.cli import app
-from smear_sim.rules import Rules
+from cli_helpers import assert_clean_failure, assert_clean_process_failure, invoke, run
 from test_record import BAD_RECORDS, GOLDEN_DIR
+
+from smear_sim.rules import Rules
 
 BASIC = GOLDEN_DIR / "basic.json"
 EXPECTED_BASIC = json.loads(BASIC.read_text(encoding="utf-8"))["expected"]
-
-
-def invoke(*args: str, input: str | None = None):
-    return CliRunner().invoke(app, list(args), input=input)
-
-
-def assert_clean_failure(result) -> str:
-    """Exit status 2, one line on stderr, nothing else; returns the line."""
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    assert isinstance(result.exception, SystemExit), repr(result.exception)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    assert "Traceback" not in result.output
-    assert result.stdout == ""
-    return lines[0]
-
-
-def run(*args: str, input: str | None = None, module: bool = True) -> subprocess.CompletedProcess:
-    if module:
-        command = [sys.executable, "-m", "smear_sim", *args]
-    else:
-        script = Path(sys.executable).parent / "smear-sim"
-        if not script.exists():
-            found = shutil.which("smear-sim")
-            if found is None:
-                pytest.skip("the smear-sim console script is not installed")
-            script = Path(found)
-        command = [str(script), *args]
-    env = os.environ | {"NO_COLOR": "1", "COLUMNS": "100"}
-    return subprocess.run(command, input=input, capture_output=True, text=True, timeout=120, env=env)
-
-
-def assert_clean_process_failure(proc: subprocess.CompletedProcess) -> str:
-    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
-    lines = proc.stderr.splitlines()
-    assert len(lines) == 1, proc.stderr
-    assert "Traceback" not in proc.stderr + proc.stdout
-    return lines[0]
 
 
 # -- score: good records --------------------------------------------------------------------------------
@@ -287,7 +242,7 @@ def test_module_entry_point_scores_a_record():
 
 
 def test_console_script_reads_standard_input():
-    proc = run("score", "-", "--json", input=BASIC.read_text(encoding="utf-8"), module=False)
+    proc = run("score", "-", "--json", input=BASIC.read_text(encoding="utf-8"), script=True)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == EXPECTED_BASIC
 
@@ -300,12 +255,12 @@ def test_subprocess_bad_record_exits_2_with_one_line(tmp_path, name):
 
 
 def test_subprocess_invalid_json_and_missing_file(tmp_path):
-    assert "not valid JSON" in assert_clean_process_failure(run("score", "-", input="{", module=False))
+    assert "not valid JSON" in assert_clean_process_failure(run("score", "-", input="{", script=True))
     assert "does not exist" in assert_clean_process_failure(run("score", str(tmp_path / "nope.json")))
 
 
 def test_subprocess_rules_errors(tmp_path):
-    assert "unknown rule option" in assert_clean_process_failure(run("rules", "--rule", "foo=1", module=False))
+    assert "unknown rule option" in assert_clean_process_failure(run("rules", "--rule", "foo=1", script=True))
     path = tmp_path / "bad.toml"
     path.write_text("= = =\n", encoding="utf-8")
     assert "not valid TOML" in assert_clean_process_failure(run("rules", "--rules", str(path)))
@@ -316,7 +271,7 @@ def test_subprocess_rules_errors(tmp_path):
     [["score"], ["score", "--bogus", "x.json"], ["no-such-command"], ["rules", "--rule"]],
 )
 def test_subprocess_usage_errors_are_one_line(args):
-    assert_clean_process_failure(run(*args, module=False))
+    assert_clean_process_failure(run(*args, script=True))
 
 
 def test_subprocess_rules_toml_round_trip():

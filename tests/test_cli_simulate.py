@@ -9,60 +9,11 @@ Typer's own box.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from smear_sim.cli import app
-
-SCRIPT = Path(sys.executable).parent / "smear-sim"
-
-
-def invoke(*args: str, input: str | None = None):
-    return CliRunner().invoke(app, list(args), input=input)
-
-
-def ok(*args: str, input: str | None = None):
-    result = invoke(*args, input=input)
-    assert result.exit_code == 0, (result.exit_code, result.output, result.exception)
-    return result
-
-
-def ok_json(*args: str) -> dict:
-    return json.loads(ok(*args, "--json").stdout)
-
-
-def assert_clean_failure(result) -> str:
-    """Exit status 2, one line on stderr, nothing on stdout; returns the line."""
-    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
-    assert isinstance(result.exception, SystemExit), repr(result.exception)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    assert "Traceback" not in result.output
-    assert result.stdout == ""
-    return lines[0]
-
-
-def run(*args: str, script: bool = False) -> subprocess.CompletedProcess:
-    """The real command line: ``python -m smear_sim`` or the installed console script."""
-    command = [str(SCRIPT)] if script and SCRIPT.exists() else [sys.executable, "-m", "smear_sim"]
-    env = os.environ | {"NO_COLOR": "1", "COLUMNS": "100"}
-    return subprocess.run([*command, *args], capture_output=True, text=True, timeout=120, env=env, check=False)
-
-
-def assert_clean_process_failure(proc: subprocess.CompletedProcess) -> str:
-    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
-    lines = proc.stderr.splitlines()
-    assert len(lines) == 1, proc.stderr
-    assert lines[0].startswith("error: ")
-    assert "Traceback" not in proc.stderr + proc.stdout
-    return lines[0]
-
+from cli_helpers import assert_clean_failure, assert_clean_process_failure, invoke, ok, ok_json, run
 
 # -- simulate -------------------------------------------------------------------------------------------------
 
@@ -210,8 +161,6 @@ def test_typer_usage_errors_exit_2_with_one_line(args, words):
 
 
 def test_console_script_reports_usage_errors_on_one_line():
-    if not SCRIPT.exists():
-        pytest.skip("the smear-sim console script is not installed")
     line = assert_clean_process_failure(run("simulate", "--threads", "0", script=True))
     assert "--threads" in line
 

@@ -14,8 +14,8 @@ from itertools import combinations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from random_hands import random_record
+
 from smear_sim import reference as ref
 from smear_sim.cards import card_name, mask_of, parse_card, parse_cards
 from smear_sim.errors import IllegalAction, SmearError
