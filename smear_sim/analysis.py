@@ -349,6 +349,7 @@ def evaluate_hand(
     batch = PRECISION_BATCH if precision is not None else 1 << 16
     stopped_by = "samples"
     done = 0
+    drivers.analyze_hands(key, 0, 0, 1, rules_array, codes, fixed, trump_index, False)  # compile before timing
     started = time.perf_counter()
     for start, count in chunk_ranges(limit, batch):
         counts += drivers.analyze_hands(key, start, count, threads, rules_array, codes, fixed, trump_index,
@@ -486,6 +487,7 @@ def class_table(
     rules_array = rules.to_array()
     codes = policy_array(policies)
     counts = np.zeros((L.N_CLASSES, L.CLS_SIZE), dtype=np.int64)
+    drivers.analyze_hands(key, 0, 0, 1, rules_array, codes, np.uint64(0), -1, True)  # compile before timing
     started = time.perf_counter()
     for start, count in chunk_ranges(hands, chunk_size):
         counts += drivers.analyze_hands(key, start, count, threads, rules_array, codes, np.uint64(0), -1,

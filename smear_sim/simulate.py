@@ -320,6 +320,7 @@ def duplicate_match(
     drivers = _kernels()
     codes = policy_array((a, b))
     sums = np.zeros(4, dtype=np.int64)
+    drivers.duplicate_hands(key, 0, 0, 1, rules.to_array(), codes)  # compile before timing
     started = time.perf_counter()
     for start, count in chunk_ranges(deals, chunk_size):
         sums += drivers.duplicate_hands(key, start, count, threads, rules.to_array(), codes).sum(axis=0)

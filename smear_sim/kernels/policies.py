@@ -83,6 +83,11 @@ _SUIT_MASK = TABLES.suit_mask
 _CARD_POINTS = TABLES.card_points
 _ACES = TABLES.rank_masks[12]
 
+# Keep scores. Scoring trumps by trump rank (0 = two .. 15 = ace), in the order A 2 J K Q jick 10 HJ LJ (ranks
+# 1-7 are not scoring trumps); non-trumps by printed rank (0 = two .. 12 = ace): A, K, 10, Q, J, then rank.
+_KEEP_SCORING_TRUMP = np.array([95, 0, 0, 0, 0, 0, 0, 0, 70, 60, 65, 75, 90, 80, 85, 100], dtype=np.int64)
+_KEEP_PLAIN = np.array([0, 1, 2, 3, 4, 5, 6, 7, 12, 10, 11, 14, 20], dtype=np.int64)
+
 # Hand value at which a bid of 2 starts to pay, and the value each further point of bid needs; index by
 # round_points (see the module docstring for how they were measured).
 BID_BASE = (0.6, 0.2)
@@ -96,41 +101,16 @@ def policy_tables(rules):
     takes it) and ``keep[t, c]`` (how much the heuristic wants to keep it)."""
     give = np.zeros((4, 54), dtype=np.int64)
     keep = np.zeros((4, 54), dtype=np.int64)
-    scoring_order = np.zeros(16, dtype=np.int64)
-    # Trump ranks (0 = two .. 15 = ace) -> keep score for scoring trumps: A 2 J K Q jick 10 HJ LJ.
-    scoring_order[15] = 100
-    scoring_order[0] = 95
-    scoring_order[12] = 90
-    scoring_order[14] = 85
-    scoring_order[13] = 80
-    scoring_order[11] = 75
-    scoring_order[8] = 70
-    scoring_order[10] = 65
-    scoring_order[9] = 60
     for t in range(4):
         for c in range(54):
             give[t, c] = _CARD_POINTS[c]
             rank = _TRICK_RANK[t, c]
-            if rank >= 16:
-                trump_rank = rank - 16
-                if has(_SCORING_MASK[t], c):
-                    keep[t, c] = scoring_order[trump_rank]
-                else:
-                    keep[t, c] = 30 + trump_rank
+            if rank < 16:
+                keep[t, c] = _KEEP_PLAIN[rank]
+            elif has(_SCORING_MASK[t], c):
+                keep[t, c] = _KEEP_SCORING_TRUMP[rank - 16]
             else:
-                plain = (20, 14, 12, 11, 10)
-                if rank == 12:
-                    keep[t, c] = plain[0]
-                elif rank == 11:
-                    keep[t, c] = plain[1]
-                elif rank == 8:
-                    keep[t, c] = plain[2]
-                elif rank == 10:
-                    keep[t, c] = plain[3]
-                elif rank == 9:
-                    keep[t, c] = plain[4]
-                else:
-                    keep[t, c] = rank
+                keep[t, c] = 30 + rank - 16  # other trumps: high before low, after every scoring trump
         give[t, t * 13 + 9] += 6  # the jack of trump carries the Jack point
         if rules[R_LOW_TO] == 1:
             give[t, t * 13] += 6  # the two carries Low to whoever takes it
