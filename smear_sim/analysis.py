@@ -25,6 +25,7 @@ Two derived figures need a word:
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,7 @@ from .runtime import (
     atomic_write,
     check_count,
     chunk_ranges,
+    kernels,
     parse_policies,
     policy_array,
     resolve_threads,
@@ -79,12 +81,6 @@ DEFAULT_FEATURES = ("trumps", "top", "two", "jacks", "jokers")
 TOP_LABELS = tuple(reversed(TRUMP_RANK_NAMES)) + ("none",)  # top trump, best first
 EXAMPLE_HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
 PRECISION_BATCH = 10_000
-
-
-def _kernels():
-    from .kernels import drivers
-
-    return drivers
 
 
 # -- inputs -------------------------------------------------------------------------------------------
@@ -327,8 +323,6 @@ def evaluate_hand(
     points falls below it (at most ``samples``, default 10,000,000). Without it, ``samples`` deals
     (default 100,000) are simulated.
     """
-    import time
-
     cards = parse_hand(hand)
     rules = rules or Rules()
     policies = parse_policies(policy)
@@ -341,7 +335,7 @@ def evaluate_hand(
     check_count("--samples", limit)
     key = seed_value(seed)
     threads = resolve_threads(threads)
-    drivers = _kernels()
+    drivers = kernels()
     rules_array = rules.to_array()
     codes = policy_array(policies)
     fixed = np.uint64(mask_of(cards))
@@ -474,8 +468,6 @@ def class_table(
     progress: Progress | None = None,
 ) -> ClassTable:
     """Deal ``hands`` random hands to a bidder at seat 0, play them out and count them by class."""
-    import time
-
     check_count("--hands", hands)
     rules = rules or Rules()
     policies = parse_policies(policy)
@@ -483,7 +475,7 @@ def class_table(
         raise SmearError("bid tables play one policy at all four seats; give a single --policy")
     key = seed_value(seed)
     threads = resolve_threads(threads)
-    drivers = _kernels()
+    drivers = kernels()
     rules_array = rules.to_array()
     codes = policy_array(policies)
     counts = np.zeros((L.N_CLASSES, L.CLS_SIZE), dtype=np.int64)

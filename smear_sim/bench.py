@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from .rules import Rules
-from .runtime import POLICIES, available_threads, policy_array, resolve_threads, seed_value
+from .runtime import POLICIES, available_threads, kernels, policy_array, resolve_threads, seed_value
 
 __all__ = ["run_bench"]
 
@@ -36,8 +36,7 @@ def run_bench(
     threads: int | None = None,
 ) -> dict[str, Any]:
     """The INTERFACES.md bench figures, plus the same for every policy under ``policies``."""
-    from .kernels import drivers
-
+    drivers = kernels()
     rules_array = (rules or Rules()).to_array()
     key = seed_value(seed)
     threads = resolve_threads(threads)

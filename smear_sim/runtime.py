@@ -16,14 +16,14 @@ __all__ = [
     "POLICIES",
     "atomic_write",
     "chunk_ranges",
+    "kernels",
     "parse_policies",
     "policy_array",
     "resolve_threads",
     "seed_value",
 ]
 
-POLICIES = ("random", "heuristic")  # index = the kernels' policy number
-DEFAULT_POLICY = "heuristic"
+POLICIES = ("random", "heuristic")  # index = the kernels' policy number (kernels.policies.RANDOM, HEURISTIC)
 MAX_SEED = 2**64 - 1
 
 Progress = Callable[[int], None]  # called with the number of hands just finished
@@ -50,6 +50,13 @@ def seed_value(seed: int) -> np.uint64:
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
         raise SmearError(f"--seed must be a whole number from 0 to 2**64-1, got {seed!r}")
     return np.uint64(seed)
+
+
+def kernels():
+    """The compiled drivers; importing them imports Numba, so callers do it only when work starts."""
+    from .kernels import drivers
+
+    return drivers
 
 
 def available_threads() -> int:

@@ -24,6 +24,7 @@ from .runtime import (
     atomic_write,
     check_count,
     chunk_ranges,
+    kernels,
     parse_policies,
     policy_array,
     resolve_threads,
@@ -144,12 +145,6 @@ class SimulationResult:
         }
 
 
-def _kernels():
-    from .kernels import drivers
-
-    return drivers
-
-
 def simulate(
     hands: int = 1_000_000,
     *,
@@ -166,7 +161,7 @@ def simulate(
     policies = parse_policies(policies)
     key = seed_value(seed)
     threads = resolve_threads(threads)
-    drivers = _kernels()
+    drivers = kernels()
     rules_array = rules.to_array()
     policy_codes = policy_array(policies)
     counts = np.zeros(L.AGG_SIZE, dtype=np.int64)
@@ -195,7 +190,7 @@ def trace_records(
     policies = parse_policies(policies)
     if count == 0:
         return []
-    out = _kernels().trace_hands(seed_value(seed), start, count, rules.to_array(), policy_array(policies))
+    out = kernels().trace_hands(seed_value(seed), start, count, rules.to_array(), policy_array(policies))
     return [record_from_kernel(row, rules) for row in out]
 
 
@@ -317,7 +312,7 @@ def duplicate_match(
     a, b = parse_policies([policy_a, policy_b])
     key = seed_value(seed)
     threads = resolve_threads(threads)
-    drivers = _kernels()
+    drivers = kernels()
     codes = policy_array((a, b))
     sums = np.zeros(4, dtype=np.int64)
     drivers.duplicate_hands(key, 0, 0, 1, rules.to_array(), codes)  # compile before timing

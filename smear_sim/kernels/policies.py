@@ -69,9 +69,8 @@ from ..tables import TABLES
 from .bits import ONE, ZERO, bit, has, lowest_card, nth_card, popcount
 from .rng import below
 
-RANDOM = 0
+RANDOM = 0  # runtime.POLICIES names them
 HEURISTIC = 1
-POLICY_NAMES = ("random", "heuristic")
 
 _TRUMP_MASK = TABLES.trump_mask
 _SCORING_MASK = TABLES.scoring_trump_mask
@@ -363,24 +362,20 @@ def choose_play(policy, state, hand, legal, seat, t, n_in_trick, led_suit, win_s
             return _pick(legal, t, give, RICHEST)
         return _pick(legal, t, give, CHEAPEST)
 
-    winners = ZERO
+    winners = ZERO  # cards that take the lead now
+    sure = ZERO  # winners no unseen card can beat
     m = legal
     while m:
         c = lowest_card(m)
         m &= m - ONE
         if beats(c, t, led_suit, win_key, trick_mask):
             winners |= bit(c)
+            if _is_boss(c, t, unseen):
+                sure |= bit(c)
     if winners == ZERO:
         return _pick(legal, t, give, CHEAPEST)
     if n_in_trick == 3:
         return _pick(winners, t, give, LOWEST)
-    sure = ZERO
-    m = winners
-    while m:
-        c = lowest_card(m)
-        m &= m - ONE
-        if _is_boss(c, t, unseen):
-            sure |= bit(c)
     if sure != ZERO:
         return _pick(sure, t, give, LOWEST)
     trick_value = 0
