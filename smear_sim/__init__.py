@@ -9,31 +9,32 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .cards import card_name, format_hand, parse_card, parse_cards
-from .errors import CardError, IllegalAction, RecordError, RulesError, SmearError
-from .record import HandRecord, parse_record, replay, score_record
-from .rules import Rules, load_rules
+from .core.cards import card_name, format_hand, parse_card, parse_cards
+from .core.errors import CardError, IllegalAction, RecordError, RulesError, SmearError
+from .core.rules import Rules, load_rules
+from .reference.record import HandRecord, parse_record, replay, score_record
 
 __version__ = "0.1.0"
 
 # Public names that live in modules importing Numba, pandas or matplotlib, loaded on first access.
 _LAZY = {
-    "simulate": ".simulate",
-    "trace_records": ".simulate",
-    "duplicate_match": ".simulate",
-    "SimulationResult": ".simulate",
-    "evaluate_hand": ".analysis",
-    "HandAnalysis": ".analysis",
-    "bid_table": ".analysis",
-    "class_table": ".analysis",
-    "moon_table": ".analysis",
-    "ClassTable": ".analysis",
-    "heatmap": ".plotting",
-    "make_curves": ".plotting",
-    "moon_chart": ".plotting",
-    "points_distribution": ".plotting",
-    "save_figure": ".plotting",
-    "run_bench": ".bench",
+    "simulate": ".analysis.simulate",
+    "trace_records": ".analysis.simulate",
+    "SimulationResult": ".analysis.simulate",
+    "duplicate_match": ".analysis.match",
+    "DuplicateResult": ".analysis.match",
+    "evaluate_hand": ".analysis.hand",
+    "HandAnalysis": ".analysis.hand",
+    "bid_table": ".analysis.classes",
+    "class_table": ".analysis.classes",
+    "moon_table": ".analysis.classes",
+    "ClassTable": ".analysis.classes",
+    "heatmap": ".output.charts",
+    "make_curves": ".output.charts",
+    "moon_chart": ".output.charts",
+    "points_distribution": ".output.charts",
+    "save_figure": ".output.charts",
+    "run_bench": ".engine.bench",
 }
 
 __all__ = [

@@ -1,41 +1,26 @@
-"""Simulating many hands: streamed summaries, traces and duplicate matches between policies.
+"""Simulating many hands: streamed summaries and traces.
 
-This is the Python side of the simulator. It validates the inputs, resolves the seed and the threads,
-splits the work into chunks, calls the kernels of :mod:`smear_sim.kernels.drivers` and turns their
-integer counts into estimates with standard errors. Memory stays flat however many hands are asked for,
-because only the counts are kept between chunks.
+The runner (:mod:`smear_sim.engine.runner`) plays the hands in chunks and sums the kernels' integer counts;
+this module turns the counts into estimates with standard errors. Memory stays flat however many hands are
+asked for, because only the counts are kept between chunks.
 """
 
 from __future__ import annotations
 
-import json
-import time
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from . import layout as L
-from .cards import SUIT_NAMES, card_name
-from .rules import Rules
-from .runtime import (
-    Progress,
-    atomic_write,
-    check_count,
-    chunk_ranges,
-    kernels,
-    parse_policies,
-    policy_array,
-    resolve_threads,
-    seed_value,
-)
-from .stats import Estimate, mean_from_sums, proportion
-from .tables import POINT_NAMES
+from ..core import layout as L
+from ..core.cards import SUIT_NAMES, card_name
+from ..core.players import parse_policies, policy_array
+from ..core.rules import Rules
+from ..core.stats import Estimate, mean_from_sums, proportion
+from ..core.tables import POINT_NAMES
+from ..engine.runner import DEFAULT_CHUNK, Job, Progress, check_count, kernels, run, seed_value
 
-__all__ = ["DuplicateResult", "SimulationResult", "duplicate_match", "simulate", "trace_records", "write_trace"]
-
-DEFAULT_CHUNK = 1 << 18
+__all__ = ["SimulationResult", "bid_name", "record_from_kernel", "simulate", "trace_records"]
 
 
 def bid_name(code: int) -> int | str:
@@ -156,25 +141,12 @@ def simulate(
     progress: Progress | None = None,
 ) -> SimulationResult:
     """Simulate ``hands`` independent hands (dealer rotating with the hand index, scores 0-0)."""
-    check_count("--hands", hands)
     rules = rules or Rules()
     policies = parse_policies(policies)
-    key = seed_value(seed)
-    threads = resolve_threads(threads)
-    drivers = kernels()
-    rules_array = rules.to_array()
-    policy_codes = policy_array(policies)
-    counts = np.zeros(L.AGG_SIZE, dtype=np.int64)
-    compile_start = time.perf_counter()
-    drivers.simulate_hands(key, 0, 0, 1, rules_array, policy_codes)  # compile or load before timing
-    compile_seconds = time.perf_counter() - compile_start
-    start_time = time.perf_counter()
-    for start, count in chunk_ranges(hands, chunk_size):
-        counts += drivers.simulate_hands(key, start, count, threads, rules_array, policy_codes).sum(axis=0)
-        if progress:
-            progress(count)
-    seconds = time.perf_counter() - start_time
-    return SimulationResult(hands, seed, rules, policies, counts, threads, seconds, compile_seconds)
+    job = Job("simulate_hands", seed, hands, (rules.to_array(), policy_array(policies)))
+    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress)
+    return SimulationResult(hands, seed, rules, policies, result.counts, result.threads, result.seconds,
+                            result.compile_seconds)
 
 
 # -- traces -------------------------------------------------------------------------------------------
@@ -192,13 +164,6 @@ def trace_records(
         return []
     out = kernels().trace_hands(seed_value(seed), start, count, rules.to_array(), policy_array(policies))
     return [record_from_kernel(row, rules) for row in out]
-
-
-def write_trace(path: str | Path, records: list[dict[str, Any]]) -> None:
-    """Write one JSON object per line, atomically."""
-    with atomic_write(path) as handle:
-        for record in records:
-            handle.write(json.dumps(record, separators=(",", ":")) + "\n")
 
 
 def _cards(row: np.ndarray, offset: int, n: int) -> list[str]:
@@ -262,70 +227,3 @@ def _team(value: int) -> int | None:
     return None if value < 0 else int(value)
 
 
-# -- duplicate matches --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DuplicateResult:
-    """Policy A against policy B on the same deals, each deal played twice with the teams swapped."""
-
-    policy_a: str
-    policy_b: str
-    deals: int
-    seed: int
-    rules: Rules
-    score_margin: Estimate  # A's hand score minus B's, per hand played
-    points_margin: Estimate  # A's points won minus B's, per hand played
-    seconds: float = field(default=0.0)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "policy_a": self.policy_a,
-            "policy_b": self.policy_b,
-            "deals": self.deals,
-            "hands": 2 * self.deals,
-            "seed": self.seed,
-            "rules": self.rules.as_dict(),
-            "score_margin": self.score_margin.to_json("mean"),
-            "points_margin": self.points_margin.to_json("mean"),
-        }
-
-
-def duplicate_match(
-    policy_a: str = "heuristic",
-    policy_b: str = "random",
-    *,
-    deals: int = 200_000,
-    seed: int = 1,
-    rules: Rules | None = None,
-    threads: int | None = None,
-    chunk_size: int = DEFAULT_CHUNK,
-    progress: Progress | None = None,
-) -> DuplicateResult:
-    """Play every deal twice, A as team 0 then A as team 1, so the luck of the deal cancels.
-
-    Each deal's two hands give one paired margin; the standard error comes from the spread of those
-    pairs over the deals.
-    """
-    check_count("--deals", deals)
-    rules = rules or Rules()
-    a, b = parse_policies([policy_a, policy_b])
-    key = seed_value(seed)
-    threads = resolve_threads(threads)
-    drivers = kernels()
-    codes = policy_array((a, b))
-    sums = np.zeros(4, dtype=np.int64)
-    drivers.duplicate_hands(key, 0, 0, 1, rules.to_array(), codes)  # compile before timing
-    started = time.perf_counter()
-    for start, count in chunk_ranges(deals, chunk_size):
-        sums += drivers.duplicate_hands(key, start, count, threads, rules.to_array(), codes).sum(axis=0)
-        if progress:
-            progress(count)
-    seconds = time.perf_counter() - started
-    # Each sum is over deals of the pair total (two hands), so halve for a per-hand margin.
-    score = mean_from_sums(deals, sums[0], sums[1])
-    points = mean_from_sums(deals, sums[2], sums[3])
-    return DuplicateResult(
-        a, b, deals, seed, rules,
-        Estimate(score.value / 2, score.se / 2), Estimate(points.value / 2, points.se / 2), seconds,
-    )

@@ -10,8 +10,9 @@ import statistics
 import time
 from typing import Any
 
-from .rules import Rules
-from .runtime import POLICIES, available_threads, kernels, policy_array, resolve_threads, seed_value
+from ..core.players import POLICIES, policy_array
+from ..core.rules import Rules
+from .runner import available_threads, kernels, seed_value, thread_count, using_threads
 
 __all__ = ["run_bench"]
 
@@ -39,7 +40,7 @@ def run_bench(
     drivers = kernels()
     rules_array = (rules or Rules()).to_array()
     key = seed_value(seed)
-    threads = resolve_threads(threads)
+    threads = thread_count(threads)
 
     def deal(n: int) -> None:
         drivers.deal_only(key, 0, n, threads, rules_array)
@@ -52,21 +53,20 @@ def run_bench(
 
         return run
 
-    resolve_threads(threads)
-    deal_rate = _median_rate(deal, deal_hands, repeats)
+    with using_threads(threads):
+        deal_rate = _median_rate(deal, deal_hands, repeats)
     per_policy: dict[str, dict[str, float]] = {}
     for policy in POLICIES:
-        resolve_threads(threads)
-        all_threads = _median_rate(full(policy, threads), hands, repeats)
-        resolve_threads(1)
-        single = _median_rate(full(policy, 1), max(hands // threads, 1000), repeats)
+        with using_threads(threads):
+            all_threads = _median_rate(full(policy, threads), hands, repeats)
+        with using_threads(1):
+            single = _median_rate(full(policy, 1), max(hands // threads, 1000), repeats)
         per_policy[policy] = {
             "full_hand_per_s": round(all_threads),
             "full_hand_per_s_single": round(single),
             "ratio_to_deal_only": round(all_threads / deal_rate, 4),
             "thread_speedup": round(all_threads / single, 2),
         }
-    resolve_threads(threads)
     default = per_policy["heuristic"]
     return {
         "threads": threads,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..layout import (
+from ..core.layout import (
     AGG_AWARD_BIDDER,
     AGG_AWARD_NONE,
     AGG_AWARD_OTHER,
@@ -62,10 +62,10 @@ from ..layout import (
     REC_TRUMP,
     REC_WINNER,
 )
-from ..tables import TABLES
+from ..core.tables import TABLES
 from .bits import ZERO, has, popcount
 from .hand import deal_playable, play_hand
-from .policies import best_suit, policy_tables
+from .players.heuristic import best_suit, policy_tables
 from .rng import stream_key
 
 _TRUMP_MASK = TABLES.trump_mask

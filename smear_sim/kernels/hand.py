@@ -1,6 +1,6 @@
 """One complete hand of Smear in Numba: deal, auction, kitty, trump, discards, six tricks and scoring.
 
-:func:`play_hand` fills a per-hand record (layout in :mod:`smear_sim.layout`) that the drivers aggregate
+:func:`play_hand` fills a per-hand record (layout in :mod:`smear_sim.core.layout`) that the drivers aggregate
 or copy out as a trace. It mirrors the reference engine rule for rule; the trace check in the tests
 replays its hands through that engine.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..layout import (
+from ..core.layout import (
     MOON,
     PASS,
     R_FORCED_BID,
@@ -41,13 +41,12 @@ from ..layout import (
     REC_TRUMP,
     REC_WINNER,
 )
-from ..tables import MISDEAL_MASK, TABLES
+from ..core.tables import MISDEAL_MASK, TABLES
 from .bits import ONE, ZERO, bit, has, lowest_card, popcount
-from .policies import beats, card_key, choose_bid, choose_keep, choose_play, choose_trump
+from .players import choose_bid, choose_keep, choose_play, choose_trump
 from .rng import below
+from .trick import beats, card_key, legal_mask
 
-_TRUMP_MASK = TABLES.trump_mask
-_SUIT_MASK = TABLES.suit_mask
 _EFFECTIVE_SUIT = TABLES.effective_suit
 _TRUMP_CARDS = TABLES.trump_cards
 _RANK_MASKS = TABLES.rank_masks
@@ -132,19 +131,6 @@ def auction(state, hands, dealer, rules, policies, rec):
 
 
 # -- play ---------------------------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def legal_mask(hand, t, led_suit, trump_anytime):
-    """The cards of ``hand`` that may be played to a trick led in ``led_suit`` (-1: leading)."""
-    if led_suit < 0:
-        return hand
-    follow = hand & _SUIT_MASK[t, led_suit]
-    if follow == ZERO:
-        return hand
-    if trump_anytime:
-        return follow | (hand & _TRUMP_MASK[t])
-    return follow
 
 
 @njit(cache=True, inline="always")

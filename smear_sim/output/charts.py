@@ -18,10 +18,12 @@ from matplotlib import colormaps
 from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.figure import Figure
 
-from .analysis import DEFAULT_FEATURES, FEATURE_HELP, ClassTable, HandAnalysis, moon_table, parse_features
-from .errors import SmearError
-from .runtime import atomic_write
-from .stats import Estimate
+from ..analysis.classes import DEFAULT_FEATURES, FEATURE_HELP, ClassTable, moon_table, parse_features
+from ..analysis.hand import HandAnalysis
+from ..core.errors import SmearError
+from ..core.io import atomic_write
+from ..core.rules import Rules
+from ..core.stats import Estimate
 
 __all__ = ["VALUES", "heatmap", "make_curves", "moon_chart", "points_distribution", "save_figure"]
 
@@ -46,8 +48,6 @@ def _value_label(value: str) -> str:
 
 
 def _footnote(fig: Figure, meta: dict[str, Any]) -> None:
-    from .rules import Rules
-
     rules = Rules.from_mapping(meta["rules"]).summary()
     samples = meta.get("hands") or meta.get("samples")
     fig.text(0.01, 0.01, f"smear-sim · {samples:,} simulated hands · seed {meta['seed']} · "

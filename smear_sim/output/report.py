@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from .analysis import DEFAULT_FEATURES, FEATURE_HELP, ClassTable, moon_table
-from .runtime import atomic_write
-from .stats import Estimate
+from ..analysis.classes import DEFAULT_FEATURES, FEATURE_HELP, ClassTable, moon_table
+from ..core.io import atomic_write
+from ..core.rules import Rules
+from ..core.stats import Estimate
 
 __all__ = ["markdown_table", "write_bid_table", "write_moon_table", "write_report"]
 
@@ -47,8 +48,6 @@ def markdown_table(frame: pd.DataFrame, *, bids: Sequence[int], by: Sequence[str
 
 
 def _preamble(meta: dict, by: Sequence[str], title: str) -> str:
-    from .rules import Rules
-
     rules = Rules.from_mapping(meta["rules"]).summary("the RULES.md defaults")
     features = "\n".join(f"- **{name}**: {FEATURE_HELP[name]}" for name in by)
     return (
@@ -136,7 +135,7 @@ def write_moon_table(table: ClassTable, out: str | Path, by: Sequence[str] = DEF
 def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Sequence[str] = DEFAULT_FEATURES,
                  min_count: int = 200, example_hand=None) -> list[Path]:
     """The reference results: bid table, moon table, charts and a README naming the command."""
-    from .plotting import heatmap, make_curves, moon_chart, points_distribution, save_figure
+    from .charts import heatmap, make_curves, moon_chart, points_distribution, save_figure
 
     out_dir = Path(out_dir)
     frame = table.frame(by, min_count)

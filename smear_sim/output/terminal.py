@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from .cards import SUIT_NAMES, card_name
-from .record import HandRecord
-from .reference import HandResult, team_of
-from .rules import OPTION_HELP, Rules, format_value
+from ..core.cards import SUIT_NAMES, card_name
+from ..core.rules import OPTION_HELP, Rules, format_value
+from ..core.stats import Estimate
+from ..engine.runner import Progress
+from ..reference.hand import HandResult, team_of
+from ..reference.record import HandRecord
 
 _SUIT_WORDS = {"S": "spades ♠", "H": "hearts ♥", "D": "diamonds ♦", "C": "clubs ♣"}
 
@@ -91,12 +96,7 @@ def print_score(record: HandRecord, result: HandResult) -> None:
         out.print(f"[bold]Team {result.winner} wins the game.[/]")
 
 
-__all__ = ["console", "print_rules", "print_score"]
-
-
 def _est(value: float, se: float, percent: bool = False) -> str:
-    from .stats import Estimate
-
     if percent:
         return f"{Estimate(100 * value, 100 * se)}%"
     return str(Estimate(value, se))
@@ -186,29 +186,28 @@ def print_hand(analysis) -> None:
         shares = sorted(data["trump"]["chosen"].items(), key=lambda kv: -kv[1])
         out.print("Trump chosen after the kitty: " + ", ".join(
             f"{_SUIT_WORDS[s]} {100 * p:.1f}%" for s, p in shares if p > 0))
-    summary = analysis.summary
+    e = analysis.estimates
     out.print(f"Points won by your team: [bold]{analysis.mean_points}[/] (of {rules.max_points})")
 
     dist = Table(title="Points won", box=box.SIMPLE)
     dist.add_column("points", justify="right")
     dist.add_column("probability", justify="right")
-    for k, (p, se) in enumerate(zip(summary["distribution"][0], summary["distribution_se"][0], strict=True)):
+    for k, (p, se) in enumerate(zip(e.distribution.value[0], e.distribution.se[0], strict=True)):
         dist.add_row(str(k), _est(p, se, True))
     awards = Table(title="Your team wins", box=box.SIMPLE)
     awards.add_column("point")
     awards.add_column("probability", justify="right")
-    for name in data["awards"]:
-        awards.add_row(name.replace("_", " "), _est(summary[f"award_{name}"][0], summary[f"award_{name}_se"][0],
-                                                    True))
+    for i, name in enumerate(data["awards"]):
+        awards.add_row(name.replace("_", " "), _est(e.awards.value[0, i], e.awards.se[0, i], True))
     bids = Table(title="Bids", box=box.SIMPLE)
     for name in ("bid", "P(make)", "EV"):
         bids.add_column(name, justify="right")
-    for b in range(rules.min_bid, rules.max_points + 1):
-        bids.add_row(str(b), _est(summary[f"make{b}"][0], summary[f"make{b}_se"][0], True),
-                     _est(summary[f"ev{b}"][0], summary[f"ev{b}_se"][0]))
+    for column, b in enumerate(e.bids):
+        bids.add_row(str(b), _est(e.make.value[0, column], e.make.se[0, column], True),
+                     _est(e.ev.value[0, column], e.ev.se[0, column]))
     if rules.moon:
-        bids.add_row("moon", _est(summary["moon"][0], summary["moon_se"][0], True),
-                     _est(summary["moon_ev"][0], summary["moon_ev_se"][0]) + " *")
+        bids.add_row("moon", _est(e.moon.value[0], e.moon.se[0], True),
+                     _est(e.moon_ev.value[0], e.moon_ev.se[0]) + " *")
     from rich.columns import Columns
 
     out.print(Columns([dist, awards, bids]))
@@ -221,13 +220,11 @@ def print_hand(analysis) -> None:
         if up_to else "No bid has EV ≥ 0: pass if the rules let you."))
     if rules.moon:
         verdict = "pays" if data["moon"]["pays"] else "does not pay"
-        out.print(f"Shooting the moon {verdict}: it succeeds {_est(summary['moon'][0], summary['moon_se'][0], True)}"
+        out.print(f"Shooting the moon {verdict}: it succeeds {_est(e.moon.value[0], e.moon.se[0], True)}"
                   f" of the time.")
 
 
 def _c(value: float, se: float, percent: bool = False) -> str:
-    from .stats import Estimate
-
     return Estimate(value, se).concise(100, max_decimals=1) if percent else Estimate(value, se).concise()
 
 
@@ -309,13 +306,27 @@ def print_moon_table(frame, table, show: int) -> None:
 
 def print_hand_moon(analysis) -> None:
     out = console()
-    s = analysis.summary
+    e = analysis.estimates
     rules = analysis.rules
-    data = analysis.to_json()
-    out.print(f"[bold]{' '.join(data['hand'])}[/]: {analysis.samples:,} deals, seed {analysis.seed}.")
-    out.print(f"The moon succeeds {_est(s['moon'][0], s['moon_se'][0], True)} of the time "
+    out.print(f"[bold]{' '.join(card_name(c) for c in analysis.hand)}[/]: {analysis.samples:,} deals, "
+              f"seed {analysis.seed}.")
+    out.print(f"The moon succeeds {_est(e.moon.value[0], e.moon.se[0], True)} of the time "
               f"(needs {'every point' if rules.moon_requires == 'all' else 'every point someone wins'}).")
-    out.print(f"Moon EV {_est(s['moon_ev'][0], s['moon_ev_se'][0])} (a won game +{rules.target}, a lost one "
-              f"-{rules.target}) against {_est(s[f'ev{rules.min_bid}'][0], s[f'ev{rules.min_bid}_se'][0])} for "
-              f"bidding {rules.min_bid}: the moon {'pays' if data['moon']['pays'] else 'does not pay'} "
-              f"({_est(s['moon_gain'][0], s['moon_ev_se'][0])} points).")
+    out.print(f"Moon EV {e.moon_ev[0]} (a won game +{rules.target}, a lost one -{rules.target}) against "
+              f"{e.best_numeric_ev[0]} for bidding {rules.min_bid}: the moon "
+              f"{'pays' if analysis.moon_pays else 'does not pay'} ({e.moon_gain[0]} points).")
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, description: str, enabled: bool = True) -> Iterator[Progress | None]:
+    """A rich progress bar on standard error, fed with the hands done; None when disabled."""
+    if not enabled:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+    from rich.progress import Progress as Bar
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Bar(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(description, total=total)
+        yield lambda done: bar.advance(task, done)

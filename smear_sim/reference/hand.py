@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Literal
 
-from .cards import SUIT_NAMES, card_name, format_hand, mask_of
-from .errors import IllegalAction
-from .rules import ForcedBid, High, Low, LowTo, MoonRequires, Rules
-from .tables import CARD_POINTS, MISDEAL_MASK, POINT_NAMES, TABLES
+from ..core.cards import SUIT_NAMES, card_name, format_hand, mask_of
+from ..core.errors import IllegalAction
+from ..core.rules import ForcedBid, High, Low, LowTo, MoonRequires, Rules
+from ..core.tables import CARD_POINTS, MISDEAL_MASK, POINT_NAMES, TABLES
 
 __all__ = [
     "MOON",
@@ -35,8 +35,8 @@ __all__ = [
     "can_discard",
     "can_play",
     "effective_suit",
-    "is_trump",
     "is_misdeal_hand",
+    "is_trump",
     "legal_bids",
     "legal_discards",
     "legal_keeps",

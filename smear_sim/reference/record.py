@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import reference as ref
-from .cards import SUIT_NAMES, card_name, format_hand, parse_card, parse_suit
-from .errors import CardError, IllegalAction, RecordError, RulesError
-from .reference import MOON, PASS, Bid, HandResult, Trick
-from .rules import Rules, format_value
+from ..core.cards import SUIT_NAMES, card_name, format_hand, parse_card, parse_suit
+from ..core.errors import CardError, IllegalAction, RecordError, RulesError
+from ..core.rules import Rules, format_value
+from . import hand as ref
+from .hand import MOON, PASS, Bid, HandResult, Trick
 
 __all__ = ["HandRecord", "load_record", "parse_record", "replay", "score_record"]
 

@@ -15,22 +15,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from smear_sim import layout as L
-from smear_sim.analysis import (
-    DEFAULT_FEATURES,
-    PRECISION_BATCH,
-    ClassTable,
-    bid_table,
-    class_table,
-    evaluate_hand,
-    moon_table,
-    parse_features,
-    parse_hand,
-)
-from smear_sim.cards import parse_cards
-from smear_sim.errors import CardError, SmearError
-from smear_sim.rules import Rules
-from smear_sim.tables import MISDEAL_MASK, POINT_NAMES
+from smear_sim.core import layout as L
+from smear_sim.analysis.classes import DEFAULT_FEATURES, ClassTable, bid_table, class_table, moon_table, parse_features
+from smear_sim.analysis.hand import PRECISION_BATCH, evaluate_hand, parse_hand
+from smear_sim.core.cards import parse_cards
+from smear_sim.core.errors import CardError, SmearError
+from smear_sim.core.rules import Rules
+from smear_sim.core.tables import MISDEAL_MASK, POINT_NAMES
 
 EXAMPLE = "AH KH 2H JD 10C 5S 9S 4D 3C"
 
@@ -80,17 +71,17 @@ def test_parse_features():
 def test_holding_the_ace_and_two_of_trump_makes_2_for_certain():
     """High and Low go to whoever plays the ace and the two; the heuristic always keeps and plays both."""
     analysis = evaluate_hand("AH 2H 5C 6C 7D 8D 9S 4S 3C", trump="H", samples=20_000, seed=3)
-    s = analysis.summary
-    assert s["make2"][0] == 1.0 and s["make2_se"][0] == 0.0
-    assert s["award_high"][0] == 1.0 and s["award_low"][0] == 1.0
-    assert s["distribution"][0][0] == 0 and s["distribution"][0][1] == 0
+    e = analysis.estimates
+    assert e.make.value[0, e.column(2)] == 1.0 and e.make.se[0, e.column(2)] == 0.0
+    assert e.awards.value[0, 0] == 1.0 and e.awards.value[0, 1] == 1.0  # high, low
+    assert e.distribution.value[0, 0] == 0 and e.distribution.value[0, 1] == 0
     # With the bid always made, EV of 2 = E[own points] - E[other team's points].
     n = analysis.counts[L.CLS_COUNT]
     mean_other = analysis.counts[L.CLS_OTHER_BY_K: L.CLS_OTHER_BY_K + L.MAX_K].sum() / n
-    assert s["ev2"][0] == pytest.approx(s["points"][0] - mean_other, abs=1e-12)
+    assert e.ev.value[0, e.column(2)] == pytest.approx(e.points.value[0] - mean_other, abs=1e-12)
     row = analysis.to_json()["bids"][0]
     assert row["bid"] == 2 and row["make"] == 1.0 and row["make_se"] == 0.0
-    assert row["ev"] == pytest.approx(s["points"][0] - mean_other, abs=2 * row["ev_se"] + 1e-9)
+    assert row["ev"] == pytest.approx(e.points.value[0] - mean_other, abs=2 * row["ev_se"] + 1e-9)
     assert analysis.to_json()["trump"] == {"fixed": "H", "chosen": {"S": 0.0, "H": 1.0, "D": 0.0, "C": 0.0}}
 
 
@@ -138,9 +129,9 @@ def test_high_and_low_without_the_ace_and_two_match_the_exact_probability(hand, 
     analysis = evaluate_hand(hand, trump="H", samples=samples, seed=11, policy="heuristic",
                              rules=Rules(misdeal=misdeal))
     se = sqrt(float(p) * (1 - float(p)) / samples)  # binomial SE of a proportion over the samples
-    s = analysis.summary
-    assert abs(s["award_high"][0] - float(p)) < 4 * se, (s["award_high"][0], float(p), se)
-    assert abs(s["award_low"][0] - float(p)) < 4 * se, (s["award_low"][0], float(p), se)
+    high, low = analysis.estimates.awards.value[0, :2]
+    assert abs(high - float(p)) < 4 * se, (high, float(p), se)
+    assert abs(low - float(p)) < 4 * se, (low, float(p), se)
 
 
 # -- the hand analysis JSON ----------------------------------------------------------------------------------------
@@ -170,12 +161,12 @@ def test_hand_analysis_json_fields(rules):
     assert len(moon) == 1 and {"make", "make_se"} <= set(moon[0])
     assert data["recommended_bid"] == max(numeric, key=lambda r: (r["ev"], -r["bid"]))["bid"]
 
-    s = analysis.summary
-    dist = s["distribution"][0]
+    e = analysis.estimates
+    dist = e.distribution.value[0]
     assert dist.sum() == pytest.approx(1, abs=1e-12)
-    assert float(s["points"][0]) == pytest.approx(float(dist @ np.arange(m + 1)), abs=1e-12)
-    makes = [float(s[f"make{b}"][0]) for b in range(rules.min_bid, m + 1)]
-    evs = [float(s[f"ev{b}"][0]) for b in range(rules.min_bid, m + 1)]
+    assert float(e.points.value[0]) == pytest.approx(float(dist @ np.arange(m + 1)), abs=1e-12)
+    makes = list(e.make.value[0])
+    evs = list(e.ev.value[0])
     assert all(a >= b for a, b in pairwise(makes))
     assert all(a >= b for a, b in pairwise(evs))
     for b, make, row in zip(range(rules.min_bid, m + 1), makes, numeric):

@@ -11,9 +11,9 @@ import tomllib
 
 import pytest
 from cli_helpers import assert_clean_failure, assert_clean_process_failure, invoke, run
-from test_record import BAD_RECORDS, GOLDEN_DIR
+from tests.reference.test_record import BAD_RECORDS, GOLDEN_DIR
 
-from smear_sim.rules import Rules
+from smear_sim.core.rules import Rules
 
 BASIC = GOLDEN_DIR / "basic.json"
 EXPECTED_BASIC = json.loads(BASIC.read_text(encoding="utf-8"))["expected"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from smear_sim.cards import (
+from smear_sim.core.cards import (
     ACE,
     CARD_NAMES,
     DECK_SIZE,
@@ -27,7 +27,7 @@ from smear_sim.cards import (
     rank_of,
     suit_of,
 )
-from smear_sim.errors import CardError, SmearError
+from smear_sim.core.errors import CardError, SmearError
 
 # The 54 canonical names written out by hand, in code order: S H D C, each 2..A, then the jokers.
 ALL_NAMES = [

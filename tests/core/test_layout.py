@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 
-from smear_sim import layout as L
-from smear_sim.rules import OPTION_NAMES, Rules
-from smear_sim.tables import POINT_NAMES
+from smear_sim.core import layout as L
+from smear_sim.core.rules import OPTION_NAMES, Rules
+from smear_sim.core.tables import POINT_NAMES
 
 
 def _fields(prefix: str) -> list[tuple[int, str]]:

@@ -9,8 +9,8 @@ import tomllib
 import numpy as np
 import pytest
 
-from smear_sim.errors import RulesError, SmearError
-from smear_sim.rules import (
+from smear_sim.core.errors import RulesError, SmearError
+from smear_sim.core.rules import (
     OPTION_HELP,
     OPTION_NAMES,
     RULE_INDEX,

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from smear_sim.stats import Estimate, mean_from_sums, proportion, round_to_se
+from smear_sim.core.stats import Estimate, mean_from_sums, proportion, round_to_se
 
 
 @pytest.mark.parametrize(("value", "se", "expected"), [

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from smear_sim.cards import DECK_SIZE, HIGH_JOKER, LOW_JOKER, card_name, cards_of, mask_of, parse_card, parse_cards
-from smear_sim.tables import (
+from smear_sim.core.cards import DECK_SIZE, HIGH_JOKER, LOW_JOKER, card_name, cards_of, mask_of, parse_card, parse_cards
+from smear_sim.core.tables import (
     CARD_POINTS,
     MISDEAL_MASK,
     POINT_NAMES,

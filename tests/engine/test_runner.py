@@ -1,44 +1,28 @@
-"""Running kernels from Python (smear_sim/runtime.py): inputs, threads, chunks and atomic output files."""
+"""The chunked runner (smear_sim/engine/runner.py): inputs, threads, chunks and what a run returns."""
 
 from __future__ import annotations
-
-import os
-import stat
 
 import numba
 import numpy as np
 import pytest
 
-from smear_sim.errors import SmearError
-from smear_sim.runtime import (
-    POLICIES,
-    atomic_write,
+from smear_sim.core.errors import SmearError
+from smear_sim.core.players import policy_array
+from smear_sim.core.rules import Rules
+from smear_sim.engine.runner import (
+    Job,
     check_count,
     chunk_ranges,
-    parse_policies,
-    policy_array,
-    progress_bar,
-    resolve_threads,
+    run,
+    run_chunk,
     seed_value,
+    thread_count,
+    using_threads,
 )
 
 
-def test_parse_policies():
-    assert parse_policies("heuristic") == ("heuristic", "heuristic")
-    assert parse_policies(" Heuristic , RANDOM ") == ("heuristic", "random")
-    assert parse_policies(["random", "heuristic"]) == ("random", "heuristic")
-    with pytest.raises(SmearError, match="choose random or heuristic"):
-        parse_policies("greedy")
-    with pytest.raises(SmearError, match="two separated by a comma"):
-        parse_policies("random,random,random")
-
-
-def test_policy_array_matches_the_kernel_numbers():
-    from smear_sim.kernels import policies
-
-    assert POLICIES[policies.RANDOM] == "random" and POLICIES[policies.HEURISTIC] == "heuristic"
-    codes = policy_array(("heuristic", "random"))
-    assert codes.dtype == np.int64 and list(codes) == [policies.HEURISTIC, policies.RANDOM]
+def _job(total: int = 5_000, seed: int = 3) -> Job:
+    return Job("simulate_hands", seed, total, (Rules().to_array(), policy_array(("heuristic", "random"))))
 
 
 def test_seed_value():
@@ -49,16 +33,23 @@ def test_seed_value():
             seed_value(bad)
 
 
-def test_resolve_threads():
+def test_thread_count():
     limit = numba.config.NUMBA_NUM_THREADS
-    try:
-        assert resolve_threads(None) == limit
-        assert resolve_threads(1) == 1 and numba.get_num_threads() == 1
-        for bad in (0, limit + 1, 999, 1.0):
-            with pytest.raises(SmearError, match=f"between 1 and {limit}"):
-                resolve_threads(bad)
-    finally:
-        numba.set_num_threads(limit)
+    assert thread_count(None) == limit
+    assert thread_count(1) == 1
+    for bad in (0, limit + 1, 999, 1.0, True):
+        with pytest.raises(SmearError, match=f"between 1 and {limit}"):
+            thread_count(bad)
+
+
+def test_using_threads_restores_the_callers_setting():
+    # Regression: the Python API used to set Numba's thread count and leave it changed in the caller's process.
+    before = numba.get_num_threads()
+    with using_threads(1):
+        assert numba.get_num_threads() == 1
+    assert numba.get_num_threads() == before
+    run(_job(1_000), threads=1, chunk_size=300)
+    assert numba.get_num_threads() == before
 
 
 def test_chunk_ranges_cover_the_total_once():
@@ -78,50 +69,37 @@ def test_check_count():
             check_count("--hands", bad)
 
 
-def test_progress_bar_disabled_yields_none():
-    with progress_bar(10, "x", enabled=False) as progress:
-        assert progress is None
+def test_a_job_checks_its_count_and_seed():
+    with pytest.raises(SmearError, match="--deals must be a whole number"):
+        Job("duplicate_hands", 1, 0, label="--deals")
+    with pytest.raises(SmearError, match="--seed"):
+        Job("simulate_hands", -1, 10)
 
 
-# -- atomic writes --------------------------------------------------------------------------------------------
+def test_run_sums_every_chunk_whatever_the_chunking_and_threads():
+    job = _job()
+    whole = run_chunk(job, 0, job.total, 1)
+    for threads, chunk_size in [(1, 5_000), (1, 777), (2, 1_000), (2, 1)]:
+        if threads > numba.config.NUMBA_NUM_THREADS:
+            continue
+        result = run(job, threads=threads, chunk_size=chunk_size)
+        assert result.counts.tobytes() == whole.tobytes()
+        assert result.done == job.total and not result.stopped and result.threads == threads
 
 
-def test_atomic_write_writes_text_and_binary(tmp_path):
-    with atomic_write(tmp_path / "sub" / "a.txt") as handle:
-        handle.write("héllo\n")
-    assert (tmp_path / "sub" / "a.txt").read_text(encoding="utf-8") == "héllo\n"
-    with atomic_write(tmp_path / "b.bin", "wb") as handle:
-        handle.write(b"\x00\x01")
-    assert (tmp_path / "b.bin").read_bytes() == b"\x00\x01"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.bin", "sub"]
+def test_run_reports_progress_per_chunk():
+    seen = []
+    run(_job(2_500), chunk_size=1_000, progress=seen.append)
+    assert seen == [1_000, 1_000, 500]
 
 
-def test_atomic_write_leaves_no_file_when_the_body_raises(tmp_path):
-    target = tmp_path / "out.csv"
-    with pytest.raises(RuntimeError), atomic_write(target) as handle:
-        handle.write("half a file")
-        raise RuntimeError("interrupted")
-    assert list(tmp_path.iterdir()) == []  # neither the file nor a temporary file
+def test_stop_ends_the_run_after_the_chunk_where_it_says_so():
+    calls = []
 
+    def enough(counts):
+        calls.append(int(counts[0]))  # AGG_HANDS: the hands so far
+        return len(calls) == 2
 
-def test_atomic_write_keeps_the_old_file_when_the_body_raises(tmp_path):
-    target = tmp_path / "out.csv"
-    target.write_text("old")
-    with pytest.raises(KeyboardInterrupt), atomic_write(target) as handle:
-        handle.write("new")
-        raise KeyboardInterrupt
-    assert target.read_text() == "old"
-    assert [p.name for p in tmp_path.iterdir()] == ["out.csv"]
-
-
-def test_atomic_write_gives_files_the_usual_permissions(tmp_path):
-    # Regression: mkstemp makes its file 0600 and os.replace keeps that mode, which left every result the tool
-    # writes unreadable to other users; files must get the mode open() gives (0666 masked by the umask).
-    umask = os.umask(0)
-    os.umask(umask)
-    with atomic_write(tmp_path / "table.csv") as handle:
-        handle.write("x\n")
-    with open(tmp_path / "plain.csv", "w") as handle:
-        handle.write("x\n")
-    mode = stat.S_IMODE((tmp_path / "table.csv").stat().st_mode)
-    assert mode == stat.S_IMODE((tmp_path / "plain.csv").stat().st_mode) == 0o666 & ~umask
+    result = run(_job(), chunk_size=1_000, stop=enough)
+    assert result.stopped and result.done == 2_000 and calls == [1_000, 2_000]
+    assert result.counts.tobytes() == run_chunk(_job(), 0, 2_000, 1).tobytes()

@@ -14,16 +14,16 @@ import numpy as np
 import pytest
 from random_hands import random_record
 
-from smear_sim import layout as L
-from smear_sim import reference as ref
-from smear_sim.cards import mask_of
+from smear_sim.core import layout as L
+from smear_sim.reference import hand as ref
+from smear_sim.core.cards import mask_of
 from smear_sim.kernels import hand as kh
-from smear_sim.kernels import policies as kp
+from smear_sim.kernels import trick as kt
 from smear_sim.kernels.rng import stream_key
-from smear_sim.layout import MOON
-from smear_sim.record import parse_record, replay
-from smear_sim.rules import Rules
-from smear_sim.tables import CARD_POINTS, MISDEAL_MASK, TABLES
+from smear_sim.core.layout import MOON
+from smear_sim.reference.record import parse_record, replay
+from smear_sim.core.rules import Rules
+from smear_sim.core.tables import CARD_POINTS, MISDEAL_MASK, TABLES
 
 RULE_SETS = {
     "defaults": Rules(),
@@ -121,10 +121,10 @@ def test_legal_mask_matches_reference_legal_plays(trump_anytime):
 def kernel_trick_winner(trick: list[int], t: int) -> int:
     """The trick-winner logic of kernels.hand.play_hand, driven from Python."""
     led_suit = int(TABLES.effective_suit[t, trick[0]])
-    win, win_key, mask = 0, kp.card_key(trick[0], t, led_suit), np.uint64(1 << trick[0])
+    win, win_key, mask = 0, kt.card_key(trick[0], t, led_suit), np.uint64(1 << trick[0])
     for i, c in enumerate(trick[1:], start=1):
-        if kp.beats(c, t, led_suit, win_key, mask):
-            win, win_key = i, kp.card_key(c, t, led_suit)
+        if kt.beats(c, t, led_suit, win_key, mask):
+            win, win_key = i, kt.card_key(c, t, led_suit)
         mask |= np.uint64(1 << c)
     return win
 

@@ -1,4 +1,4 @@
-"""The players (kernels/policies.py): every decision is legal, and the heuristic does what its docstring says.
+"""The players (kernels/players/): every decision is legal, and the heuristic does what its docstring says.
 
 Legality is judged by the reference engine (``can_discard``, ``can_bid``, ``legal_plays``) on random
 situations. The heuristic's hand value is recomputed from the documented formula, and a duplicate match
@@ -14,15 +14,17 @@ import numpy as np
 import pytest
 from random_hands import random_record
 
-from smear_sim import reference as ref
-from smear_sim.cards import HIGH_JOKER, LOW_JOKER, card, mask_of, parse_cards
-from smear_sim.kernels import policies as kp
+from smear_sim.reference import hand as ref
+from smear_sim.core.cards import HIGH_JOKER, LOW_JOKER, card, mask_of, parse_cards
+from smear_sim.kernels import players as kp
+from smear_sim.kernels import trick as kt
+from smear_sim.kernels.players import heuristic
 from smear_sim.kernels.rng import stream_key
-from smear_sim.layout import MOON, PASS
-from smear_sim.record import parse_record
-from smear_sim.rules import Rules
-from smear_sim.simulate import duplicate_match
-from smear_sim.tables import TABLES, jick_of
+from smear_sim.core.layout import MOON, PASS
+from smear_sim.reference.record import parse_record
+from smear_sim.core.rules import Rules
+from smear_sim.analysis.match import duplicate_match
+from smear_sim.core.tables import TABLES, jick_of
 
 POLICIES = {"random": kp.RANDOM, "heuristic": kp.HEURISTIC}
 ACE, KING, QUEEN, JACK, TEN, TWO = 12, 11, 10, 9, 8, 0
@@ -59,7 +61,7 @@ def scoring(t: int) -> list[int]:
 @pytest.mark.parametrize("policy", list(POLICIES))
 @pytest.mark.parametrize("size", [9, 13])
 def test_choose_keep_is_always_legal(policy, size):
-    _, keep = kp.policy_tables(Rules().to_array())
+    _, keep = heuristic.policy_tables(Rules().to_array())
     r = random.Random(f"{policy}{size}")
     state = new_state(4)
     for _ in range(1500):
@@ -73,7 +75,7 @@ def test_choose_keep_is_always_legal(policy, size):
 
 def test_random_keep_covers_every_legal_keep():
     """Random discards are uniform over the legal keeps: each of the 3 keeps appears about 1/3 of the time."""
-    _, keep = kp.policy_tables(Rules().to_array())
+    _, keep = heuristic.policy_tables(Rules().to_array())
     t = 1
     hand = parse_cards("AH KH 2H JH 3S 4S 5D 6C 7C")  # 4 trumps, keep 2 of the 5 non-trumps: C(5,2) = 10 keeps
     legal = {tuple(k) for k in ref.legal_keeps(hand, t)}
@@ -102,7 +104,7 @@ def _doc_priority(c: int, t: int) -> int:
 
 
 def test_heuristic_keep_follows_the_documented_order():
-    _, keep = kp.policy_tables(Rules().to_array())
+    _, keep = heuristic.policy_tables(Rules().to_array())
     r = random.Random(3)
     state = new_state(2)
     for _ in range(2000):
@@ -121,7 +123,7 @@ def test_heuristic_keep_follows_the_documented_order():
 
 
 def test_heuristic_keep_examples():
-    _, keep = kp.policy_tables(Rules().to_array())
+    _, keep = heuristic.policy_tables(Rules().to_array())
     state = new_state()
     # 8 scoring hearts: keeps A 2 J K Q jick, buries 10H and the high joker.
     hand = parse_cards("AH 2H JH KH QH JD 10H HJ 5S")
@@ -168,9 +170,9 @@ def test_suit_value_matches_the_documented_formula(rules):
         t = r.randrange(4)
         hand = biased_hand(r, r.choice([9, 13]), t)
         for suit in range(4):
-            assert kp.suit_value(np.uint64(mask_of(hand)), suit, array) == pytest.approx(
+            assert heuristic.suit_value(np.uint64(mask_of(hand)), suit, array) == pytest.approx(
                 doc_suit_value(hand, suit, rules), abs=1e-9)
-        best, value = kp.best_suit(np.uint64(mask_of(hand)), array)
+        best, value = heuristic.best_suit(np.uint64(mask_of(hand)), array)
         values = [doc_suit_value(hand, s, rules) for s in range(4)]
         assert value == pytest.approx(max(values))
         assert values[best] == pytest.approx(max(values))
@@ -234,7 +236,7 @@ def test_heuristic_bid_follows_its_value():
     array = rules.to_array()
     state = new_state()
     weak = np.uint64(mask_of(parse_cards("3S 5H 7D 9C 4S 6H 8D 3C 4D")))  # best suit worth about 0.3
-    assert kp.best_suit(weak, array)[1] < 0.5
+    assert heuristic.best_suit(weak, array)[1] < 0.5
     assert kp.choose_bid(kp.HEURISTIC, state, weak, 2, 4, True, False, array, 4) == PASS
     assert kp.choose_bid(kp.HEURISTIC, state, weak, 2, 4, True, True, array, 4) == 2  # must bid: the lowest
     assert kp.choose_bid(kp.HEURISTIC, state, weak, 3, 4, False, True, array, 4) == 3
@@ -244,7 +246,7 @@ def test_heuristic_bid_follows_its_value():
     calls = []
     for _ in range(3000):
         hand = np.uint64(mask_of(biased_hand(r, 9, r.randrange(4))))
-        value = kp.best_suit(hand, array)[1]
+        value = heuristic.best_suit(hand, array)[1]
         calls.append((value, int(kp.choose_bid(kp.HEURISTIC, state, hand, 1, 4, False, False, array, 4))))
     calls.sort()
     assert all(a[1] <= b[1] for a, b in pairwise(calls))
@@ -291,7 +293,7 @@ def _choose_play(policy, state, hand, legal, seat, t, i, trick, seen, bidding_te
         w = ref.trick_winner(trick, t)
         leader = (seat - i) % 4
         win_seat, win_card = (leader + w) % 4, trick[w]
-        win_key = kp.card_key(win_card, t, led_suit)
+        win_key = kt.card_key(win_card, t, led_suit)
     return kp.choose_play(policy, state, np.uint64(mask_of(hand)), np.uint64(mask_of(legal)), seat, t, i, led_suit,
                           win_seat, win_card, win_key, np.uint64(mask_of(trick)), np.uint64(mask_of(seen)),
                           bidding_team, give)
@@ -300,7 +302,7 @@ def _choose_play(policy, state, hand, legal, seat, t, i, trick, seen, bidding_te
 @pytest.mark.parametrize("rules", [Rules(), Rules(trump_anytime=True, round_points=True, low_to="taker")],
                          ids=["defaults", "trump_anytime_round_points_taker"])
 def test_choose_play_is_always_legal(rules):
-    give, _ = kp.policy_tables(rules.to_array())
+    give, _ = heuristic.policy_tables(rules.to_array())
     state = new_state(8)
     n = 0
     for hand, legal, seat, t, i, trick, seen, team in _play_situations(rules, random.Random(str(rules)), 80):
@@ -312,7 +314,7 @@ def test_choose_play_is_always_legal(rules):
 
 
 def test_heuristic_bidder_leads_its_boss_trump():
-    give, _ = kp.policy_tables(Rules().to_array())
+    give, _ = heuristic.policy_tables(Rules().to_array())
     state = new_state()
     hand = parse_cards("AH 5C 7D")
     assert _choose_play(kp.HEURISTIC, state, hand, hand, 0, 1, 0, [], hand, 0, give) == card(ACE, 1)
@@ -328,7 +330,7 @@ def test_heuristic_bidder_leads_its_boss_trump():
 
 
 def test_heuristic_smears_points_on_its_partners_sure_trick_and_takes_with_a_boss():
-    give, _ = kp.policy_tables(Rules().to_array())
+    give, _ = heuristic.policy_tables(Rules().to_array())
     state = new_state()
     # Seat 3 plays last; its partner (seat 1) is winning: it drops its ten, the richest card.
     trick = parse_cards("3C KC 4C")  # leader seat 0, so seat 1 played KC

@@ -7,9 +7,10 @@ import json
 import pytest
 from matplotlib.figure import Figure
 
-from smear_sim.analysis import class_table, evaluate_hand
-from smear_sim.errors import SmearError
-from smear_sim.plotting import heatmap, make_curves, moon_chart, points_distribution, save_figure
+from smear_sim.analysis.classes import class_table
+from smear_sim.analysis.hand import evaluate_hand
+from smear_sim.core.errors import SmearError
+from smear_sim.output.charts import heatmap, make_curves, moon_chart, points_distribution, save_figure
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

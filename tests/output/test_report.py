@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 import smear_sim
-from smear_sim.analysis import DEFAULT_FEATURES, ClassTable, class_table
-from smear_sim.report import markdown_table, write_bid_table, write_moon_table
+from smear_sim.analysis.classes import DEFAULT_FEATURES, ClassTable, class_table
+from smear_sim.output.report import markdown_table, write_bid_table, write_moon_table
 
 
 @pytest.fixture(scope="module")

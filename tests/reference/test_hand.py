@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from random_hands import random_record
 
-from smear_sim import reference as ref
-from smear_sim.cards import card_name, mask_of, parse_card, parse_cards
-from smear_sim.errors import IllegalAction, SmearError
-from smear_sim.record import parse_record, replay, score_record
-from smear_sim.reference import (
+from smear_sim.reference import hand as ref
+from smear_sim.core.cards import card_name, mask_of, parse_card, parse_cards
+from smear_sim.core.errors import IllegalAction, SmearError
+from smear_sim.reference.record import parse_record, replay, score_record
+from smear_sim.reference.hand import (
     MOON,
     PASS,
     Trick,
@@ -44,8 +44,8 @@ from smear_sim.reference import (
     verify_discard,
     verify_play,
 )
-from smear_sim.rules import ForcedBid, High, Low, LowTo, MoonRequires, Rules
-from smear_sim.tables import CARD_POINTS, TABLES
+from smear_sim.core.rules import ForcedBid, High, Low, LowTo, MoonRequires, Rules
+from smear_sim.core.tables import CARD_POINTS, TABLES
 
 S, H, D, C = 0, 1, 2, 3
 DEFAULT = Rules()

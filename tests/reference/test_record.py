@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from smear_sim.cards import parse_card
+from smear_sim.core.cards import parse_card
 from smear_sim.cli import app
-from smear_sim.errors import RecordError, SmearError
-from smear_sim.record import HandRecord, load_record, parse_record, replay, score_record
-from smear_sim.rules import Rules
+from smear_sim.core.errors import RecordError, SmearError
+from smear_sim.reference.record import HandRecord, load_record, parse_record, replay, score_record
+from smear_sim.core.rules import Rules
 
-GOLDEN_DIR = Path(__file__).parent / "golden"
+GOLDEN_DIR = Path(__file__).parents[1] / "golden"
 GOLDEN = sorted(GOLDEN_DIR.glob("*.json"))
 GOLDEN_IDS = [p.stem for p in GOLDEN]
 

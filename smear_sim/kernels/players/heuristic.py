@@ -1,48 +1,32 @@
-"""The players: every decision a seat makes, for each policy, as Numba functions.
+"""``heuristic``: a sensible human-style player built from simple, documented rules.
 
-A policy is a complete player: it bids, names trump when it wins the auction, chooses its discards and
-plays its cards. Policies are chosen per team by number (:data:`RANDOM`, :data:`HEURISTIC`).
-
-``random``
-    Uniform over the legal actions, independently at each decision.
-
-    - Bidding: uniform over the legal calls: pass (when allowed), each legal number and moon (when
-      allowed). A seat facing the calls pass, 2, 3, 4, moon picks each with probability 1/5.
-    - Trump: uniform over the four suits.
-    - Discards: uniform over the legal 6-card keeps (the free choice is a uniform subset of the first card
-      class that does not fit whole; see the discard rule).
-    - Play: uniform over the legal cards.
-
-``heuristic``
-    A sensible human-style player built from simple, documented rules.
-
-    - Hand value. For a suit as trump, the points a hand should win are estimated as: High 1 with the ace
-      (0.35 with the king, 0.12 with the queen as top); Low 1 with the two (0.75 when Low goes to the
-      taker; under ``low=lowest`` also 0.5 with the three, 0.25 with the four); Jack 0.55 with the jack,
-      plus 0.15 / 0.10 / 0.05 for the ace / king / queen that protect it, or 0.10 per ace or king held to
-      capture it; Game 0.10 + 0.07 a trump + 0.12 for the ten of trump + 0.05 an off-suit ace (at most
-      0.9); with round points, 0.7 / 0.6 / 0.55 for the jick / high joker / low joker.
-    - Bidding: it wants the highest bid b whose threshold the value of its best suit reaches: 0.6 + 1.1 (b - 2)
-      points, or 0.2 + 0.85 (b - 2) with round points. These thresholds were measured with ``smear-sim hand``
-      on 3,000 random hands: from them on, the bid's EV is no longer negative on average (kitty included).
-      It bids what it wants when that is legal (capped at the points at stake), the lowest legal bid when
-      it must bid, and passes otherwise. It bids moon with the ace and the two of its best suit and a value
-      of at least M - 1.1 for M points at stake (2.9 without round points, where such hands succeed about
-      three times in four).
-    - Trump: the suit of highest value over the 13 cards after the kitty.
-    - Discards: the rule fixes most of the keep; within the class that must be cut it keeps scoring trumps
-      in the order A 2 J K Q jick 10 HJ LJ, other trumps high before low, and non-trumps A, K, 10, Q, J,
-      then by rank.
-    - Leading: the bidding team draws trump with its highest trump when that trump is the best still out,
-      or leads its cheapest trump when it holds three or more; otherwise it leads an off-suit card that is
-      the best still out in its suit (the highest such), else its cheapest non-trump.
-    - Following: when the partner's card is winning and is sure to hold (the seat plays last, or the card
-      is the best still out), it "smears" its most valuable card onto the trick (tens and the jack of
-      trump first). When an opponent is winning, it takes the trick with its cheapest card that is sure to
-      hold, or, when the trick already holds points, with its highest winning card; otherwise it plays
-      its cheapest card. "Cheapest" means the fewest card points and points-carrying cards (jack of trump,
-      the two when Low goes to the taker, round-point cards), then the lowest rank, so it saves its
-      trumps, its two and its jack and does not feed points to the opponents.
+- Hand value. For a suit as trump, the points a hand should win are estimated as: High 1 with the ace
+  (0.35 with the king, 0.12 with the queen as top); Low 1 with the two (0.75 when Low goes to the
+  taker; under ``low=lowest`` also 0.5 with the three, 0.25 with the four); Jack 0.55 with the jack,
+  plus 0.15 / 0.10 / 0.05 for the ace / king / queen that protect it, or 0.10 per ace or king held to
+  capture it; Game 0.10 + 0.07 a trump + 0.12 for the ten of trump + 0.05 an off-suit ace (at most
+  0.9); with round points, 0.7 / 0.6 / 0.55 for the jick / high joker / low joker.
+- Bidding: it wants the highest bid b whose threshold the value of its best suit reaches: 0.6 + 1.1 (b - 2)
+  points, or 0.2 + 0.85 (b - 2) with round points. These thresholds were measured with ``smear-sim hand``
+  on 3,000 random hands: from them on, the bid's EV is no longer negative on average (kitty included).
+  It bids what it wants when that is legal (capped at the points at stake), the lowest legal bid when
+  it must bid, and passes otherwise. It bids moon with the ace and the two of its best suit and a value
+  of at least M - 1.1 for M points at stake (2.9 without round points, where such hands succeed about
+  three times in four).
+- Trump: the suit of highest value over the 13 cards after the kitty.
+- Discards: the rule fixes most of the keep; within the class that must be cut it keeps scoring trumps
+  in the order A 2 J K Q jick 10 HJ LJ, other trumps high before low, and non-trumps A, K, 10, Q, J,
+  then by rank.
+- Leading: the bidding team draws trump with its highest trump when that trump is the best still out,
+  or leads its cheapest trump when it holds three or more; otherwise it leads an off-suit card that is
+  the best still out in its suit (the highest such), else its cheapest non-trump.
+- Following: when the partner's card is winning and is sure to hold (the seat plays last, or the card
+  is the best still out), it "smears" its most valuable card onto the trick (tens and the jack of
+  trump first). When an opponent is winning, it takes the trick with its cheapest card that is sure to
+  hold, or, when the trick already holds points, with its highest winning card; otherwise it plays
+  its cheapest card. "Cheapest" means the fewest card points and points-carrying cards (jack of trump,
+  the two when Low goes to the taker, round-point cards), then the lowest rank, so it saves its
+  trumps, its two and its jack and does not feed points to the opponents.
 
 "Best still out" is judged from what the seat has seen: its own hand and discards, and the cards played.
 
@@ -56,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..layout import (
+from ...core.layout import (
     HIGH_JOKER,
     LOW_JOKER,
     MOON,
@@ -65,12 +49,9 @@ from ..layout import (
     R_LOW_TO,
     R_ROUND_POINTS,
 )
-from ..tables import TABLES
-from .bits import ONE, ZERO, bit, has, lowest_card, nth_card, popcount
-from .rng import below
-
-RANDOM = 0  # runtime.POLICIES names them
-HEURISTIC = 1
+from ...core.tables import TABLES
+from ..bits import ONE, ZERO, bit, has, lowest_card, popcount
+from ..trick import beats
 
 _TRUMP_MASK = TABLES.trump_mask
 _SCORING_MASK = TABLES.scoring_trump_mask
@@ -171,19 +152,9 @@ def best_suit(hand, rules):
 
 
 @njit(cache=True, inline="always")
-def choose_bid(policy, state, hand, low, high, moon_ok, must, rules, max_points):
+def bid(hand, low, high, moon_ok, must, rules, max_points):
     """A call from ``low..high`` (empty when low > high), PASS (unless ``must``) or MOON (if ``moon_ok``)."""
     n_numbers = max(0, high - low + 1)
-    if policy == RANDOM:
-        n = n_numbers + (0 if must else 1) + (1 if moon_ok else 0)
-        pick = below(state, n)
-        if not must:
-            if pick == 0:
-                return PASS
-            pick -= 1
-        if pick < n_numbers:
-            return low + pick
-        return MOON
     t, value = best_suit(hand, rules)
     if moon_ok and value >= max_points - MOON_MARGIN and has(hand, t * 13 + 12) and has(hand, t * 13):
         return MOON
@@ -200,9 +171,7 @@ def choose_bid(policy, state, hand, low, high, moon_ok, must, rules, max_points)
 
 
 @njit(cache=True, inline="always")
-def choose_trump(policy, state, hand, rules):
-    if policy == RANDOM:
-        return below(state, 4)
+def trump(hand, rules):
     return best_suit(hand, rules)[0]
 
 
@@ -210,72 +179,26 @@ def choose_trump(policy, state, hand, rules):
 
 
 @njit(cache=True, inline="always")
-def _choose_cards(policy, state, cards, k, keep_score):
-    """``k`` cards of the mask ``cards``: a uniform subset, or the ``k`` of highest keep score."""
+def choose_cards(cards, k, keep_score):
+    """The ``k`` cards of the mask ``cards`` with the highest keep score (the lowest code among equals)."""
     chosen = ZERO
     remaining = cards
     for _ in range(k):
-        if policy == RANDOM:
-            c = nth_card(remaining, below(state, popcount(remaining)))
-        else:
-            c = -1
-            best = -1
-            m = remaining
-            while m:
-                card = lowest_card(m)
-                m &= m - ONE
-                if keep_score[card] > best:
-                    best = keep_score[card]
-                    c = card
+        c = -1
+        best = -1
+        m = remaining
+        while m:
+            card = lowest_card(m)
+            m &= m - ONE
+            if keep_score[card] > best:
+                best = keep_score[card]
+                c = card
         chosen |= bit(c)
         remaining &= ~bit(c)
     return chosen
 
 
-@njit(cache=True, inline="always")
-def choose_keep(policy, state, hand, t, keep_score):
-    """The 6 cards kept from ``hand`` with trump ``t``.
-
-    Card classes are kept whole in order (scoring trumps, other trumps, non-trumps) while they fit; the
-    policy chooses only within the first class that does not fit, which is exactly the discard rule.
-    """
-    scoring = hand & _SCORING_MASK[t]
-    classes = (scoring, hand & _TRUMP_MASK[t] & ~scoring, hand & ~_TRUMP_MASK[t])
-    keep = ZERO
-    room = 6
-    for cards in classes:
-        n = popcount(cards)
-        if n <= room:
-            keep |= cards
-            room -= n
-        else:
-            keep |= _choose_cards(policy, state, cards, room, keep_score)
-            break
-    return keep
-
-
 # -- play ---------------------------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def card_key(c, t, led_suit):
-    """Strength in a trick led in ``led_suit``: trumps 16..31, the led suit 0..12, anything else -1."""
-    rank = _TRICK_RANK[t, c]
-    if rank >= 16 or _EFFECTIVE_SUIT[t, c] == led_suit:
-        return rank
-    return np.int64(-1)
-
-
-@njit(cache=True, inline="always")
-def beats(c, t, led_suit, win_key, trick_mask):
-    """Whether ``c`` takes the lead from the card now winning (strength ``win_key``).
-
-    The second joker of a trick never does: the first joker ranks above it, and anything that beat the
-    first joker outranks both.
-    """
-    if c >= HIGH_JOKER and trick_mask & (bit(HIGH_JOKER) | bit(LOW_JOKER)) != ZERO:
-        return False
-    return card_key(c, t, led_suit) > win_key
 
 
 @njit(cache=True, inline="always")
@@ -324,15 +247,13 @@ def _pick(cards, t, give, how):
 
 
 @njit(cache=True, inline="always")
-def choose_play(policy, state, hand, legal, seat, t, n_in_trick, led_suit, win_seat, win_card, win_key,
-                trick_mask, seen, bidding_team, give):
+def play(legal, seat, t, n_in_trick, led_suit, win_seat, win_card, win_key, trick_mask, seen, bidding_team,
+         give):
     """The card ``seat`` plays from ``legal`` (a non-empty mask of its legal cards).
 
     ``seen`` holds every card the seat knows to be out of the others' hands: its own hand and discards
     and all cards played so far, this trick's included.
     """
-    if policy == RANDOM:
-        return nth_card(legal, below(state, popcount(legal)))
     unseen = ~seen & ((ONE << np.uint64(54)) - ONE)
     trumps = _TRUMP_MASK[t]
     if n_in_trick == 0:

@@ -1,0 +1,227 @@
+"""What one 9-card hand is worth as bidder.
+
+The conventions are those of the rules' "hand analysis" section (docs/rules.md): seat 0 holds the hand and
+takes the kitty as bidder, the other 45 cards are dealt uniformly with no other seat able to call a misdeal,
+and all four seats play the chosen policy. Every deal is played once; its bidding team's points then settle
+every possible bid at once, so one simulation gives P(make) and EV for each bid
+(:mod:`smear_sim.analysis.estimates`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..core import layout as L
+from ..core.cards import SUIT_NAMES, card_name, mask_of, parse_cards, parse_suit
+from ..core.errors import CardError, SmearError
+from ..core.players import parse_policies, policy_array
+from ..core.rules import Rules
+from ..core.stats import Estimate, round_to_se
+from ..core.tables import POINT_NAMES
+from ..engine.runner import Job, Progress, check_count, run
+from ..reference.hand import is_misdeal_hand
+from .estimates import BidEstimates, estimate
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["EXAMPLE_HAND", "HandAnalysis", "evaluate_hand", "parse_hand", "parse_trump"]
+
+EXAMPLE_HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
+PRECISION_BATCH = 10_000
+
+
+def parse_hand(hand: str | Sequence[int | str]) -> tuple[int, ...]:
+    """Nine distinct cards from a string ("AH KH ...") or a sequence of names or codes."""
+    if isinstance(hand, str):
+        cards = parse_cards(hand, allow_duplicates=True)
+    else:
+        cards = [parse_cards([c])[0] if isinstance(c, str) else c for c in hand]
+        for c in cards:
+            card_name(c)  # raises for anything that is not a card code 0-53
+    for c in cards:
+        if cards.count(c) > 1:
+            raise CardError(f"card {card_name(c)} appears twice in the hand; a hand holds 9 different cards")
+    if len(cards) != 9:
+        raise CardError(
+            f"a hand has 9 cards, got {len(cards)}; type nine cards separated by spaces, e.g. \"{EXAMPLE_HAND}\""
+        )
+    return tuple(cards)
+
+
+def parse_trump(trump: str | int | None) -> int:
+    """A suit index 0-3 from ``S H D C`` (or the index itself); -1 for None, meaning the policy chooses."""
+    if trump is None:
+        return -1
+    if isinstance(trump, int):
+        if 0 <= trump < 4:
+            return trump
+        raise SmearError(f"trump must be one of S H D C, got {trump!r}")
+    try:
+        return parse_suit(trump)
+    except CardError:
+        raise SmearError(f"--trump must be one of S H D C, got {trump!r}") from None
+
+
+def json_value(value: float, se: float) -> float | None:
+    """A value rounded to the digits its standard error supports; null where not estimable."""
+    if not math.isfinite(value):
+        return None
+    return round_to_se(value, se if math.isfinite(se) else 0.0)[0]
+
+
+def json_se(se: float) -> float | None:
+    if not math.isfinite(se):
+        return None
+    return round_to_se(se, se)[1]
+
+
+@dataclass(frozen=True)
+class HandAnalysis:
+    """The value of one 9-card hand as bidder, from ``samples`` simulated deals of the other 45 cards."""
+
+    hand: tuple[int, ...]
+    samples: int
+    seed: int
+    policy: str
+    rules: Rules
+    trump_fixed: int | None
+    counts: np.ndarray  # one row of CLS_* counts
+    stopped_by: str = "samples"
+    seconds: float = field(default=0.0, compare=False)
+
+    @cached_property
+    def estimates(self) -> BidEstimates:
+        """Every estimate, for the one row of counts (index ``[0]`` of each array)."""
+        return estimate(self.counts, self.rules)
+
+    @property
+    def misdeal_callable(self) -> bool:
+        return self.rules.misdeal and is_misdeal_hand(self.hand)
+
+    @property
+    def mean_points(self) -> Estimate:
+        return self.estimates.points[0]
+
+    def bid_rows(self) -> list[dict[str, Any]]:
+        e = self.estimates
+        rows: list[dict[str, Any]] = []
+        for column, b in enumerate(e.bids):
+            make, ev = e.make[0, column], e.ev[0, column]
+            rows.append({"bid": b, "make": json_value(make.value, make.se), "make_se": json_se(make.se),
+                         "ev": json_value(ev.value, ev.se), "ev_se": json_se(ev.se)})
+        if self.rules.moon:
+            moon, ev = e.moon[0], e.moon_ev[0]
+            rows.append({"bid": "moon", "make": json_value(moon.value, moon.se), "make_se": json_se(moon.se),
+                         "ev": json_value(ev.value, ev.se), "ev_se": json_se(ev.se)})
+        return rows
+
+    @property
+    def recommended_bid(self) -> int:
+        """The numeric bid with the highest EV (INTERFACES.md); ties go to the lower bid."""
+        e = self.estimates
+        return max(e.bids, key=lambda b: (float(e.ev.value[0, e.column(b)]), -b))
+
+    @property
+    def bid_up_to(self) -> int | None:
+        """The highest bid whose EV is not negative; None if none is."""
+        return int(self.estimates.bid_up_to[0]) or None
+
+    @property
+    def moon_pays(self) -> bool:
+        return bool(self.estimates.moon_gain.value[0] > 0)
+
+    def to_json(self) -> dict[str, Any]:
+        e = self.estimates
+        m = self.rules.max_points
+        points = e.points[0]
+        dist = e.distribution[0]
+        share = e.trump_share[0]
+        awards = e.awards[0]
+        moon, moon_ev, gain = e.moon[0], e.moon_ev[0], e.moon_gain[0]
+        return {
+            "hand": [card_name(c) for c in self.hand],
+            "samples": self.samples,
+            "seed": self.seed,
+            "policy": self.policy,
+            "rules": self.rules.as_dict(),
+            "trump": {
+                "fixed": None if self.trump_fixed is None else SUIT_NAMES[self.trump_fixed],
+                "chosen": {SUIT_NAMES[t]: json_value(float(share[t]),
+                                                     math.sqrt(share[t] * (1 - share[t]) / self.samples))
+                           for t in range(4)},
+            },
+            "points": {
+                "mean": json_value(points.value, points.se), "se": json_se(points.se),
+                "distribution": [json_value(float(p), float(s)) for p, s in zip(dist.value, dist.se, strict=True)],
+                "distribution_se": [json_se(float(s)) for s in dist.se],
+            },
+            "awards": {name: json_value(float(awards.value[i]), float(awards.se[i]))
+                       for i, name in enumerate(POINT_NAMES[:m])},
+            "awards_se": {name: json_se(float(awards.se[i])) for i, name in enumerate(POINT_NAMES[:m])},
+            "bids": self.bid_rows(),
+            "recommended_bid": self.recommended_bid,
+            "bid_up_to": self.bid_up_to,
+            "moon": {
+                "success": json_value(moon.value, moon.se), "se": json_se(moon.se),
+                "ev": json_value(moon_ev.value, moon_ev.se), "ev_se": json_se(moon_ev.se),
+                "gain_over_best_bid": json_value(gain.value, gain.se),
+                "pays": self.moon_pays,
+            },
+            "stopped_by": self.stopped_by,
+            "misdeal_callable": self.misdeal_callable,
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per bid: make probability and EV with their standard errors."""
+        import pandas as pd
+
+        return pd.DataFrame(self.bid_rows()).set_index("bid")
+
+
+def evaluate_hand(
+    hand: str | Sequence[int | str],
+    *,
+    trump: str | int | None = None,
+    samples: int | None = None,
+    precision: float | None = None,
+    seed: int = 1,
+    policy: str = "heuristic",
+    rules: Rules | None = None,
+    threads: int | None = None,
+    progress: Progress | None = None,
+    max_samples: int = 10_000_000,
+) -> HandAnalysis:
+    """Simulate ``hand`` as bidder; see the module docstring for the conventions.
+
+    With ``precision`` the deals are simulated in batches of 10,000 until the standard error of the mean
+    points falls below it (at most ``samples``, default 10,000,000). Without it, ``samples`` deals
+    (default 100,000) are simulated.
+    """
+    cards = parse_hand(hand)
+    rules = rules or Rules()
+    policies = parse_policies(policy)
+    if policies[0] != policies[1]:
+        raise SmearError("hand analysis plays one policy at all four seats; give a single --policy")
+    trump_index = parse_trump(trump)
+    if precision is not None and not (precision > 0 and math.isfinite(precision)):
+        raise SmearError(f"--precision must be a positive standard error such as 0.01, got {precision!r}")
+    limit = samples if samples is not None else (max_samples if precision is not None else 100_000)
+    check_count("--samples", limit)
+    job = Job("analyze_hands", seed, limit, (rules.to_array(), policy_array(policies), np.uint64(mask_of(cards)),
+                                             trump_index, False), label="--samples")
+
+    def precise_enough(counts: np.ndarray) -> bool:
+        return float(estimate(counts[0], rules).points.se[0]) < precision
+
+    result = run(job, threads=threads, chunk_size=PRECISION_BATCH if precision is not None else 1 << 16,
+                 progress=progress, stop=precise_enough if precision is not None else None)
+    return HandAnalysis(cards, result.done, seed, policies[0], rules, None if trump_index < 0 else trump_index,
+                        result.counts.reshape(L.CLS_SIZE), "precision" if result.stopped else "samples",
+                        result.seconds)

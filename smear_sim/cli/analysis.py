@@ -1,0 +1,312 @@
+"""Commands that analyse hands: ``hand``, ``bid-table``, ``moon``, ``plot`` and ``report``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..core.errors import SmearError
+from .app import (
+    Hands,
+    JsonFlag,
+    RuleOverrides,
+    RulesFile,
+    Seed,
+    Threads,
+    app,
+    clean_errors,
+    print_json,
+    progress_for,
+    records_json,
+    rules_from,
+)
+
+HandArg = Annotated[str, typer.Argument(metavar="CARDS", help='Nine cards separated by spaces or commas, '
+                                         'e.g. "AH KH 2H JD 10C 5S 9S 4D 3C".')]
+ByOpt = Annotated[str, typer.Option("--by", metavar="FEATURES", help="Comma-separated hand features to group by: "
+                                    "trumps, top, two, jacks, jokers, aces.")]
+MinCount = Annotated[int, typer.Option("--min-count", min=1, help="Groups with fewer hands are flagged as "
+                                       "imprecise and given no bid.")]
+
+
+@app.command()
+@clean_errors
+def hand(
+    cards: HandArg,
+    trump: Annotated[str | None, typer.Option("--trump", metavar="S|H|D|C", help="Fix the trump suit "
+                                                 "(default: the policy chooses after the kitty).")] = None,
+    samples: Annotated[int | None, typer.Option("--samples", min=1, help="Deals to simulate (default "
+                                                   "100,000; with --precision, the most to simulate).")] = None,
+    precision: Annotated[float | None, typer.Option("--precision", metavar="SE", help="Stop once the "
+                                                       "standard error of the mean points is below SE.")] = None,
+    seed: Seed = 1,
+    policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats: heuristic or random.")]
+    = "heuristic",
+    threads: Threads = None,
+    rules_file: RulesFile = None,
+    rule: RuleOverrides = None,
+    plot: Annotated[Path | None, typer.Option("--plot", metavar="FILE.png", help="Also save the points "
+                                                 "distribution chart (PNG or SVG).")] = None,
+    json_output: JsonFlag = False,
+) -> None:
+    """What a 9-card hand is worth as bidder: points, P(make) and EV of every bid, moon, recommended bid.
+
+    The hand is yours and you take the kitty; the other 45 cards are dealt at random (no other player able
+    to call a misdeal) and all four seats play the chosen policy.
+
+    [bold]Examples[/bold]
+
+      smear-sim hand "AH KH 2H JD 10C 5S 9S 4D 3C"
+
+      smear-sim hand "AH,KH,2H,JD,10C,5S,9S,4D,3C" --trump H --precision 0.005 --json
+    """
+    from ..analysis.hand import evaluate_hand
+
+    active = rules_from(rules_file, rule)
+    total = samples or (10_000_000 if precision else 100_000)
+    with progress_for(total, "dealing", total >= 2_000_000 and precision is None) as progress:
+        analysis = evaluate_hand(cards, trump=trump, samples=samples, precision=precision, seed=seed,
+                                 policy=policy, rules=active, threads=threads, progress=progress)
+    if analysis.misdeal_callable:
+        typer.echo("warning: this hand holds only ranks 3-9, so its player may call a misdeal instead of "
+                   "bidding (rule misdeal=true)", err=True)
+    if plot is not None:
+        from ..output.charts import points_distribution, save_figure
+
+        plot = save_figure(points_distribution(analysis), plot)
+    if json_output:
+        print_json(analysis.to_json())
+    else:
+        from ..output.terminal import print_hand
+
+        print_hand(analysis)
+        if plot is not None:
+            typer.echo(f"Chart: {plot}")
+
+
+@app.command("bid-table")
+@clean_errors
+def bid_table_command(
+    hands: Hands = 10_000_000,
+    seed: Seed = 1,
+    by: ByOpt = "trumps,top,two,jacks,jokers",
+    out: Annotated[Path, typer.Option("--out", metavar="PATH", help="Output path without suffix: writes .csv, "
+                                      ".md, .npz (raw counts) and .parquet (with pyarrow).")]
+    = Path("results/bid_table"),
+    min_count: MinCount = 200,
+    policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats.")] = "heuristic",
+    threads: Threads = None,
+    rules_file: RulesFile = None,
+    rule: RuleOverrides = None,
+    show: Annotated[int, typer.Option("--show", min=0, help="Rows to print: the most common groups.")] = 25,
+    json_output: JsonFlag = False,
+) -> None:
+    """A bid table over many random hands: P(make), EV and the bid to go up to, by hand class.
+
+    Each hand is classed by what a player sees at a glance in its best suit. Groups with few hands are
+    flagged rather than shown as precise.
+
+    [bold]Examples[/bold]
+
+      smear-sim bid-table
+
+      smear-sim bid-table --hands 2000000 --by trumps,top --out results/by_top --rule round_points=true
+    """
+    from ..analysis.classes import class_table, parse_features
+    from ..output.report import write_bid_table
+
+    active = rules_from(rules_file, rule)
+    features = parse_features(by)
+    with progress_for(hands, "dealing and playing", hands >= 2_000_000) as progress:
+        table = class_table(hands, seed=seed, rules=active, policy=policy, threads=threads, progress=progress)
+    frame = table.frame(features, min_count)
+    written = write_bid_table(table, frame, out)
+    if json_output:
+        print_json({**frame.attrs, "files": [str(p) for p in written], "rows": records_json(frame)})
+    else:
+        from ..output.terminal import print_bid_table
+
+        print_bid_table(frame, table, show)
+        typer.echo("Wrote " + ", ".join(str(p) for p in written))
+
+
+@app.command()
+@clean_errors
+def moon(
+    cards: Annotated[str | None, typer.Argument(metavar="[CARDS]", help="A 9-card hand to judge; without "
+                                                   "it, moon rates by hand class.")] = None,
+    hands: Annotated[int | None, typer.Option("--hands", "-n", min=1, help="Random hands for the class "
+                                                 "table (default 1,000,000), or deals for one hand (default "
+                                                 "100,000).")] = None,
+    counts: Annotated[Path | None, typer.Option("--counts", metavar="FILE.npz", help="Use the class counts "
+                                                   "a bid-table run saved instead of simulating.")] = None,
+    by: ByOpt = "trumps,top,two,jacks,jokers",
+    min_count: MinCount = 200,
+    show: Annotated[int, typer.Option("--show", min=1, help="Classes to print.")] = 20,
+    seed: Seed = 1,
+    policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats.")] = "heuristic",
+    threads: Threads = None,
+    rules_file: RulesFile = None,
+    rule: RuleOverrides = None,
+    json_output: JsonFlag = False,
+) -> None:
+    """When shooting the moon pays: success rates and the EV a moon bid adds or loses.
+
+    A moon decides the game, so a won game counts +target points and a lost one -target; the moon pays
+    when that beats the best numeric bid.
+
+    [bold]Examples[/bold]
+
+      smear-sim moon
+
+      smear-sim moon "AH KH QH JH JD HJ 2H 10H AS"
+
+      smear-sim moon --counts results/bid_table.npz --by trumps,top
+    """
+    from ..analysis.classes import ClassTable, class_table, moon_table, parse_features
+    from ..analysis.hand import evaluate_hand
+
+    active = rules_from(rules_file, rule)
+    if not active.moon:
+        raise SmearError("moon bids are off under these rules (moon=false); drop --rule moon=false")
+    if cards is not None:
+        analysis = evaluate_hand(cards, samples=hands or 100_000, seed=seed, policy=policy, rules=active,
+                                 threads=threads)
+        if json_output:
+            data = analysis.to_json()
+            print_json({"hand": data["hand"], "samples": data["samples"], "seed": seed, **data["moon"],
+                         "best_bid": data["bids"][0]})
+        else:
+            from ..output.terminal import print_hand_moon
+
+            print_hand_moon(analysis)
+        return
+    features = parse_features(by)
+    if counts is not None:
+        table = ClassTable.load(counts)
+    else:
+        hands = hands or 1_000_000
+        with progress_for(hands, "dealing and playing", hands >= 2_000_000) as progress:
+            table = class_table(hands, seed=seed, rules=active, policy=policy, threads=threads, progress=progress)
+    frame = moon_table(table, features, min_count)
+    if json_output:
+        print_json({**frame.attrs, "rows": records_json(frame)})
+    else:
+        from ..output.terminal import print_moon_table
+
+        print_moon_table(frame, table, show)
+
+
+PLOT_KINDS = ("heatmap", "make", "moon", "hand")
+
+
+@app.command()
+@clean_errors
+def plot(
+    kind: Annotated[str, typer.Argument(help="heatmap (a value over two features), make (P(make) curves), "
+                                        "moon (moon rate by class) or hand (a hand's points distribution).")],
+    source: Annotated[Path, typer.Argument(help="Class counts from bid-table (.npz) for heatmap/make/moon; a "
+                                           "'smear-sim hand --json' file for hand.")],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Output file (default: results/charts/"
+                                                "KIND.png).")] = None,
+    fmt: Annotated[str | None, typer.Option("--format", help="png or svg (default: from --out, else png).")]
+    = None,
+    x: Annotated[str, typer.Option("--x", help="Feature across (heatmap, make).")] = "trumps",
+    y: Annotated[str, typer.Option("--y", help="Feature down (heatmap).")] = "top",
+    value: Annotated[str, typer.Option("--value", help="Heatmap value: points, bid_up_to, moon, makeB, evB.")]
+    = "points",
+    by: ByOpt = "trumps,top,two,jacks,jokers",
+    min_count: MinCount = 200,
+) -> None:
+    """Draw a strategy chart from a bid table's class counts or a hand analysis.
+
+    [bold]Examples[/bold]
+
+      smear-sim plot heatmap results/bid_table.npz --value bid_up_to
+
+      smear-sim plot make results/bid_table.npz --x trumps --format svg
+
+      smear-sim hand "AH KH 2H JD 10C 5S 9S 4D 3C" --json > hand.json; smear-sim plot hand hand.json
+    """
+    from ..output.charts import heatmap, make_curves, moon_chart, points_distribution, save_figure
+
+    kind = kind.lower()
+    if kind not in PLOT_KINDS:
+        raise SmearError(f"unknown chart {kind!r}: choose {', '.join(PLOT_KINDS)}")
+    if kind == "hand":
+        try:
+            data = json.loads(source.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise SmearError(f"{source} does not exist: save one with 'smear-sim hand CARDS --json > "
+                              f"{source}'") from None
+        except (OSError, ValueError) as exc:
+            raise SmearError(f"{source} is not a hand analysis JSON file: {exc}") from None
+        fig = points_distribution(data)
+    else:
+        from ..analysis.classes import ClassTable, parse_features
+
+        table = ClassTable.load(source)
+        if kind == "heatmap":
+            fig = heatmap(table, x, y, value, min_count)
+        elif kind == "make":
+            fig = make_curves(table, x, min_count)
+        else:
+            fig = moon_chart(table, parse_features(by), 20, min_count)
+    path = save_figure(fig, out or Path("results/charts") / f"{kind}.png", fmt)
+    typer.echo(f"Chart: {path}")
+
+
+@app.command()
+@clean_errors
+def report(
+    hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="Random hands to simulate.")] = 10_000_000,
+    seed: Seed = 1,
+    out: Annotated[Path, typer.Option("--out", help="Folder for the results.")] = Path("results"),
+    by: ByOpt = "trumps,top,two,jacks,jokers",
+    min_count: MinCount = 200,
+    policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats.")] = "heuristic",
+    threads: Threads = None,
+    rules_file: RulesFile = None,
+    rule: RuleOverrides = None,
+) -> None:
+    """The main job: bid table, moon table, strategy charts and an example hand, written to one folder.
+
+    [bold]Examples[/bold]
+
+      smear-sim report
+
+      smear-sim report --hands 10000000 --out results
+    """
+    from ..analysis.classes import class_table, parse_features
+    from ..analysis.hand import EXAMPLE_HAND, evaluate_hand
+    from ..output.report import write_report
+
+    active = rules_from(rules_file, rule)
+    features = parse_features(by)
+    with progress_for(hands, "dealing and playing", True) as progress:
+        table = class_table(hands, seed=seed, rules=active, policy=policy, threads=threads, progress=progress)
+    example = evaluate_hand(EXAMPLE_HAND, seed=seed, policy=policy, rules=active, threads=threads)
+    command = "smear-sim report"
+    if hands != 10_000_000:
+        command += f" --hands {hands}"
+    if seed != 1:
+        command += f" --seed {seed}"
+    if out != Path("results"):
+        command += f" --out {out}"
+    if features != parse_features("trumps,top,two,jacks,jokers"):
+        command += f" --by {','.join(features)}"
+    if min_count != 200:
+        command += f" --min-count {min_count}"
+    if policy != "heuristic":
+        command += f" --policy {policy}"
+    from ..core.rules import format_value
+
+    command += "".join(f" --rule {k}={format_value(v)}" for k, v in active.changed().items())
+    written = write_report(table, out, command=command, by=features, min_count=min_count, example_hand=example)
+    from ..output.terminal import print_bid_table
+
+    print_bid_table(table.frame(features, min_count), table, 15)
+    typer.echo(f"Wrote {len(written)} files to {out}/ (see {out}/README.md)")

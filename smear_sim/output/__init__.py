@@ -1,0 +1,1 @@
+"""How answers look: terminal tables, charts, files and the report."""
