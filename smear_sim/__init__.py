@@ -53,8 +53,8 @@ __all__ = [
     "parse_record",
     "replay",
     "score_record",
-    *_LAZY,
 ]
+__all__ += list(_LAZY)  # the names that load on first use
 
 
 def __getattr__(name: str) -> Any:

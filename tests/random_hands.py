@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 
-from smear_sim.reference import hand as ref
 from smear_sim.core.cards import SUIT_NAMES, card_name
 from smear_sim.core.rules import Rules
+from smear_sim.reference import hand as ref
 
 
 def random_record(rules: Rules, rng: random.Random, *, dealer: int | None = None,

@@ -303,7 +303,7 @@ def trick_winner(trick: Sequence[int], trump: int) -> int:
         c = trick[index]
         if is_trump(c, trump):
             rank = int(TABLES.trump_rank[trump, c])
-            if c in _JOKERS and _JOKERS <= set(trick):
+            if c in _JOKERS and set(trick) >= _JOKERS:
                 first_joker = min(trick.index(j) for j in _JOKERS)
                 rank = _HIGH_JOKER_RANK if index == first_joker else _LOW_JOKER_RANK
             return (2, rank)

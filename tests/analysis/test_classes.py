@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from smear_sim.core import layout as L
 from smear_sim.analysis.classes import DEFAULT_FEATURES, ClassTable, bid_table, class_table, moon_table, parse_features
 from smear_sim.analysis.hand import PRECISION_BATCH, evaluate_hand, parse_hand
+from smear_sim.core import layout as L
 from smear_sim.core.cards import parse_cards
 from smear_sim.core.errors import CardError, SmearError
 from smear_sim.core.rules import Rules
@@ -169,7 +169,7 @@ def test_hand_analysis_json_fields(rules):
     evs = list(e.ev.value[0])
     assert all(a >= b for a, b in pairwise(makes))
     assert all(a >= b for a, b in pairwise(evs))
-    for b, make, row in zip(range(rules.min_bid, m + 1), makes, numeric):
+    for b, make, row in zip(range(rules.min_bid, m + 1), makes, numeric, strict=True):
         assert make == pytest.approx(float(dist[b:].sum()), abs=1e-12)
         assert row["make"] == pytest.approx(sum(points["distribution"][b:]), abs=2e-3)
     best = max(range(rules.min_bid, m + 1), key=lambda b: (evs[b - rules.min_bid], -b))

@@ -16,14 +16,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from smear_sim.core import layout as L
-from smear_sim.core.errors import SmearError
-from smear_sim.kernels import drivers
-from smear_sim.reference.record import score_record
-from smear_sim.core.rules import Rules
-from smear_sim.core.players import parse_policies, policy_array
 from smear_sim.analysis.match import duplicate_match
 from smear_sim.analysis.simulate import simulate, trace_records
+from smear_sim.core import layout as L
+from smear_sim.core.errors import SmearError
+from smear_sim.core.players import parse_policies, policy_array
+from smear_sim.core.rules import Rules
+from smear_sim.kernels import drivers
+from smear_sim.reference.record import score_record
 
 PRESETS = {
     "defaults": Rules(),

@@ -11,9 +11,9 @@ import tomllib
 
 import pytest
 from cli_helpers import assert_clean_failure, assert_clean_process_failure, invoke, run
-from tests.reference.test_record import BAD_RECORDS, GOLDEN_DIR
 
 from smear_sim.core.rules import Rules
+from tests.reference.test_record import BAD_RECORDS, GOLDEN_DIR
 
 BASIC = GOLDEN_DIR / "basic.json"
 EXPECTED_BASIC = json.loads(BASIC.read_text(encoding="utf-8"))["expected"]

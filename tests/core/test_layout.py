@@ -43,6 +43,6 @@ def test_bid_codes():
 def test_class_dimensions():
     sizes = dict(L.CLASS_DIMS)
     assert list(sizes) == ["trumps", "top", "two", "jacks", "jokers", "aces"]
-    assert L.N_CLASSES == math.prod(sizes.values())
+    assert math.prod(sizes.values()) == L.N_CLASSES
     assert (sizes["top"], sizes["two"], sizes["jacks"], sizes["jokers"], sizes["aces"]) == (
         L.N_TOP, L.N_TWO, L.N_JACKS, L.N_JOKERS, L.N_ACES)

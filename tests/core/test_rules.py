@@ -52,9 +52,9 @@ def all_rule_combinations(targets=(1, 21, 500)):
 
 
 def test_option_names_are_those_of_interfaces_md():
-    assert OPTION_NAMES == tuple(RULES_MD_DEFAULTS)
+    assert tuple(RULES_MD_DEFAULTS) == OPTION_NAMES
     assert set(OPTION_HELP) == set(OPTION_NAMES)
-    assert RULE_INDEX == {name: i for i, name in enumerate(OPTION_NAMES)}
+    assert {name: i for i, name in enumerate(OPTION_NAMES)} == RULE_INDEX
 
 
 def test_defaults_are_the_rules_md_rulings():

@@ -124,7 +124,7 @@ def test_non_trump_rank_a_k_q_j_10_down_to_2(trump):
             continue
         ranked = sorted((c for c in range(52) if TABLES.effective_suit[trump, c] == suit),
                         key=lambda c: -int(TABLES.trick_rank[trump, c]))
-        expected = [r + "SHDC"[suit] for r in "A K Q J 10 9 8 7 6 5 4 3 2".split()]
+        expected = [r + "SHDC"[suit] for r in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]]
         if suit == jick_of(trump) // 13:
             expected.remove("J" + "SHDC"[suit])
         assert names(ranked) == " ".join(expected)

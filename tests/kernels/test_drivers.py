@@ -15,14 +15,14 @@ from math import comb
 import numpy as np
 import pytest
 
-from smear_sim.core import layout as L
 from smear_sim.analysis.classes import class_features
-from smear_sim.core.cards import mask_of, parse_cards
-from smear_sim.kernels import drivers
-from smear_sim.core.rules import Rules
-from smear_sim.core.players import parse_policies, policy_array
 from smear_sim.analysis.simulate import simulate
+from smear_sim.core import layout as L
+from smear_sim.core.cards import mask_of, parse_cards
+from smear_sim.core.players import parse_policies, policy_array
+from smear_sim.core.rules import Rules
 from smear_sim.core.tables import MISDEAL_MASK
+from smear_sim.kernels import drivers
 
 N_HANDS = 200_000
 CHUNK = 50_000  # traces are ~1 KB a hand: read them in chunks

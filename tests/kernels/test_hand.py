@@ -15,15 +15,15 @@ import pytest
 from random_hands import random_record
 
 from smear_sim.core import layout as L
-from smear_sim.reference import hand as ref
 from smear_sim.core.cards import mask_of
+from smear_sim.core.layout import MOON
+from smear_sim.core.rules import Rules
+from smear_sim.core.tables import CARD_POINTS, MISDEAL_MASK, TABLES
 from smear_sim.kernels import hand as kh
 from smear_sim.kernels import trick as kt
 from smear_sim.kernels.rng import stream_key
-from smear_sim.core.layout import MOON
+from smear_sim.reference import hand as ref
 from smear_sim.reference.record import parse_record, replay
-from smear_sim.core.rules import Rules
-from smear_sim.core.tables import CARD_POINTS, MISDEAL_MASK, TABLES
 
 RULE_SETS = {
     "defaults": Rules(),

@@ -14,17 +14,17 @@ import numpy as np
 import pytest
 from random_hands import random_record
 
-from smear_sim.reference import hand as ref
+from smear_sim.analysis.match import duplicate_match
 from smear_sim.core.cards import HIGH_JOKER, LOW_JOKER, card, mask_of, parse_cards
+from smear_sim.core.layout import MOON, PASS
+from smear_sim.core.rules import Rules
+from smear_sim.core.tables import TABLES, jick_of
 from smear_sim.kernels import players as kp
 from smear_sim.kernels import trick as kt
 from smear_sim.kernels.players import heuristic
 from smear_sim.kernels.rng import stream_key
-from smear_sim.core.layout import MOON, PASS
+from smear_sim.reference import hand as ref
 from smear_sim.reference.record import parse_record
-from smear_sim.core.rules import Rules
-from smear_sim.analysis.match import duplicate_match
-from smear_sim.core.tables import TABLES, jick_of
 
 POLICIES = {"random": kp.RANDOM, "heuristic": kp.HEURISTIC}
 ACE, KING, QUEEN, JACK, TEN, TWO = 12, 11, 10, 9, 8, 0

@@ -7,6 +7,7 @@ trick logic.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from itertools import combinations
@@ -16,10 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from random_hands import random_record
 
-from smear_sim.reference import hand as ref
 from smear_sim.core.cards import card_name, mask_of, parse_card, parse_cards
 from smear_sim.core.errors import IllegalAction, SmearError
-from smear_sim.reference.record import parse_record, replay, score_record
+from smear_sim.core.rules import ForcedBid, High, Low, LowTo, MoonRequires, Rules
+from smear_sim.core.tables import CARD_POINTS, TABLES
+from smear_sim.reference import hand as ref
 from smear_sim.reference.hand import (
     MOON,
     PASS,
@@ -44,8 +46,7 @@ from smear_sim.reference.hand import (
     verify_discard,
     verify_play,
 )
-from smear_sim.core.rules import ForcedBid, High, Low, LowTo, MoonRequires, Rules
-from smear_sim.core.tables import CARD_POINTS, TABLES
+from smear_sim.reference.record import parse_record, replay, score_record
 
 S, H, D, C = 0, 1, 2, 3
 DEFAULT = Rules()
@@ -360,7 +361,7 @@ def test_discard_s_gt_6_keeps_6_scoring_trumps_of_choice():
     hand = "AH KH QH JH JD HJ LJ 10H 3H AS KS QS 2C"
     found = keeps(hand, H)
     assert len(found) == 28  # C(8, 6)
-    scoring = set("AH KH QH JH JD HJ LJ 10H".split())
+    scoring = set(["AH", "KH", "QH", "JH", "JD", "HJ", "LJ", "10H"])
     for keep in found:
         assert keep <= scoring
     verify_discard(cs(hand), cs("AH KH 3H AS KS QS 2C"), H)  # burying the ace is legal here
@@ -894,7 +895,7 @@ def test_random_legal_hands_score_consistently(rules, seed):
     assert len(plays) == 24 == len(set(plays))
     assert [card_name(x) for x in plays] == record["plays"]
     assert result.tricks[0].leader == result.bidder
-    for previous, following in zip(result.tricks, result.tricks[1:]):
+    for previous, following in itertools.pairwise(result.tricks):
         assert following.leader == previous.winner
     for trick in result.tricks:
         assert trick.winner == (trick.leader + trick_winner(trick.cards, result.trump)) % 4
