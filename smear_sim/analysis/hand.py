@@ -24,14 +24,14 @@ from ..core.players import parse_policies, policy_array
 from ..core.rules import Rules
 from ..core.stats import Estimate, round_to_se
 from ..core.tables import POINT_NAMES
-from ..engine.runner import Job, Progress, check_count, run
+from ..engine.runner import Executor, Job, Progress, check_count, run
 from ..reference.hand import is_misdeal_hand
 from .estimates import BidEstimates, estimate
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["EXAMPLE_HAND", "HandAnalysis", "evaluate_hand", "parse_hand", "parse_trump"]
+__all__ = ["EXAMPLE_HAND", "HandAnalysis", "HandQuery", "evaluate_hand", "hand_query", "parse_hand", "parse_trump"]
 
 EXAMPLE_HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
 PRECISION_BATCH = 10_000
@@ -185,7 +185,36 @@ class HandAnalysis:
         return pd.DataFrame(self.bid_rows()).set_index("bid")
 
 
-def evaluate_hand(
+@dataclass(frozen=True)
+class HandQuery:
+    """A hand analysis checked and ready to run: everything :func:`evaluate_hand` validates before it deals.
+
+    Made by :func:`hand_query`; a server validates a request with it before queueing the work.
+    """
+
+    cards: tuple[int, ...]
+    rules: Rules
+    policy: str
+    trump: int  # a suit index, or -1: the policy chooses after the kitty
+    precision: float | None
+    job: Job
+
+    def run(self, *, threads: int | None = None, progress: Progress | None = None,
+            executor: Executor | None = None) -> HandAnalysis:
+        """Simulate; ``progress`` and ``executor`` go to :func:`smear_sim.engine.runner.run`."""
+        precision, rules = self.precision, self.rules
+
+        def precise_enough(counts: np.ndarray) -> bool:
+            return float(estimate(counts[0], rules).points.se[0]) < precision
+
+        result = run(self.job, threads=threads, chunk_size=PRECISION_BATCH if precision is not None else 1 << 16,
+                     progress=progress, stop=precise_enough if precision is not None else None, executor=executor)
+        return HandAnalysis(self.cards, result.done, self.job.seed, self.policy, rules,
+                            None if self.trump < 0 else self.trump, result.counts.reshape(L.CLS_SIZE),
+                            "precision" if result.stopped else "samples", result.seconds)
+
+
+def hand_query(
     hand: str | Sequence[int | str],
     *,
     trump: str | int | None = None,
@@ -194,16 +223,9 @@ def evaluate_hand(
     seed: int = 1,
     policy: str = "heuristic",
     rules: Rules | None = None,
-    threads: int | None = None,
-    progress: Progress | None = None,
     max_samples: int = 10_000_000,
-) -> HandAnalysis:
-    """Simulate ``hand`` as bidder; see the module docstring for the conventions.
-
-    With ``precision`` the deals are simulated in batches of 10,000 until the standard error of the mean
-    points falls below it (at most ``samples``, default 10,000,000). Without it, ``samples`` deals
-    (default 100,000) are simulated.
-    """
+) -> HandQuery:
+    """Check the arguments of :func:`evaluate_hand` (a one-line :class:`SmearError` for the first bad one)."""
     cards = parse_hand(hand)
     rules = rules or Rules()
     policies = parse_policies(policy)
@@ -216,12 +238,29 @@ def evaluate_hand(
     check_count("--samples", limit)
     job = Job("analyze_hands", seed, limit, (rules.to_array(), policy_array(policies), np.uint64(mask_of(cards)),
                                              trump_index, False), label="--samples")
+    return HandQuery(cards, rules, policies[0], trump_index, precision, job)
 
-    def precise_enough(counts: np.ndarray) -> bool:
-        return float(estimate(counts[0], rules).points.se[0]) < precision
 
-    result = run(job, threads=threads, chunk_size=PRECISION_BATCH if precision is not None else 1 << 16,
-                 progress=progress, stop=precise_enough if precision is not None else None)
-    return HandAnalysis(cards, result.done, seed, policies[0], rules, None if trump_index < 0 else trump_index,
-                        result.counts.reshape(L.CLS_SIZE), "precision" if result.stopped else "samples",
-                        result.seconds)
+def evaluate_hand(
+    hand: str | Sequence[int | str],
+    *,
+    trump: str | int | None = None,
+    samples: int | None = None,
+    precision: float | None = None,
+    seed: int = 1,
+    policy: str = "heuristic",
+    rules: Rules | None = None,
+    threads: int | None = None,
+    progress: Progress | None = None,
+    executor: Executor | None = None,
+    max_samples: int = 10_000_000,
+) -> HandAnalysis:
+    """Simulate ``hand`` as bidder; see the module docstring for the conventions.
+
+    With ``precision`` the deals are simulated in batches of 10,000 until the standard error of the mean
+    points falls below it (at most ``samples``, default ``max_samples``). Without it, ``samples`` deals
+    (default 100,000) are simulated. ``executor`` runs the chunks (:mod:`smear_sim.engine.runner`).
+    """
+    query = hand_query(hand, trump=trump, samples=samples, precision=precision, seed=seed, policy=policy,
+                       rules=rules, max_samples=max_samples)
+    return query.run(threads=threads, progress=progress, executor=executor)

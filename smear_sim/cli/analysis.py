@@ -20,7 +20,6 @@ from .app import (
     clean_errors,
     print_json,
     progress_for,
-    records_json,
     rules_from,
 )
 
@@ -125,7 +124,9 @@ def bid_table_command(
     frame = table.frame(features, min_count)
     written = write_bid_table(table, frame, out)
     if json_output:
-        print_json({**frame.attrs, "files": [str(p) for p in written], "rows": records_json(frame)})
+        from ..output.report import table_json
+
+        print_json({"files": [str(p) for p in written]} | table_json(frame))
     else:
         from ..output.terminal import print_bid_table
 
@@ -193,7 +194,9 @@ def moon(
             table = class_table(hands, seed=seed, rules=active, policy=policy, threads=threads, progress=progress)
     frame = moon_table(table, features, min_count)
     if json_output:
-        print_json({**frame.attrs, "rows": records_json(frame)})
+        from ..output.report import table_json
+
+        print_json(table_json(frame))
     else:
         from ..output.terminal import print_moon_table
 

@@ -66,11 +66,6 @@ def rules_from(rules_file: Path | None, overrides: list[str] | None):
     return load_rules(rules_file, overrides or ())
 
 
-def records_json(frame) -> list[dict]:
-    """A table's rows as plain JSON objects (the top trump as its name)."""
-    return json.loads(frame.astype({"top": str} if "top" in frame else {}).to_json(orient="records"))
-
-
 def print_json(obj) -> None:
     typer.echo(json.dumps(obj, indent=2))
 

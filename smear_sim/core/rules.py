@@ -30,6 +30,7 @@ __all__ = [
     "MoonRequires",
     "Rules",
     "RulesError",
+    "describe_options",
     "format_value",
     "load_rules",
     "rule_settings",
@@ -213,6 +214,28 @@ def rule_settings(rules_file: str | Path | None = None, overrides: Iterable[str]
     settings |= _override_settings(overrides)
     Rules(**settings)
     return settings
+
+
+def describe_options() -> list[dict[str, Any]]:
+    """Every option for a form or a help page: its name, kind (``bool``, ``choice`` or ``int``), default,
+    choices or range, and help text, in RULES.md order."""
+    default = Rules()
+    described = []
+    for name in OPTION_NAMES:
+        kind = _FIELD_TYPES[name]
+        entry: dict[str, Any] = {"name": name, "default": _plain(getattr(default, name)), "help": OPTION_HELP[name]}
+        if kind is bool:
+            entry["kind"] = "bool"
+        elif kind is int:
+            entry["kind"] = "int"
+            entry["min"] = 1
+            if name == "min_bid":
+                entry["max"] = Rules(round_points=True).max_points  # 4 without round points
+        else:
+            entry["kind"] = "choice"
+            entry["choices"] = [member.value for member in kind]
+        described.append(entry)
+    return described
 
 
 def load_rules(rules_file: str | Path | None = None, overrides: Iterable[str] = ()) -> Rules:

@@ -28,6 +28,7 @@ from ..core.errors import SmearError
 __all__ = [
     "DEFAULT_CHUNK",
     "MAX_SEED",
+    "Executor",
     "Job",
     "LocalExecutor",
     "Progress",

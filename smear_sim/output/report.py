@@ -1,7 +1,8 @@
-"""Writing results: bid tables as CSV, Markdown and Parquet, moon tables, charts and a results README."""
+"""Writing results: bid tables as CSV, Markdown, Parquet and JSON, moon tables, charts and a results README."""
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,7 +14,7 @@ from ..core.io import atomic_write
 from ..core.rules import Rules
 from ..core.stats import Estimate
 
-__all__ = ["markdown_table", "write_bid_table", "write_moon_table", "write_report"]
+__all__ = ["markdown_table", "table_json", "write_bid_table", "write_moon_table", "write_report"]
 
 
 def _cell(value: float, se: float, percent: bool = False) -> str:
@@ -45,6 +46,13 @@ def markdown_table(frame: pd.DataFrame, *, bids: Sequence[int], by: Sequence[str
         cells.append(_cell(row["moon"], row["moon_se"], percent=True))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def table_json(frame: pd.DataFrame) -> dict:
+    """A bid or moon table as one JSON object: its metadata (``frame.attrs``) and ``rows`` of plain values,
+    the top trump as its name and missing values as null."""
+    plain = frame.astype({"top": str}) if "top" in frame else frame
+    return {**frame.attrs, "rows": json.loads(plain.to_json(orient="records"))}
 
 
 def _preamble(meta: dict, by: Sequence[str], title: str) -> str:

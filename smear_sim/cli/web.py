@@ -1,0 +1,102 @@
+"""The ``serve`` command: the page for players on a local web server."""
+
+from __future__ import annotations
+
+import errno
+import socket
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..core.errors import SmearError
+from .app import app, clean_errors
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+@app.command()
+@clean_errors
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on. The default serves this machine "
+                                      "only; anything else lets others on the network use the page.")]
+    = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on (0: any free port).")]
+    = 8000,
+    open_browser: Annotated[bool, typer.Option("--open", help="Open the page in the default browser.")] = False,
+    results: Annotated[Path, typer.Option("--results", metavar="DIR", help="Folder with the bid table "
+                                          "(bid_table.npz) that the tables view shows.")] = Path("results"),
+    max_samples: Annotated[int, typer.Option("--max-samples", min=1, help="The most deals one request may "
+                                             "simulate.")] = 200_000,
+) -> None:
+    """Serve the page for players: pick a hand, get the advice and charts in a browser.
+
+    It prints the page's address and runs until Ctrl-C. Analyses from several browsers take turns on the
+    simulator, each at most --max-samples deals.
+
+    [bold]Examples[/bold]
+
+      smear-sim serve --open
+
+      smear-sim serve --port 8080 --results results
+    """
+    try:
+        import uvicorn
+
+        from ..web.server import create_app
+    except ImportError as exc:
+        raise SmearError(f"the web page needs FastAPI and uvicorn ({exc.name} is missing): "
+                         "pip install 'smear-sim[web]'") from None
+    if host not in LOOPBACK:
+        typer.echo(f"warning: serving on {host}: anyone who can reach this machine can use the page and its "
+                   "CPU; leave out --host to serve this machine only", err=True)
+    listener = _listen(host, port)
+    bound_port = listener.getsockname()[1]
+    url = f"http://{f'[{host}]' if ':' in host else host}:{bound_port}/"
+    if not (results / "bid_table.npz").exists():
+        typer.echo(f"note: {results}/bid_table.npz is missing, so the tables view will be empty; give "
+                   "--results DIR or make one with 'smear-sim report'", err=True)
+    config = uvicorn.Config(create_app(results=results, max_samples=max_samples), log_level="warning",
+                            timeout_graceful_shutdown=2)
+    server = _server(config, url if open_browser else None)
+    typer.echo(f"smear-sim: the page is at {url} (Ctrl-C stops it)")
+    try:
+        server.run(sockets=[listener])
+    except KeyboardInterrupt:  # uvicorn stops gracefully on Ctrl-C, then raises it again
+        pass
+    typer.echo("smear-sim: stopped", err=True)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port``, or a one-line error: bound here so that a port in use is reported
+    before the server starts, and port 0 gives the free port that the address then names."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    except socket.gaierror as exc:
+        raise SmearError(f"--host {host!r} is not an address of this machine: {exc.strerror}") from None
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as exc:
+        listener.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise SmearError(f"port {port} on {host} is in use: stop what uses it, or choose another with "
+                             "--port") from None
+        raise SmearError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    return listener
+
+
+def _server(config, open_url: str | None):
+    """uvicorn's server; with ``open_url`` it opens the page in a browser once it listens."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets=None) -> None:
+            await super().startup(sockets)
+            if open_url and self.started:
+                import webbrowser
+
+                webbrowser.open(open_url)
+
+    return Server(config)

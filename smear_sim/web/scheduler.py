@@ -1,0 +1,157 @@
+"""Many analyses at once in one server process, taking turns on the simulator.
+
+Numba's parallel kernels use every core, and its ``workqueue`` threading layer (the one found where no
+OpenMP or TBB runtime is installed) aborts the process when two Python threads launch parallel kernels at
+once. So the server runs one kernel at a time. Each analysis runs in a worker thread of :class:`Simulator`
+and holds the simulator's turn (:class:`Turns`) while it works; every few thousand deals it passes the turn
+to the analysis that has waited longest. A long analysis then delays a short one by one slice at most,
+the cores are never oversubscribed, and because results are integer counts keyed by hand index, slicing
+the work changes no number.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TypeVar
+
+import numpy as np
+
+from ..engine.runner import Job, Progress, chunk_ranges, run_chunk, using_threads
+
+__all__ = ["SLICE", "AnalysisCancelled", "ServerBusy", "Simulator", "TurnExecutor", "Turns"]
+
+SLICE = 4096  # deals per turn: about 40 ms of a hand analysis on two cores
+T = TypeVar("T")
+
+
+class AnalysisCancelled(Exception):
+    """The analysis was stopped between slices: its client went away, or the server is shutting down."""
+
+
+class ServerBusy(Exception):
+    """More analyses are waiting than the server takes."""
+
+
+class Turns:
+    """A first-come, first-served lock: releasing it hands it straight to the longest waiter.
+
+    Python's own locks make no promise of order, and a thread that releases and at once acquires again
+    usually wins; here a waiting thread always goes first.
+    """
+
+    def __init__(self) -> None:
+        self._mutex = threading.Lock()
+        self._waiting: deque[threading.Event] = deque()
+        self._held = False
+
+    def acquire(self) -> None:
+        with self._mutex:
+            if not self._held:
+                self._held = True
+                return
+            handed = threading.Event()
+            self._waiting.append(handed)
+        handed.wait()  # the holder passes the turn on by setting it; the turn stays held throughout
+
+    def release(self) -> None:
+        with self._mutex:
+            if self._waiting:
+                self._waiting.popleft().set()
+            else:
+                self._held = False
+
+    def pass_turn(self) -> None:
+        """Let every analysis that was waiting before this call have its turn, then take it back."""
+        with self._mutex:
+            if not self._waiting:
+                return
+        self.release()
+        self.acquire()
+
+    def __enter__(self) -> Turns:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.release()
+
+
+class TurnExecutor:
+    """An executor for :func:`smear_sim.engine.runner.run` that runs the chunks in this thread, in slices of
+    ``slice_size`` deals, passing the turn between slices. Its caller holds the turn.
+
+    ``progress`` hears of every slice; ``stop`` is asked before each one, and True ends the analysis with
+    :class:`AnalysisCancelled`.
+    """
+
+    def __init__(self, turns: Turns, *, slice_size: int = SLICE, progress: Progress | None = None,
+                 stop: Callable[[], bool] | None = None) -> None:
+        self._turns = turns
+        self._slice = slice_size
+        self._progress = progress
+        self._stop = stop
+
+    def map_chunks(self, job: Job, ranges: Sequence[tuple[int, int]], threads: int) -> Iterator[np.ndarray]:
+        with using_threads(threads):
+            for start, count in ranges:
+                counts = None
+                for first, size in chunk_ranges(start + count, self._slice, first=start):
+                    self._turns.pass_turn()
+                    if self._stop is not None and self._stop():
+                        raise AnalysisCancelled
+                    part = run_chunk(job, first, size, threads)
+                    counts = part if counts is None else counts + part
+                    if self._progress is not None:
+                        self._progress(size)
+                yield counts
+
+
+class Simulator:
+    """Runs analyses in ``workers`` threads; the kernels take turns (see the module docstring).
+
+    At most ``max_waiting`` analyses are queued or running at once; past that :meth:`submit` raises
+    :class:`ServerBusy`.
+    """
+
+    def __init__(self, *, workers: int = 4, max_waiting: int = 32, slice_size: int = SLICE) -> None:
+        self.turns = Turns()
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="smear-sim-analysis")
+        self._slice = slice_size
+        self._max_waiting = max_waiting
+        self._pending = 0
+        self._lock = threading.Lock()
+        self._closing = threading.Event()
+
+    def submit(self, work: Callable[[TurnExecutor], T], *, progress: Progress | None = None,
+               cancelled: threading.Event | None = None) -> Future[T]:
+        """Run ``work(executor)`` in a worker thread holding the turn; ``executor`` is for the runner."""
+        with self._lock:
+            if self._pending >= self._max_waiting:
+                raise ServerBusy(f"the server is busy with {self._pending} analyses; try again in a moment")
+            self._pending += 1
+
+        def stop() -> bool:
+            return self._closing.is_set() or (cancelled is not None and cancelled.is_set())
+
+        executor = TurnExecutor(self.turns, slice_size=self._slice, progress=progress, stop=stop)
+
+        def job() -> T:
+            try:
+                if stop():
+                    raise AnalysisCancelled
+                with self.turns:
+                    return work(executor)
+            finally:
+                with self._lock:
+                    self._pending -= 1
+
+        return self._pool.submit(job)
+
+    def close(self) -> None:
+        """Stop every analysis at its next slice and let the worker threads end."""
+        self._closing.set()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
