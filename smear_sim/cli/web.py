@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import socket
 from pathlib import Path
@@ -60,10 +61,8 @@ def serve(
                             timeout_graceful_shutdown=2)
     server = _server(config, url if open_browser else None)
     typer.echo(f"smear-sim: the page is at {url} (Ctrl-C stops it)")
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops gracefully on Ctrl-C, then raises it again
         server.run(sockets=[listener])
-    except KeyboardInterrupt:  # uvicorn stops gracefully on Ctrl-C, then raises it again
-        pass
     typer.echo("smear-sim: stopped", err=True)
 
 

@@ -5,8 +5,8 @@
   that ``smear-sim hand ... --json`` prints for the same arguments. ``POST /api/hand/stream`` runs the same
   analysis and answers in lines of JSON (NDJSON): ``{"progress": {"done": D, "total": N}}`` as it goes,
   then ``{"result": {...}}`` or ``{"error": "..."}``; closing the connection stops the analysis.
-- ``GET /api/rules``: the rule options (defaults, choices, ranges, help), the policies, and the hand
-  request's fields and sample cap, so the page shows only the inputs the API takes.
+- ``GET /api/rules``: the rule options (defaults, choices, ranges, help), the policies, the hand request's
+  fields and sample cap (so the page shows only the inputs the API takes), and the features tables group by.
 - ``GET /api/tables?by=trumps,top``: the bid table and the moon table of the results folder, regrouped by
   the features asked for (default the committed grouping), as ``smear-sim moon --counts ... --json``
   prints them.
@@ -144,10 +144,12 @@ class _Tables:
         with self._lock:
             if by not in self._made:
                 table = self._load()
+                frame = table.frame(by)
                 self._made[by] = {
                     "source": str(self.results / BID_TABLE),
-                    "features": {name: FEATURE_HELP[name] for name in by},
-                    "bid_table": table_json(table.frame(by)),
+                    "features": [{"name": name, "help": FEATURE_HELP[name], "values": _levels(frame[name])}
+                                 for name in by],
+                    "bid_table": table_json(frame),
                     "moon_table": table_json(moon_table(table, by)),
                 }
             return self._made[by]
@@ -161,6 +163,14 @@ class _Tables:
                                  "server with --results DIR naming a folder that has one")
             self._table = ClassTable.load(path)
         return self._table
+
+
+def _levels(column) -> list:
+    """A feature's values in the table's order (the top trump best first), as plain JSON values."""
+    if hasattr(column, "cat"):  # categorical: keep the categories' order
+        seen = set(column)
+        return [str(value) for value in column.cat.categories if value in seen]
+    return sorted(column.unique().tolist())
 
 
 def create_app(*, results: Path | None = Path("results"), max_samples: int = DEFAULT_MAX_SAMPLES,
@@ -200,6 +210,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
             "policies": list(POLICIES),
             "hand": {"fields": list(HAND_FIELDS), "trumps": list(SUIT_NAMES), "default_samples": DEFAULT_SAMPLES,
                      "max_samples": max_samples},
+            "table_features": FEATURE_HELP,
         })
 
     @app.get("/api/tables")
@@ -245,8 +256,17 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
 
         return StreamingResponse(lines(), media_type="application/x-ndjson")
 
-    app.mount("/", StaticFiles(directory=STATIC, html=True), name="page")
+    app.mount("/", _Page(directory=STATIC, html=True), name="page")
     return app
+
+
+class _Page(StaticFiles):
+    """The page's files, which browsers must check again on each load, so that an upgrade shows at once."""
+
+    async def get_response(self, path: str, scope):
+        response = await super().get_response(path, scope)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
 
 
 def _line(obj: dict[str, Any]) -> str:
