@@ -67,8 +67,8 @@ def serve(
 
 
 def _listen(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host:port``, or a one-line error: bound here so that a port in use is reported
-    before the server starts, and port 0 gives the free port that the address then names."""
+    """A socket listening on ``host:port``, or a one-line error: made here so that a port in use is reported
+    before the server starts, and port 0 gives the free port that the printed address then names."""
     try:
         family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
     except socket.gaierror as exc:
@@ -83,6 +83,7 @@ def _listen(host: str, port: int) -> socket.socket:
             raise SmearError(f"port {port} on {host} is in use: stop what uses it, or choose another with "
                              "--port") from None
         raise SmearError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    listener.listen(128)  # browsers may connect at once: they wait in the backlog until the server accepts
     return listener
 
 

@@ -63,6 +63,11 @@ class Turns:
             else:
                 self._held = False
 
+    def waiting(self) -> int:
+        """Threads waiting for the turn."""
+        with self._mutex:
+            return len(self._waiting)
+
     def pass_turn(self) -> None:
         """Let every analysis that was waiting before this call have its turn, then take it back."""
         with self._mutex:
@@ -122,7 +127,7 @@ class Simulator:
         self._slice = slice_size
         self._max_waiting = max_waiting
         self._pending = 0
-        self._lock = threading.Lock()
+        self._lock = threading.Condition()
         self._closing = threading.Event()
 
     def submit(self, work: Callable[[TurnExecutor], T], *, progress: Progress | None = None,
@@ -147,8 +152,19 @@ class Simulator:
             finally:
                 with self._lock:
                     self._pending -= 1
+                    self._lock.notify_all()
 
         return self._pool.submit(job)
+
+    @property
+    def pending(self) -> int:
+        """Analyses queued or running."""
+        return self._pending
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until no analysis is queued or running; False if ``timeout`` seconds pass first."""
+        with self._lock:
+            return self._lock.wait_for(lambda: self._pending == 0, timeout)
 
     def close(self) -> None:
         """Stop every analysis at its next slice and let the worker threads end."""

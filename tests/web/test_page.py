@@ -1,0 +1,94 @@
+"""The page in a real browser: headless Chromium through selenium, against a live server on 127.0.0.1.
+
+Skipped, with the reason, where Chromium, chromedriver or selenium is missing (.ci/run installs them with
+apt-get where it can).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from web_helpers import as_phone, ask, body_data, browser_paths, chrome, post, running, wait_for
+
+from smear_sim.web.server import create_app
+
+EXAMPLE = "AH KH 2H JD 10C 5S 9S 4D 3C"
+RESULTS = Path(__file__).parents[2] / "results"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    paths = browser_paths()
+    if isinstance(paths, str):
+        pytest.skip(paths)
+    with chrome(*paths) as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def url():
+    with running(create_app(results=RESULTS)) as address:
+        yield address
+
+
+def advised_call(data: dict) -> str:
+    """The call the page should advise for an analysis."""
+    if data["moon"]["pays"]:
+        return "moon"
+    return "pass" if data["bid_up_to"] is None else str(data["bid_up_to"])
+
+
+def test_pick_nine_cards_by_clicking_and_read_the_advice(browser, url, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(1280, 1000)
+    headline = ask(browser, url, EXAMPLE, samples=20_000)
+    status, expected = post(url + "api/hand", {"cards": EXAMPLE, "samples": 20_000, "seed": 1})
+    assert status == 200
+    advice = browser.find_element(By.ID, "advice")
+    assert advice.get_attribute("data-call") == advised_call(expected) == "3"
+    best = next(b for b in expected["bids"] if b["bid"] == 3)
+    assert headline == f"Bid up to 3: P(make 3) {round(100 * best['make'])}%, EV +{best['ev']:.1f} points"
+    assert "20,000 deals simulated" in browser.find_element(By.ID, "meta").text
+    assert " ± " in browser.find_element(By.ID, "bids-table").text  # standard errors shown
+    for chart in ("chart-ev", "chart-make", "chart-points", "chart-moon"):
+        assert browser.find_elements(By.CSS_SELECTOR, f"#{chart} rect"), chart
+    assert browser.get_log("browser") == []  # no script errors
+    browser.save_screenshot(str(tmp_path / "advice-desktop.png"))
+
+
+def test_typed_cards_and_a_phone_sized_screen(browser, url, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    as_phone(browser)
+    try:
+        ask(browser, url, "ah,kh 2♥ JD tc 5s 9♠ 4d 3c", click=False)
+        assert browser.find_element(By.ID, "hand-status").text.startswith("Your hand: A♥ K♥ 2♥ J♦ 10♣")
+        assert len(browser.find_elements(By.CSS_SELECTOR, '.card[aria-pressed="true"]')) == 9
+        assert browser.find_element(By.ID, "advice").get_attribute("data-call") == "3"
+        assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+        browser.save_screenshot(str(tmp_path / "advice-phone.png"))
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_bad_cards_show_the_server_message(browser, url):
+    from selenium.webdriver.common.by import By
+
+    ask(browser, url, "AH KH 2H JD 10C 5S 9S 4D ZZ", click=False)
+    assert "Not a card: ZZ" in browser.find_element(By.ID, "hand-status").text
+    error = browser.find_element(By.ID, "error")
+    assert error.is_displayed() and error.text.startswith("unknown card 'ZZ'")
+
+
+def test_the_bid_tables_view(browser, url):
+    from selenium.webdriver.common.by import By
+
+    browser.get(url)
+    wait_for(browser, lambda b: body_data(b, "ready") == "true")
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-view="tables-view"]').click()
+    wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#bid-table tbody tr"))
+    assert "10,000,000 random deals" in browser.find_element(By.ID, "tables-source").text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#heatmap rect")) > 50  # trumps x top cells
+    assert browser.find_elements(By.CSS_SELECTOR, "#moon-table tbody tr")

@@ -1,0 +1,85 @@
+"""Analyses taking turns on the simulator (smear_sim/web/scheduler.py): same numbers, fair turns, stopping."""
+
+from __future__ import annotations
+
+import threading
+from itertools import pairwise
+
+import pytest
+
+from smear_sim.analysis.hand import evaluate_hand, hand_query
+from smear_sim.web.scheduler import AnalysisCancelled, ServerBusy, Simulator, TurnExecutor, Turns
+
+EXAMPLE = "AH KH 2H JD 10C 5S 9S 4D 3C"
+
+
+@pytest.mark.parametrize("slice_size", [1000, 4096])
+def test_slices_change_no_number(slice_size):
+    plain = evaluate_hand(EXAMPLE, samples=12_345, seed=8)
+    sliced = evaluate_hand(EXAMPLE, samples=12_345, seed=8, executor=TurnExecutor(Turns(), slice_size=slice_size))
+    assert sliced.counts.tobytes() == plain.counts.tobytes()
+    precise = evaluate_hand(EXAMPLE, precision=0.01, seed=8, executor=TurnExecutor(Turns(), slice_size=slice_size))
+    assert precise.to_json() == evaluate_hand(EXAMPLE, precision=0.01, seed=8).to_json()
+
+
+def test_two_analyses_take_turns_slice_by_slice():
+    """Once the short analysis has started, the two alternate slice by slice, so it ends long before the
+    long one, which started first."""
+    simulator = Simulator(slice_size=500)
+    order: list[str] = []
+    long_one = simulator.submit(lambda ex: hand_query(EXAMPLE, samples=100_000, seed=1).run(executor=ex),
+                                progress=lambda n: order.append("long"))
+    short = simulator.submit(lambda ex: hand_query(EXAMPLE, samples=5000, seed=2).run(executor=ex),
+                             progress=lambda n: order.append("short"))
+    assert short.result(timeout=120).samples == 5000 and long_one.result(timeout=120).samples == 100_000
+    assert order.count("short") == 10 and order[-1] == "long"
+    both = order[order.index("short") - 1: len(order) - order[::-1].index("short")]
+    assert all(x != y for x, y in pairwise(both)), " ".join(order)
+    assert simulator.wait_idle(timeout=10) and simulator.pending == 0
+    simulator.close()
+
+
+def test_a_cancelled_analysis_stops_at_its_next_slice():
+    simulator = Simulator(slice_size=1000)
+    cancelled = threading.Event()
+    slices = []
+
+    def progress(n):
+        slices.append(n)
+        cancelled.set()  # the client goes away after the first slice
+
+    future = simulator.submit(lambda ex: hand_query(EXAMPLE, samples=1_000_000).run(executor=ex), progress=progress,
+                              cancelled=cancelled)
+    with pytest.raises(AnalysisCancelled):
+        future.result(timeout=120)
+    assert slices == [1000]
+    assert simulator.wait_idle(timeout=10)
+    simulator.close()
+
+
+def test_a_full_server_says_it_is_busy():
+    simulator = Simulator(max_waiting=1)
+    release = threading.Event()
+    running = simulator.submit(lambda executor: release.wait(60))
+    with pytest.raises(ServerBusy, match="busy with 1 analyses"):
+        simulator.submit(lambda executor: None)
+    release.set()
+    assert running.result(timeout=60) is True
+    simulator.close()
+
+
+def test_turns_go_to_the_longest_waiter():
+    turns = Turns()
+    turns.acquire()
+    got: list[str] = []
+    threads = []
+    for name in "xyz":
+        thread = threading.Thread(target=lambda name=name: (turns.acquire(), got.append(name), turns.release()))
+        thread.start()
+        threads.append(thread)
+        while turns.waiting() < len(threads):  # queued in this order
+            threading.Event().wait(0.001)
+    turns.release()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert got == ["x", "y", "z"]

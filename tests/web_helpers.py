@@ -1,0 +1,118 @@
+"""A real server on loopback and a headless Chromium, for the tests and the web benchmark.
+
+Nothing here listens beyond 127.0.0.1, and the browser is started with its background networking off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shutil
+import socket
+import tempfile
+import threading
+import urllib.request
+from collections.abc import Iterator
+
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync")
+
+
+@contextlib.contextmanager
+def running(app) -> Iterator[str]:
+    """Serve ``app`` with uvicorn in a thread on 127.0.0.1 and a free port; yields the page's address."""
+    import uvicorn
+
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)  # clients queue here until the server accepts: no need to wait for it to start
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        listener.close()
+
+
+def post(url: str, body: dict, timeout: float = 120) -> tuple[int, dict]:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def browser_paths() -> tuple[str, str] | str:
+    """(chromium, chromedriver), or why they cannot be used."""
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install '.[test]')"
+    chromium = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
+    driver = shutil.which("chromedriver")
+    if chromium is None or driver is None:
+        return "chromium/chromedriver not installed: apt-get install chromium chromium-driver"
+    return chromium, driver
+
+
+@contextlib.contextmanager
+def chrome(chromium: str, driver: str, width: int = 1280, height: int = 1000):
+    """A headless Chromium with a fresh profile, driven by selenium."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    with tempfile.TemporaryDirectory(prefix="smear-sim-chromium-") as profile:
+        options = webdriver.ChromeOptions()
+        for flag in CHROMIUM_FLAGS:
+            options.add_argument(flag)
+        options.add_argument(f"--user-data-dir={profile}")
+        options.add_argument(f"--window-size={width},{height}")
+        options.binary_location = chromium
+        browser = webdriver.Chrome(options=options, service=Service(driver))
+        try:
+            yield browser
+        finally:
+            browser.quit()
+
+
+def wait_for(browser, condition, timeout: float = 120):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(browser, timeout).until(condition)
+
+
+def body_data(browser, name: str) -> str | None:
+    from selenium.webdriver.common.by import By
+
+    return browser.find_element(By.TAG_NAME, "body").get_attribute(f"data-{name}")
+
+
+def ask(browser, url: str, cards: str, samples: int | None = None, *, click: bool = True) -> str:
+    """Load the page, pick ``cards`` (by clicking them, or typing), ask, and wait for the advice; returns it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(url)
+    wait_for(browser, lambda b: body_data(b, "ready") == "true")
+    if click:
+        for card in cards.split():
+            browser.find_element(By.CSS_SELECTOR, f'button[data-card="{card}"]').click()
+    else:
+        browser.find_element(By.ID, "cards").send_keys(cards)
+    if samples is not None:
+        browser.find_element(By.CSS_SELECTOR, "#options summary").click()
+        Select(browser.find_element(By.CSS_SELECTOR, 'select[name="samples"]')).select_by_value(str(samples))
+    browser.find_element(By.ID, "advise").click()
+    wait_for(browser, lambda b: body_data(b, "advice-ms") is not None or b.find_element(By.ID, "error").is_displayed())
+    return browser.find_element(By.ID, "advice").text
+
+
+def as_phone(browser, width: int = 390, height: int = 844) -> None:
+    """Show pages as a phone of ``width`` x ``height`` CSS pixels would (touch, mobile viewport)."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
