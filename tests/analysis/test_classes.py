@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from smear_sim.analysis.classes import DEFAULT_FEATURES, ClassTable, bid_table, class_table, moon_table, parse_features
-from smear_sim.analysis.hand import PRECISION_BATCH, evaluate_hand, parse_hand
+from smear_sim.analysis.hand import PRECISION_BATCH, evaluate_hand, hand_query, parse_hand
 from smear_sim.core import layout as L
 from smear_sim.core.cards import parse_cards
 from smear_sim.core.errors import CardError, SmearError
@@ -213,6 +213,14 @@ def test_precision_stops_at_the_first_batch_boundary_below_it():
 def test_evaluate_hand_rejects_bad_arguments(kwargs, words):
     with pytest.raises(SmearError, match=words):
         evaluate_hand(EXAMPLE, **({"samples": 100} | kwargs))
+
+
+def test_hand_query_checks_everything_before_any_deal():
+    query = hand_query(EXAMPLE, precision=0.01, max_samples=50_000, seed=3, trump="C")
+    assert (query.job.total, query.job.seed, query.precision, query.trump) == (50_000, 3, 0.01, 3)
+    assert hand_query(EXAMPLE).job.total == 100_000
+    with pytest.raises(SmearError, match="--seed"):
+        hand_query(EXAMPLE, seed=-1)
 
 
 def test_misdeal_callable_hand_is_flagged():

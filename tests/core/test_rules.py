@@ -20,6 +20,7 @@ from smear_sim.core.rules import (
     LowTo,
     MoonRequires,
     Rules,
+    describe_options,
     load_rules,
 )
 
@@ -380,3 +381,18 @@ def test_to_toml_documents_every_option():
         assert f"\n{name} = " in text
         assert OPTION_HELP[name] in text
     assert "# one of: opener, dealer, none" in text
+
+
+def test_describe_options_gives_every_option_its_kind_default_and_choices():
+    described = {entry["name"]: entry for entry in describe_options()}
+    assert list(described) == list(OPTION_NAMES)
+    assert {name: entry["default"] for name, entry in described.items()} == Rules().as_dict()
+    for name, entry in described.items():
+        assert entry["help"] == OPTION_HELP[name]
+        if entry["kind"] == "choice":  # every choice is accepted, and nothing else is listed
+            assert all(Rules.from_mapping({name: choice}) for choice in entry["choices"])
+    assert described["forced_bid"]["choices"] == ["opener", "dealer", "none"]
+    assert described["round_points"]["kind"] == "bool" and described["target"] == described["target"] | {"min": 1}
+    Rules(round_points=True, min_bid=described["min_bid"]["max"])
+    with pytest.raises(RulesError):
+        Rules(round_points=True, min_bid=described["min_bid"]["max"] + 1)
