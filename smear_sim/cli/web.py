@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import ipaddress
 import socket
 from pathlib import Path
 from typing import Annotated
@@ -12,8 +13,6 @@ import typer
 
 from ..core.errors import SmearError
 from .app import app, clean_errors
-
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 @app.command()
@@ -44,18 +43,18 @@ def serve(
     try:
         import uvicorn
 
-        from ..web.server import create_app
+        from ..web.server import BID_TABLE, create_app
     except ImportError as exc:
         raise SmearError(f"the web page needs FastAPI and uvicorn ({exc.name} is missing): "
                          "pip install 'smear-sim[web]'") from None
-    if host not in LOOPBACK:
+    if not _is_loopback(host):
         typer.echo(f"warning: serving on {host}: anyone who can reach this machine can use the page and its "
                    "CPU; leave out --host to serve this machine only", err=True)
     listener = _listen(host, port)
     bound_port = listener.getsockname()[1]
     url = f"http://{f'[{host}]' if ':' in host else host}:{bound_port}/"
-    if not (results / "bid_table.npz").exists():
-        typer.echo(f"note: {results}/bid_table.npz is missing, so the tables view will be empty; give "
+    if not (results / BID_TABLE).exists():
+        typer.echo(f"note: {results / BID_TABLE} is missing, so the tables view will be empty; give "
                    "--results DIR or make one with 'smear-sim report'", err=True)
     config = uvicorn.Config(create_app(results=results, max_samples=max_samples), log_level="warning",
                             timeout_graceful_shutdown=2)
@@ -64,6 +63,13 @@ def serve(
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops gracefully on Ctrl-C, then raises it again
         server.run(sockets=[listener])
     typer.echo("smear-sim: stopped", err=True)
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a host name
+        return False
 
 
 def _listen(host: str, port: int) -> socket.socket:

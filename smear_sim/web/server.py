@@ -46,7 +46,7 @@ from ..core.rules import Rules, describe_options
 from ..output.report import table_json
 from .scheduler import AnalysisCancelled, ServerBusy, Simulator
 
-__all__ = ["DEFAULT_MAX_SAMPLES", "HAND_FIELDS", "create_app", "hand_request"]
+__all__ = ["BID_TABLE", "DEFAULT_MAX_SAMPLES", "HAND_FIELDS", "STATIC", "create_app", "hand_request"]
 
 DEFAULT_MAX_SAMPLES = 200_000
 DEFAULT_SAMPLES = 100_000  # as smear-sim hand

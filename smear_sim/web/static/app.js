@@ -378,8 +378,7 @@ async function loadTables() {
 function renderTables(data) {
   const bid = data.bid_table;
   const rules = bid.rules;
-  const bids = [];
-  for (let b = rules.min_bid; b <= (rules.round_points ? 7 : 4); b += 1) bids.push(b);
+  const bids = Object.keys(bid.rows[0] ?? {}).filter((k) => /^make\d+$/.test(k)).map((k) => Number(k.slice(4)));
   const valueSelect = $('table-value');
   if (!valueSelect.options.length) {
     valueSelect.append(...tableValueOptions(bids).map(([v, t]) => make('option', {value: v}, t)));
@@ -396,7 +395,7 @@ function renderTables(data) {
     const [fx, fy] = features;
     const value = valueSelect.value;
     const cells = new Map();
-    const maxPoints = rules.round_points ? 7 : 4;
+    const maxPoints = bids[bids.length - 1];  // the highest bid is every point at stake
     for (const row of bid.rows) {
       let shade;
       let text;
