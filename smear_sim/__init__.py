@@ -25,6 +25,8 @@ _LAZY = {
     "DuplicateResult": ".analysis.match",
     "evaluate_hand": ".analysis.hand",
     "HandAnalysis": ".analysis.hand",
+    "hand_query": ".analysis.hand",
+    "HandQuery": ".analysis.hand",
     "bid_table": ".analysis.classes",
     "class_table": ".analysis.classes",
     "moon_table": ".analysis.classes",

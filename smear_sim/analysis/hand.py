@@ -31,7 +31,15 @@ from .estimates import BidEstimates, estimate
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["EXAMPLE_HAND", "HandAnalysis", "HandQuery", "evaluate_hand", "hand_query", "parse_hand", "parse_trump"]
+__all__ = [
+    "EXAMPLE_HAND",
+    "HandAnalysis",
+    "HandQuery",
+    "evaluate_hand",
+    "hand_query",
+    "parse_hand",
+    "parse_trump",
+]
 
 EXAMPLE_HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
 PRECISION_BATCH = 10_000
