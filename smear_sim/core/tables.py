@@ -1,4 +1,4 @@
-"""Trump-relative card tables, derived once from the card rules of RULES.md.
+"""Trump-relative card tables, derived once from the card rules of docs/rules.md.
 
 Everything that depends on which suit is trump (a card's effective suit, its rank in a trick, which cards
 are trumps and which of those score) is computed here for each of the four trump suits, as NumPy arrays
@@ -34,25 +34,46 @@ __all__ = [
     "CARD_POINTS",
     "MISDEAL_MASK",
     "POINT_NAMES",
+    "P_GAME",
+    "P_HIGH",
+    "P_HIGH_JOKER",
+    "P_JACK",
+    "P_JICK",
+    "P_LOW",
+    "P_LOW_JOKER",
+    "RANK_POINTS",
     "TABLES",
     "TRUMP_RANK_NAMES",
+    "TR_ACE",
+    "TR_FOUR",
+    "TR_JACK",
+    "TR_KING",
+    "TR_QUEEN",
+    "TR_TEN",
+    "TR_THREE",
+    "TR_TWO",
     "Tables",
     "jick_of",
     "trump_order",
 ]
 
-# Card points for Game: A 4, K 3, Q 2, every J 1 (the jick too), 10 ten; jokers and 2-9 nothing.
-_RANK_POINTS = {ACE: 4, KING: 3, QUEEN: 2, JACK: 1, TEN: 10}
-CARD_POINTS = np.array([_RANK_POINTS.get(rank_of(c), 0) for c in range(DECK_SIZE)], dtype=np.int64)
+# Card points for Game, by printed rank: A 4, K 3, Q 2, every J 1 (the jick too), 10 ten; 2-9 nothing.
+_POINTS_OF_RANK = {ACE: 4, KING: 3, QUEEN: 2, JACK: 1, TEN: 10}
+RANK_POINTS = np.array([_POINTS_OF_RANK.get(rank, 0) for rank in range(N_RANKS)], dtype=np.int64)
+CARD_POINTS = np.array([0 if c >= HIGH_JOKER else RANK_POINTS[rank_of(c)] for c in range(DECK_SIZE)],
+                       dtype=np.int64)  # jokers count nothing
 
 # Cards of ranks 3-9: a hand holding only these may call a misdeal.
 MISDEAL_MASK = mask_of(c for c in range(HIGH_JOKER) if 1 <= rank_of(c) <= 7)
 
 # The points of a hand in award order; the last three exist only with round points.
 POINT_NAMES = ("high", "low", "jack", "game", "jick", "high_joker", "low_joker")
+P_HIGH, P_LOW, P_JACK, P_GAME, P_JICK, P_HIGH_JOKER, P_LOW_JOKER = range(len(POINT_NAMES))
 
 # Trump ranks from 0 (the two) to 15 (the ace), the names the rank index stands for.
 TRUMP_RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "LJ", "HJ", "jick", "J", "Q", "K", "A")
+TR_TWO, TR_THREE, TR_FOUR = 0, 1, 2
+TR_TEN, TR_JACK, TR_QUEEN, TR_KING, TR_ACE = (TRUMP_RANK_NAMES.index(name) for name in ("10", "J", "Q", "K", "A"))
 
 _SAME_COLOUR = (3, 2, 1, 0)  # S<->C, H<->D
 
@@ -76,12 +97,14 @@ class Tables(NamedTuple):
     trump_rank: np.ndarray  # [4, 54] 15 (ace) .. 0 (two) for trumps, -1 otherwise
     trick_rank: np.ndarray  # [4, 54] trumps 16..31, other cards their printed rank 0..12
     trump_cards: np.ndarray  # [4, 16] trumps from highest to lowest
+    trump_by_rank: np.ndarray  # [4, 16] the trump of each trump rank (TR_TWO = 0 .. TR_ACE = 15)
     trump_mask: np.ndarray  # [4] the 16 trumps
     scoring_trump_mask: np.ndarray  # [4] A K Q J jick HJ LJ 10 2 of trump
     suit_mask: np.ndarray  # [4, 4] cards of each effective suit
     higher_trumps: np.ndarray  # [4, 54] mask of the trumps ranked above a trump (0 for non-trumps)
     point_cards: np.ndarray  # [4, 7] the card behind each point (-1 for Game), in POINT_NAMES order
     card_points: np.ndarray  # [54]
+    rank_points: np.ndarray  # [13] card points by printed rank (RANK_POINTS)
     higher_in_suit: np.ndarray  # [54] cards of the same printed suit and higher printed rank
     rank_masks: np.ndarray  # [13] the four cards of each printed rank
 
@@ -123,8 +146,9 @@ def _build() -> Tables:
     )
     rank_masks = np.array([mask_of(card(r, s) for s in range(N_SUITS)) for r in range(N_RANKS)], dtype=np.uint64)
     arrays = Tables(
-        effective_suit, trump_rank, trick_rank, trump_cards, trump_mask, scoring_trump_mask,
-        suit_mask, higher_trumps, point_cards, CARD_POINTS.copy(), higher_in_suit, rank_masks,
+        effective_suit, trump_rank, trick_rank, trump_cards, trump_cards[:, ::-1].copy(), trump_mask,
+        scoring_trump_mask, suit_mask, higher_trumps, point_cards, CARD_POINTS.copy(), RANK_POINTS.copy(),
+        higher_in_suit, rank_masks,
     )
     for array in arrays:
         array.setflags(write=False)

@@ -41,7 +41,7 @@ from ..core.layout import (
     REC_TRUMP,
     REC_WINNER,
 )
-from ..core.tables import MISDEAL_MASK, TABLES
+from ..core.tables import MISDEAL_MASK, P_GAME, P_HIGH, P_JACK, P_JICK, P_LOW, TABLES
 from .bits import ONE, ZERO, bit, has, lowest_card, popcount
 from .players import choose_bid, choose_keep, choose_play, choose_trump
 from .rng import below
@@ -49,9 +49,10 @@ from .trick import beats, card_key, legal_mask
 
 _EFFECTIVE_SUIT = TABLES.effective_suit
 _TRUMP_CARDS = TABLES.trump_cards
-_RANK_MASKS = TABLES.rank_masks
-_SCORING_RANKS = np.array([8, 9, 10, 11, 12], dtype=np.int64)  # 10 J Q K A
-_SCORING_POINTS = np.array([10, 1, 2, 3, 4], dtype=np.int64)
+_POINT_CARDS = TABLES.point_cards
+_SCORING_RANKS = np.flatnonzero(TABLES.rank_points)  # the ranks that carry card points: 10 J Q K A
+_SCORING_RANK_MASKS = TABLES.rank_masks[_SCORING_RANKS]
+_SCORING_POINTS = TABLES.rank_points[_SCORING_RANKS]
 _NOT_MISDEAL = ~np.uint64(MISDEAL_MASK)
 
 
@@ -146,9 +147,10 @@ def _team_holding(c, mask0, mask1):
 
 @njit(cache=True, inline="always")
 def card_points(mask):
+    """The card points (for Game) of the cards in ``mask``."""
     total = 0
-    for i in range(5):
-        total += _SCORING_POINTS[i] * popcount(mask & _RANK_MASKS[_SCORING_RANKS[i]])
+    for i in range(len(_SCORING_POINTS)):
+        total += _SCORING_POINTS[i] * popcount(mask & _SCORING_RANK_MASKS[i])
     return total
 
 
@@ -157,7 +159,7 @@ def award_points(rec, rules, t, played0, played1, taken0, taken1):
     """Write each point's team (-1 nobody) and both teams' card points; return points won per team."""
     played = played0 | played1
     if rules[R_HIGH] == 0:
-        high = _team_holding(t * 13 + 12, played0, played1)
+        high = _team_holding(_POINT_CARDS[t, P_HIGH], played0, played1)
     else:
         high = -1
         for i in range(16):
@@ -167,7 +169,7 @@ def award_points(rec, rules, t, played0, played1, taken0, taken1):
                 break
     low_card = -1
     if rules[R_LOW] == 0:
-        low_card = t * 13
+        low_card = _POINT_CARDS[t, P_LOW]
     else:
         for i in range(15, -1, -1):
             if has(played, _TRUMP_CARDS[t, i]):
@@ -181,18 +183,17 @@ def award_points(rec, rules, t, played0, played1, taken0, taken1):
     points1 = card_points(taken1)
     rec[REC_CARD_POINTS] = points0
     rec[REC_CARD_POINTS + 1] = points1
-    rec[REC_AWARDS] = high
-    rec[REC_AWARDS + 1] = low
-    rec[REC_AWARDS + 2] = _team_holding(t * 13 + 9, taken0, taken1)
-    rec[REC_AWARDS + 3] = -1 if points0 == points1 else (0 if points0 > points1 else 1)
+    rec[REC_AWARDS + P_HIGH] = high
+    rec[REC_AWARDS + P_LOW] = low
+    rec[REC_AWARDS + P_JACK] = _team_holding(_POINT_CARDS[t, P_JACK], taken0, taken1)
+    rec[REC_AWARDS + P_GAME] = -1 if points0 == points1 else (0 if points0 > points1 else 1)
     n_points = 4
     if rules[R_ROUND_POINTS] == 1:
         n_points = 7
-        rec[REC_AWARDS + 4] = _team_holding((3 - t) * 13 + 9, taken0, taken1)
-        rec[REC_AWARDS + 5] = _team_holding(52, taken0, taken1)
-        rec[REC_AWARDS + 6] = _team_holding(53, taken0, taken1)
+        for i in range(P_JICK, n_points):  # the jick and the jokers go with the tricks that hold them
+            rec[REC_AWARDS + i] = _team_holding(_POINT_CARDS[t, i], taken0, taken1)
     else:
-        for i in range(4, 7):
+        for i in range(P_JICK, 7):
             rec[REC_AWARDS + i] = -1
     won0 = 0
     won1 = 0

@@ -1,10 +1,11 @@
-"""TABLES against RULES.md written out by hand ("Kitty, trump, discards" and "Scoring a hand")."""
+"""TABLES against docs/rules.md written out by hand ("Kitty, trump, discards" and "Scoring a hand")."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from smear_sim.core import tables as T
 from smear_sim.core.cards import DECK_SIZE, HIGH_JOKER, LOW_JOKER, card_name, cards_of, mask_of, parse_card, parse_cards
 from smear_sim.core.tables import (
     CARD_POINTS,
@@ -202,3 +203,23 @@ def test_mask_dtypes_are_uint64():
     assert TABLES.scoring_trump_mask.dtype == np.uint64
     assert TABLES.suit_mask.dtype == np.uint64
     assert TABLES.higher_trumps.dtype == np.uint64
+
+
+def test_point_and_trump_rank_indices_name_what_they_index():
+    assert [getattr(T, f"P_{name.upper()}") for name in POINT_NAMES] == list(range(len(POINT_NAMES)))
+    for name, rank in [("TWO", "2"), ("THREE", "3"), ("FOUR", "4"), ("TEN", "10"), ("JACK", "J"), ("QUEEN", "Q"),
+                       ("KING", "K"), ("ACE", "A")]:
+        assert TRUMP_RANK_NAMES[getattr(T, f"TR_{name}")] == rank
+
+
+@pytest.mark.parametrize("trump", [S, H, D, C])
+def test_trump_by_rank_is_the_trump_order_from_the_bottom(trump):
+    assert names(TABLES.trump_by_rank[trump]) == " ".join(reversed(TRUMP_ORDER_BY_HAND[trump].split()))
+    for c in TABLES.trump_by_rank[trump]:
+        assert TRUMP_RANK_NAMES[TABLES.trump_rank[trump, c]] in card_name(int(c)) or c == jick_of(trump)
+
+
+def test_rank_points_give_the_card_points():
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    assert {name: int(TABLES.rank_points[i]) for i, name in enumerate(ranks) if TABLES.rank_points[i]} == POINTS_BY_HAND
+    assert [int(TABLES.rank_points[c % 13]) if c < HIGH_JOKER else 0 for c in range(DECK_SIZE)] == list(CARD_POINTS)

@@ -40,16 +40,30 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...core.cards import ACE
 from ...core.layout import (
-    HIGH_JOKER,
-    LOW_JOKER,
     MOON,
     PASS,
     R_LOW,
     R_LOW_TO,
     R_ROUND_POINTS,
 )
-from ...core.tables import TABLES
+from ...core.tables import (
+    P_HIGH_JOKER,
+    P_JACK,
+    P_JICK,
+    P_LOW,
+    P_LOW_JOKER,
+    TABLES,
+    TR_ACE,
+    TR_FOUR,
+    TR_JACK,
+    TR_KING,
+    TR_QUEEN,
+    TR_TEN,
+    TR_THREE,
+    TR_TWO,
+)
 from ..bits import ONE, ZERO, bit, has, lowest_card, popcount
 from ..trick import beats
 
@@ -61,7 +75,9 @@ _HIGHER_TRUMPS = TABLES.higher_trumps
 _HIGHER_IN_SUIT = TABLES.higher_in_suit
 _SUIT_MASK = TABLES.suit_mask
 _CARD_POINTS = TABLES.card_points
-_ACES = TABLES.rank_masks[12]
+_POINT_CARDS = TABLES.point_cards
+_BY_RANK = TABLES.trump_by_rank
+_ACES = TABLES.rank_masks[ACE]
 
 # Keep scores. Scoring trumps by trump rank (0 = two .. 15 = ace), in the order A 2 J K Q jick 10 HJ LJ (ranks
 # 1-7 are not scoring trumps); non-trumps by printed rank (0 = two .. 12 = ace): A, K, 10, Q, J, then rank.
@@ -91,13 +107,12 @@ def policy_tables(rules):
                 keep[t, c] = _KEEP_SCORING_TRUMP[rank - 16]
             else:
                 keep[t, c] = 30 + rank - 16  # other trumps: high before low, after every scoring trump
-        give[t, t * 13 + 9] += 6  # the jack of trump carries the Jack point
+        give[t, _POINT_CARDS[t, P_JACK]] += 6  # the jack of trump carries the Jack point
         if rules[R_LOW_TO] == 1:
-            give[t, t * 13] += 6  # the two carries Low to whoever takes it
+            give[t, _POINT_CARDS[t, P_LOW]] += 6  # the two carries Low to whoever takes it
         if rules[R_ROUND_POINTS] == 1:
-            give[t, (3 - t) * 13 + 9] += 6
-            give[t, HIGH_JOKER] += 6
-            give[t, LOW_JOKER] += 6
+            for point in (P_JICK, P_HIGH_JOKER, P_LOW_JOKER):
+                give[t, _POINT_CARDS[t, point]] += 6
     return give, keep
 
 
@@ -107,10 +122,9 @@ def policy_tables(rules):
 @njit(cache=True, inline="always")
 def suit_value(hand, t, rules):
     """Estimated points the hand wins with suit ``t`` as trump (see the module docstring)."""
-    base = t * 13
-    ace = has(hand, base + 12)
-    king = has(hand, base + 11)
-    queen = has(hand, base + 10)
+    ace = has(hand, _BY_RANK[t, TR_ACE])
+    king = has(hand, _BY_RANK[t, TR_KING])
+    queen = has(hand, _BY_RANK[t, TR_QUEEN])
     value = 0.0
     if ace:
         value += 1.0
@@ -118,23 +132,24 @@ def suit_value(hand, t, rules):
         value += 0.35
     elif queen:
         value += 0.12
-    if has(hand, base):
+    if has(hand, _BY_RANK[t, TR_TWO]):
         value += 0.75 if rules[R_LOW_TO] == 1 else 1.0
     elif rules[R_LOW] == 1:
-        if has(hand, base + 1):
+        if has(hand, _BY_RANK[t, TR_THREE]):
             value += 0.5
-        elif has(hand, base + 2):
+        elif has(hand, _BY_RANK[t, TR_FOUR]):
             value += 0.25
-    if has(hand, base + 9):
+    if has(hand, _BY_RANK[t, TR_JACK]):
         value += 0.55 + 0.15 * ace + 0.10 * king + 0.05 * queen
     else:
         value += 0.10 * (ace + king)
     n_trumps = popcount(hand & _TRUMP_MASK[t])
     off_aces = popcount(hand & _ACES & ~_TRUMP_MASK[t])
-    game = 0.10 + 0.07 * n_trumps + 0.12 * has(hand, base + 8) + 0.05 * off_aces
+    game = 0.10 + 0.07 * n_trumps + 0.12 * has(hand, _BY_RANK[t, TR_TEN]) + 0.05 * off_aces
     value += min(game, 0.9)
     if rules[R_ROUND_POINTS] == 1:
-        value += 0.7 * has(hand, (3 - t) * 13 + 9) + 0.6 * has(hand, HIGH_JOKER) + 0.55 * has(hand, LOW_JOKER)
+        value += (0.7 * has(hand, _POINT_CARDS[t, P_JICK]) + 0.6 * has(hand, _POINT_CARDS[t, P_HIGH_JOKER])
+                  + 0.55 * has(hand, _POINT_CARDS[t, P_LOW_JOKER]))
     return value
 
 
@@ -156,7 +171,8 @@ def bid(hand, low, high, moon_ok, must, rules, max_points):
     """A call from ``low..high`` (empty when low > high), PASS (unless ``must``) or MOON (if ``moon_ok``)."""
     n_numbers = max(0, high - low + 1)
     t, value = best_suit(hand, rules)
-    if moon_ok and value >= max_points - MOON_MARGIN and has(hand, t * 13 + 12) and has(hand, t * 13):
+    if (moon_ok and value >= max_points - MOON_MARGIN and has(hand, _BY_RANK[t, TR_ACE])
+            and has(hand, _BY_RANK[t, TR_TWO])):
         return MOON
     round_points = rules[R_ROUND_POINTS]
     want = 2 + np.int64(np.floor((value - BID_BASE[round_points]) / BID_STEP[round_points]))
