@@ -1,8 +1,9 @@
 """Bid tables: many random hands dealt to a bidder, played out and counted by hand class.
 
-A hand's class is a few features a player sees at a glance in its best suit (layout ``CLASS_DIMS``). The
-kernels count per class (:mod:`smear_sim.analysis.estimates` says what), so a table can be regrouped by any
-subset of the features without simulating again, and the counts can be saved and loaded.
+A hand's class is a few features a player sees at a glance in its class suit: the suit with the most trumps,
+by a rule that depends on the 9 cards only, never on a player (layout ``CLASS_DIMS``; docs/rules.md, "Hand
+classes"). The kernels count per class (:mod:`smear_sim.analysis.estimates` says what), so a table can be
+regrouped by any subset of the features without simulating again, and the counts can be saved and loaded.
 """
 
 from __future__ import annotations
@@ -30,25 +31,18 @@ if TYPE_CHECKING:  # pandas is imported where tables are built, so analysing one
 __all__ = [
     "DEFAULT_FEATURES",
     "FEATURES",
-    "FEATURE_HELP",
     "ClassTable",
     "bid_table",
+    "class_features",
     "class_table",
     "moon_table",
     "parse_features",
 ]
 
-FEATURES = {name: size for name, size in L.CLASS_DIMS}
-FEATURE_HELP = {
-    "trumps": "trumps held in the best suit, counting the jick and the jokers",
-    "top": "the highest trump held",
-    "two": "holds the two of trump",
-    "jacks": "jacks of trump held: the jack and the jick",
-    "jokers": "jokers held",
-    "aces": "aces held outside the best suit",
-}
-DEFAULT_FEATURES = ("trumps", "top", "two", "jacks", "jokers")
-TOP_LABELS = tuple(reversed(TRUMP_RANK_NAMES)) + ("none",)  # top trump, best first
+FEATURES = dict(L.CLASS_DIMS)  # feature name -> number of values
+DEFAULT_FEATURES = ("trumps", "top", "two", "jack", "jick", "jokers")
+TOP_LABELS = tuple(reversed(TRUMP_RANK_NAMES))  # top trump, best first
+BOOLEAN_FEATURES = ("two", "jack", "jick")
 
 
 def parse_features(by: str | Sequence[str]) -> tuple[str, ...]:
@@ -74,9 +68,9 @@ def class_features() -> pd.DataFrame:
         columns[name] = index % size
         index = index // size
     frame = pd.DataFrame({name: columns[name] for name, _ in L.CLASS_DIMS})
-    frame["top"] = pd.Categorical.from_codes(15 - frame["top"].where(frame["top"] < 16, -1), TOP_LABELS,
-                                             ordered=True)
-    frame["two"] = frame["two"].astype(bool)
+    frame["top"] = pd.Categorical.from_codes(15 - frame["top"], TOP_LABELS, ordered=True)
+    for name in BOOLEAN_FEATURES:
+        frame[name] = frame[name].astype(bool)
     return frame
 
 

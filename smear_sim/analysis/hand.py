@@ -132,7 +132,7 @@ class HandAnalysis:
 
     @property
     def recommended_bid(self) -> int:
-        """The numeric bid with the highest EV (INTERFACES.md); ties go to the lower bid."""
+        """The numeric bid with the highest EV (docs/formats.md); ties go to the lower bid."""
         e = self.estimates
         return max(e.bids, key=lambda b: (float(e.ev.value[0, e.column(b)]), -b))
 

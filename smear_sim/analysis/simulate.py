@@ -171,7 +171,7 @@ def _cards(row: np.ndarray, offset: int, n: int) -> list[str]:
 
 
 def record_from_kernel(row: np.ndarray, rules: Rules) -> dict[str, Any]:
-    """The hand record of INTERFACES.md for one kernel record, with the kernel's own score as ``result``."""
+    """The hand record (docs/formats.md) of one kernel record, with the kernel's own score as ``result``."""
     bids = [bid_name(int(c)) for c in row[L.REC_BIDS: L.REC_BIDS + 4]]
     record: dict[str, Any] = {
         "rules": rules.changed(),

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from ..analysis.classes import DEFAULT_FEATURES, FEATURES
 from ..core.errors import SmearError
 from .app import (
     Hands,
@@ -25,8 +26,10 @@ from .app import (
 
 HandArg = Annotated[str, typer.Argument(metavar="CARDS", help='Nine cards separated by spaces or commas, '
                                          'e.g. "AH KH 2H JD 10C 5S 9S 4D 3C".')]
-ByOpt = Annotated[str, typer.Option("--by", metavar="FEATURES", help="Comma-separated hand features to group by: "
-                                    "trumps, top, two, jacks, jokers, aces.")]
+ByOpt = Annotated[str, typer.Option("--by", metavar="FEATURES", help="Comma-separated hand features to group by, "
+                                    f"from {', '.join(FEATURES)}; all are read in the hand's class suit, the suit "
+                                    "with the most trumps (docs/rules.md, \"Hand classes\").")]
+DEFAULT_BY = ",".join(DEFAULT_FEATURES)
 MinCount = Annotated[int, typer.Option("--min-count", min=1, help="Groups with fewer hands are flagged as "
                                        "imprecise and given no bid.")]
 
@@ -54,7 +57,8 @@ def hand(
     """What a 9-card hand is worth as bidder: points, P(make) and EV of every bid, moon, recommended bid.
 
     The hand is yours and you take the kitty; the other 45 cards are dealt at random (no other player able
-    to call a misdeal) and all four seats play the chosen policy.
+    to call a misdeal) and all four seats play the chosen policy (docs/rules.md, "Hand analysis"). The
+    --json output is described in docs/formats.md.
 
     [bold]Examples[/bold]
 
@@ -91,7 +95,7 @@ def hand(
 def bid_table_command(
     hands: Hands = 10_000_000,
     seed: Seed = 1,
-    by: ByOpt = "trumps,top,two,jacks,jokers",
+    by: ByOpt = DEFAULT_BY,
     out: Annotated[Path, typer.Option("--out", metavar="PATH", help="Output path without suffix: writes .csv, "
                                       ".md, .npz (raw counts) and .parquet (with pyarrow).")]
     = Path("results/bid_table"),
@@ -105,8 +109,9 @@ def bid_table_command(
 ) -> None:
     """A bid table over many random hands: P(make), EV and the bid to go up to, by hand class.
 
-    Each hand is classed by what a player sees at a glance in its best suit. Groups with few hands are
-    flagged rather than shown as precise.
+    Each hand is classed by what a player sees at a glance in its class suit: the suit with the most trumps,
+    the jick and the jokers counted (docs/rules.md, "Hand classes"). Groups with few hands are flagged
+    rather than shown as precise. The files' columns are described in docs/formats.md.
 
     [bold]Examples[/bold]
 
@@ -144,7 +149,7 @@ def moon(
                                                  "100,000).")] = None,
     counts: Annotated[Path | None, typer.Option("--counts", metavar="FILE.npz", help="Use the class counts "
                                                    "a bid-table run saved instead of simulating.")] = None,
-    by: ByOpt = "trumps,top,two,jacks,jokers",
+    by: ByOpt = DEFAULT_BY,
     min_count: MinCount = 200,
     show: Annotated[int, typer.Option("--show", min=1, help="Classes to print.")] = 20,
     seed: Seed = 1,
@@ -221,7 +226,7 @@ def plot(
     y: Annotated[str, typer.Option("--y", help="Feature down (heatmap).")] = "top",
     value: Annotated[str, typer.Option("--value", help="Heatmap value: points, bid_up_to, moon, makeB, evB.")]
     = "points",
-    by: ByOpt = "trumps,top,two,jacks,jokers",
+    by: ByOpt = DEFAULT_BY,
     min_count: MinCount = 200,
 ) -> None:
     """Draw a strategy chart from a bid table's class counts or a hand analysis.
@@ -268,7 +273,7 @@ def report(
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="Random hands to simulate.")] = 10_000_000,
     seed: Seed = 1,
     out: Annotated[Path, typer.Option("--out", help="Folder for the results.")] = Path("results"),
-    by: ByOpt = "trumps,top,two,jacks,jokers",
+    by: ByOpt = DEFAULT_BY,
     min_count: MinCount = 200,
     policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats.")] = "heuristic",
     threads: Threads = None,
@@ -276,6 +281,9 @@ def report(
     rule: RuleOverrides = None,
 ) -> None:
     """The main job: bid table, moon table, strategy charts and an example hand, written to one folder.
+
+    The folder also gets index.html, all of it on one page that needs no network, and a README naming the
+    command. docs/formats.md describes the files.
 
     [bold]Examples[/bold]
 
@@ -299,7 +307,7 @@ def report(
         command += f" --seed {seed}"
     if out != Path("results"):
         command += f" --out {out}"
-    if features != parse_features("trumps,top,two,jacks,jokers"):
+    if features != DEFAULT_FEATURES:
         command += f" --by {','.join(features)}"
     if min_count != 200:
         command += f" --min-count {min_count}"

@@ -19,9 +19,10 @@ def score(
 ) -> None:
     """Check a hand record against the rules and score it.
 
-    The record's own "rules" apply (INTERFACES.md); --rules and --rule set the options it leaves out, and
-    an option set differently in both is an error. An illegal record exits with status 2 and one line
-    naming the first problem.
+    The record format and the --json output are described in docs/formats.md, the rules in docs/rules.md.
+    The record's own "rules" apply; --rules and --rule set the options it leaves out, and an option set
+    differently in both is an error. An illegal record exits with status 2 and one line naming the first
+    problem.
 
     [bold]Examples[/bold]
 
@@ -51,6 +52,8 @@ def rules(
     json_output: JsonFlag = False,
 ) -> None:
     """Show the active rule options (after --rules and --rule).
+
+    docs/rules.md states every rule and ruling, and what each option changes.
 
     [bold]Examples[/bold]
 

@@ -35,7 +35,7 @@ def simulate(
     rule: RuleOverrides = None,
     trace: Annotated[
         Path | None, typer.Option("--trace", metavar="FILE.jsonl", help="Write full hand records of the "
-                                     "first hands, one JSON object per line (INTERFACES.md).")
+                                     "first hands, one JSON object per line (docs/formats.md).")
     ] = None,
     trace_hands: Annotated[int, typer.Option("--trace-hands", min=0, help="How many hands --trace writes.")] = 1000,
     chunk_size: ChunkSize = 1 << 18,

@@ -27,6 +27,8 @@ __all__ = [
     "QUEEN",
     "RANK_NAMES",
     "SUIT_NAMES",
+    "SUIT_SYMBOLS",
+    "SUIT_WORDS",
     "TEN",
     "TWO",
     "CardError",
@@ -50,10 +52,12 @@ HIGH_JOKER = 52
 LOW_JOKER = 53
 
 SUIT_NAMES = ("S", "H", "D", "C")
+SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
+SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 TWO, TEN, JACK, QUEEN, KING, ACE = 0, 8, 9, 10, 11, 12
 
-_SUIT_ALIASES = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3}
+_SUIT_ALIASES = {name: i for i, name in enumerate(SUIT_NAMES)} | {symbol: i for i, symbol in enumerate(SUIT_SYMBOLS)}
 _RANK_ALIASES = {name: index for index, name in enumerate(RANK_NAMES)} | {"T": TEN}
 _SEPARATORS = re.compile(r"[\s,]+")
 
@@ -102,7 +106,7 @@ def parse_suit(token: str) -> int:
 
 
 def parse_card(token: str) -> int:
-    """Read one card in RULES.md notation (case-insensitive): ``10H``, ``TH``, ``a♠``, ``hj``."""
+    """Read one card in the notation of docs/rules.md (case-insensitive): ``10H``, ``TH``, ``a♠``, ``hj``."""
     text = token.strip().upper()
     if text == "HJ":
         return HIGH_JOKER

@@ -102,21 +102,20 @@ CLS_AWARDS = _cls.add(N_POINTS)
 CLS_TRUMP = _cls.add(4)
 CLS_SIZE = _cls.size
 
-# Bid-table classes: features of a 9-card hand's best suit (the suit the heuristic values most), mixed
-# into one index in this order, the last varying fastest.
+# Bid-table classes: features of a 9-card hand in its class suit, mixed into one index in this order, the last
+# varying fastest. The class suit is the rule docs/rules.md states ("Hand classes") and kernels/classes.py
+# applies: the suit with the most trumps, ties to the better trumps from the top down, then S H D C. It
+# depends on the 9 cards only, never on a player's policy.
 CLASS_DIMS = (
-    ("trumps", 10),  # trumps held, 0..9, counting the jick and the jokers
-    ("top", 17),  # trump rank of the top trump (0 = two .. 15 = ace), 16 = none
+    ("trumps", 10),  # trumps held, counting the jick and the jokers: 3..9, since each card is a trump of its suit
+    ("top", 16),  # trump rank of the top trump (0 = two .. 15 = ace)
     ("two", 2),  # holds the two of trump
-    ("jacks", 3),  # the jack of trump and the jick
+    ("jack", 2),  # holds the jack of trump (the Jack point)
+    ("jick", 2),  # holds the jick
     ("jokers", 3),
-    ("aces", 4),  # off-suit aces
+    ("aces", 4),  # aces outside the class suit
 )
-N_TOP = 17
-N_TWO = 2
-N_JACKS = 3
-N_JOKERS = 3
-N_ACES = 4
-N_CLASSES = 10 * N_TOP * N_TWO * N_JACKS * N_JOKERS * N_ACES
+N_TRUMPS, N_TOP, N_TWO, N_JACK, N_JICK, N_JOKERS, N_ACES = (size for _, size in CLASS_DIMS)
+N_CLASSES = N_TRUMPS * N_TOP * N_TWO * N_JACK * N_JICK * N_JOKERS * N_ACES
 
 __all__ = [name for name in dir() if name.isupper() and not name.startswith("_")] + ["HIGH_JOKER", "LOW_JOKER"]

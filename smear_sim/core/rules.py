@@ -1,6 +1,6 @@
-"""The rule options of RULES.md as one frozen object.
+"""The rule options of docs/rules.md as one frozen object.
 
-:class:`Rules` holds every option with its RULES.md default. It is built from a TOML file, from
+:class:`Rules` holds every option with its default. It is built from a TOML file, from
 ``KEY=VALUE`` strings, or from a hand record's ``rules`` mapping, and each path rejects unknown keys,
 bad values and impossible combinations with a one-line :class:`RulesError`. :meth:`Rules.to_array` gives
 the lossless numeric form that the Numba kernels take (:meth:`Rules.from_array` is its inverse).
@@ -80,7 +80,7 @@ OPTION_HELP = {
 
 @dataclass(frozen=True)
 class Rules:
-    """Every rule option of RULES.md; the defaults are the project's rulings."""
+    """Every rule option of docs/rules.md; the defaults are the project's rulings."""
 
     round_points: bool = False
     high: High = High.ACE
@@ -161,7 +161,7 @@ class Rules:
     # -- presentation ---------------------------------------------------------------------------------
 
     def as_dict(self) -> dict[str, bool | int | str]:
-        """Plain JSON/TOML values, in RULES.md order."""
+        """Plain JSON/TOML values, in the order of docs/rules.md."""
         return {name: _plain(getattr(self, name)) for name in OPTION_NAMES}
 
     def changed(self) -> dict[str, bool | int | str]:
@@ -169,12 +169,12 @@ class Rules:
         default = Rules().as_dict()
         return {k: v for k, v in self.as_dict().items() if default[k] != v}
 
-    def summary(self, none: str = "RULES.md defaults") -> str:
+    def summary(self, none: str = "default rules") -> str:
         """The options changed from the defaults as ``key=value`` text, or ``none``."""
         return ", ".join(f"{k}={format_value(v)}" for k, v in self.changed().items()) or none
 
     def to_toml(self) -> str:
-        lines = ["# smear-sim rule options (RULES.md); edit and pass with --rules FILE.toml"]
+        lines = ["# smear-sim rule options (docs/rules.md); edit and pass with --rules FILE.toml"]
         for name, value in self.as_dict().items():
             lines.append(f"\n# {OPTION_HELP[name]}")
             choices = _FIELD_TYPES[name]

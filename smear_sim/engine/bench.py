@@ -36,7 +36,7 @@ def run_bench(
     rules: Rules | None = None,
     threads: int | None = None,
 ) -> dict[str, Any]:
-    """The INTERFACES.md bench figures, plus the same for every policy under ``policies``."""
+    """The bench figures of docs/formats.md, plus the same for every policy under ``policies``."""
     drivers = kernels()
     rules_array = (rules or Rules()).to_array()
     key = seed_value(seed)

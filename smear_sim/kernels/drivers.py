@@ -41,13 +41,8 @@ from ..core.layout import (
     CLS_SIZE,
     CLS_TRUMP,
     MOON,
-    N_ACES,
     N_CLASSES,
-    N_JACKS,
-    N_JOKERS,
     N_POINTS,
-    N_TOP,
-    N_TWO,
     R_MISDEAL,
     R_ROUND_POINTS,
     REC_AWARDS,
@@ -62,17 +57,11 @@ from ..core.layout import (
     REC_TRUMP,
     REC_WINNER,
 )
-from ..core.tables import TABLES
-from .bits import ZERO, has, popcount
+from .bits import ZERO, has
+from .classes import hand_class
 from .hand import deal_playable, play_hand
-from .players.heuristic import best_suit, policy_tables
+from .players.heuristic import policy_tables
 from .rng import stream_key
-
-_TRUMP_MASK = TABLES.trump_mask
-_TRUMP_CARDS = TABLES.trump_cards
-_ACES = TABLES.rank_masks[12]
-
-
 
 
 @njit(cache=True)
@@ -187,28 +176,6 @@ def deal_only(seed, start, count, n_blocks, rules):
 # -- hand analysis ------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def hand_class(hand, rules):
-    """The bid-table class of a 9-card hand: features of its best suit (layout.CLASS_DIMS)."""
-    t, _ = best_suit(hand, rules)
-    trumps = hand & _TRUMP_MASK[t]
-    top = 16
-    for i in range(16):
-        if has(trumps, _TRUMP_CARDS[t, i]):
-            top = 15 - i
-            break
-    two = 1 if has(hand, t * 13) else 0
-    jacks = has(hand, t * 13 + 9) + has(hand, (3 - t) * 13 + 9)
-    jokers = has(hand, 52) + has(hand, 53)
-    aces = popcount(hand & _ACES & ~_TRUMP_MASK[t])
-    c = popcount(trumps)
-    c = c * N_TOP + top
-    c = c * N_TWO + two
-    c = c * N_JACKS + jacks
-    c = c * N_JOKERS + jokers
-    return c * N_ACES + aces
-
-
 @njit(cache=True, parallel=True)
 def analyze_hands(seed, start, count, n_blocks, rules, policies, fixed_hand, trump, classify):
     """Seat 0 as bidder (dealer 3, no auction): per-class accumulators ``[n_blocks, classes, CLS_SIZE]``.
@@ -236,7 +203,7 @@ def analyze_hands(seed, start, count, n_blocks, rules, policies, fixed_hand, tru
         for i in range(lo, hi):
             state[0] = stream_key(seed, start + i)
             deal_playable(state, pool, n_pool, fixed_seat, fixed_hand, deck, hands, misdeal_rule)
-            cls = hand_class(hands[0], rules) if classify else 0
+            cls = hand_class(hands[0]) if classify else 0
             play_hand(state, hands, known, 3, rules, policies, 0, trump, give, keep, rec, False)
             row = acc[b, cls]
             k = rec[REC_POINTS]

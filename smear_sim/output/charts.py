@@ -18,12 +18,12 @@ from matplotlib import colormaps
 from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.figure import Figure
 
-from ..analysis.classes import DEFAULT_FEATURES, FEATURE_HELP, ClassTable, moon_table, parse_features
+from ..analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table, parse_features
 from ..analysis.hand import HandAnalysis
 from ..core.errors import SmearError
 from ..core.io import atomic_write
-from ..core.rules import Rules
 from ..core.stats import Estimate
+from .format import FEATURES, class_words, rules_label
 
 __all__ = ["VALUES", "heatmap", "make_curves", "moon_chart", "points_distribution", "save_figure"]
 
@@ -48,23 +48,10 @@ def _value_label(value: str) -> str:
 
 
 def _footnote(fig: Figure, meta: dict[str, Any]) -> None:
-    rules = Rules.from_mapping(meta["rules"]).summary()
     samples = meta.get("hands") or meta.get("samples")
     fig.text(0.01, 0.01, f"smear-sim · {samples:,} simulated hands · seed {meta['seed']} · "
-             f"policy {meta['policy']} · rules: {rules}", fontsize=7, color="0.35", ha="left", va="bottom")
-
-
-def class_label(row, by) -> str:
-    """A hand class in words: "6 trumps, A top, the 2, 2 jacks, 1 joker"."""
-    words = {
-        "trumps": lambda v: f"{v} trump" + ("s" if v != 1 else ""),
-        "top": lambda v: f"{v} top",
-        "two": lambda v: "the 2" if v else "no 2",
-        "jacks": lambda v: {0: "no jack", 1: "1 jack", 2: "J + jick"}[int(v)],
-        "jokers": lambda v: f"{v} joker" + ("s" if v != 1 else ""),
-        "aces": lambda v: f"{v} off ace" + ("s" if v != 1 else ""),
-    }
-    return ", ".join(words[name](row[name]) for name in by)
+             f"policy {meta['policy']} · {rules_label(meta['rules'])}", fontsize=7, color="0.35", ha="left",
+             va="bottom")
 
 
 def _new_figure(width: float = 8.0, height: float = 5.5) -> tuple[Figure, Any]:
@@ -105,10 +92,10 @@ def heatmap(table: ClassTable, x: str = "trumps", y: str = "top", value: str = "
         image = ax.imshow(np.ma.masked_invalid(data), cmap="RdYlGn", aspect="auto")
         fig.colorbar(image, ax=ax, label=label, shrink=0.85)
     ax.set_facecolor("0.92")
-    ax.set_xticks(range(len(xs)), [str(v) for v in xs])
-    ax.set_yticks(range(len(ys)), [str(v) for v in ys])
-    ax.set_xlabel(FEATURE_HELP[x])
-    ax.set_ylabel(FEATURE_HELP[y])
+    ax.set_xticks(range(len(xs)), [FEATURES[x].cell(v) for v in xs])
+    ax.set_yticks(range(len(ys)), [FEATURES[y].cell(v) for v in ys])
+    ax.set_xlabel(FEATURES[x].help)
+    ax.set_ylabel(FEATURES[y].help)
     for i in range(len(ys)):
         for j in range(len(xs)):
             v = data[i, j]
@@ -130,9 +117,9 @@ def make_curves(table: ClassTable, x: str = "trumps", min_count: int = 200) -> F
     for b in range(table.rules.min_bid, table.rules.max_points + 1):
         ax.errorbar(positions, frame[f"make{b}"], yerr=1.96 * frame[f"make{b}_se"], marker="o", capsize=3,
                     label=f"bid {b}")
-    ax.set_xticks(positions, [str(v) for v in frame[x]])
+    ax.set_xticks(positions, [FEATURES[x].cell(v) for v in frame[x]])
     ax.set_ylim(0, 1.02)
-    ax.set_xlabel(FEATURE_HELP[x])
+    ax.set_xlabel(FEATURES[x].help)
     ax.set_ylabel("probability the bidding team makes the bid")
     ax.grid(alpha=0.3)
     ax.legend(title="bid", loc="best")
@@ -152,7 +139,7 @@ def moon_chart(table: ClassTable, by: tuple[str, ...] = DEFAULT_FEATURES, top: i
     target = table.rules.target
     # The moon pays when (2p - 1) * target beats the best numeric bid's EV.
     break_even = np.clip((1 + frame["best_numeric_ev"] / target) / 2, 0, 1)
-    labels = [class_label(row, by) for _, row in frame.iterrows()]
+    labels = [class_words(row, by) for _, row in frame.iterrows()]
     fig, ax = _new_figure(9.0, max(4.5, 0.32 * len(frame) + 2))
     positions = np.arange(len(frame))
     colors = ["tab:green" if pays else "tab:gray" for pays in frame["moon_pays"]]

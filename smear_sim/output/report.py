@@ -1,49 +1,34 @@
-"""Writing results: bid tables as CSV, Markdown, Parquet and JSON, moon tables, charts and a results README."""
+"""Writing results: bid tables as CSV, Markdown, Parquet and JSON, moon tables, charts, an HTML page and a
+README."""
 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 
-from ..analysis.classes import DEFAULT_FEATURES, FEATURE_HELP, ClassTable, moon_table
+from ..analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table
 from ..core.io import atomic_write
-from ..core.rules import Rules
-from ..core.stats import Estimate
+from .format import (
+    CLASS_SUIT_HELP,
+    FEATURES,
+    RULES_DOC,
+    Column,
+    bid_table_columns,
+    moon_table_columns,
+    rules_label,
+)
 
 __all__ = ["markdown_table", "table_json", "write_bid_table", "write_moon_table", "write_report"]
 
 
-def _cell(value: float, se: float, percent: bool = False) -> str:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return ""
-    scale = 100 if percent else 1
-    text = str(Estimate(scale * float(value), scale * float(se)))
-    return text + ("%" if percent else "")
-
-
-def _feature(name: str, value) -> str:
-    if name == "two":
-        return "yes" if value else "no"
-    return str(value)
-
-
-def markdown_table(frame: pd.DataFrame, *, bids: Sequence[int], by: Sequence[str]) -> str:
-    """The bid table for people: estimates ± standard errors, imprecise rows marked."""
-    header = [*by, "hands", "points"] + [f"P(make {b})" for b in bids] + [f"EV {b}" for b in bids]
-    header += ["bid up to", "moon"]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for _, row in frame.iterrows():
-        mark = "" if row["reliable"] else " †"
-        cells = [_feature(name, row[name]) for name in by] + [f"{int(row['hands']):,}{mark}"]
-        cells.append(_cell(row["points"], row["points_se"]))
-        cells += [_cell(row[f"make{b}"], row[f"make{b}_se"], percent=True) for b in bids]
-        cells += [_cell(row[f"ev{b}"], row[f"ev{b}_se"]) for b in bids]
-        cells.append("" if pd.isna(row["bid_up_to"]) else str(int(row["bid_up_to"])))
-        cells.append(_cell(row["moon"], row["moon_se"], percent=True))
+def markdown_table(frame: pd.DataFrame, columns: Sequence[Column]) -> str:
+    """A table for people: estimates ± standard errors; † marks the hand counts of imprecise rows."""
+    lines = ["| " + " | ".join(c.header for c in columns) + " |", "|" + "---|" * len(columns)]
+    for row in frame.to_dict("records"):
+        cells = [c.text(row) + (" †" if c.key == "hands" and not row["reliable"] else "") for c in columns]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -55,17 +40,24 @@ def table_json(frame: pd.DataFrame) -> dict:
     return {**frame.attrs, "rows": json.loads(plain.to_json(orient="records"))}
 
 
-def _preamble(meta: dict, by: Sequence[str], title: str) -> str:
-    rules = Rules.from_mapping(meta["rules"]).summary("the RULES.md defaults")
-    features = "\n".join(f"- **{name}**: {FEATURE_HELP[name]}" for name in by)
+def _preamble(meta: dict, by: Sequence[str], title: str, docs: str) -> str:
+    features = "\n".join(f"- **{name}**: {FEATURES[name].help}" for name in by)
     return (
         f"# {title}\n\n"
         f"{meta['hands']:,} random deals, seed {meta['seed']}, all four seats playing the `{meta['policy']}` "
-        f"policy, rules: {rules}. Seat 0 holds the hand and takes the kitty as bidder (RULES.md, hand analysis "
-        f"conventions). Hands are grouped by what a player sees at a glance in the hand's best suit (the suit "
-        f"the heuristic values most):\n\n{features}\n\n"
+        f"policy, {rules_label(meta['rules'])} ({docs}). Seat 0 holds the hand and takes the kitty as bidder. "
+        f"Hands are grouped by what a player sees at a glance in the hand's class suit, {CLASS_SUIT_HELP}:"
+        f"\n\n{features}\n\n"
         "Figures are estimate ± standard error, rounded to the digits the sample supports.\n\n"
     )
+
+
+def _docs_link(out_dir: Path, html: bool = False) -> str:
+    """Where the rules are written down: a relative link to docs/rules.md when ``out_dir`` sits in a checkout
+    of the repository (as ``results/`` does), else the document's name."""
+    if (Path(out_dir).resolve().parent / RULES_DOC).is_file():
+        return f'<a href="../{RULES_DOC}">{RULES_DOC}</a>' if html else f"[{RULES_DOC}](../{RULES_DOC})"
+    return f"{RULES_DOC} in the smear-sim repository" if html else f"`{RULES_DOC}` in the smear-sim repository"
 
 
 _BID_TABLE_NOTES = (
@@ -79,7 +71,6 @@ def write_bid_table(table: ClassTable, frame: pd.DataFrame, out: str | Path) -> 
     """Write ``out``.csv, .md, .npz (raw counts for regrouping) and .parquet when pyarrow is installed."""
     out = Path(out)
     by = frame.attrs["by"]
-    bids = list(range(table.rules.min_bid, table.rules.max_points + 1))
     written = []
     csv = out.with_suffix(".csv")
     with atomic_write(csv) as handle:
@@ -87,9 +78,9 @@ def write_bid_table(table: ClassTable, frame: pd.DataFrame, out: str | Path) -> 
     written.append(csv)
     md = out.with_suffix(".md")
     with atomic_write(md) as handle:
-        handle.write(_preamble(frame.attrs, by, "Bid table"))
+        handle.write(_preamble(frame.attrs, by, "Bid table", _docs_link(out.parent)))
         handle.write(_BID_TABLE_NOTES.format(min_count=frame.attrs["min_count"]))
-        handle.write(markdown_table(frame, bids=bids, by=by))
+        handle.write(markdown_table(frame, bid_table_columns(by, table.rules)))
     written.append(md)
     counts = out.with_suffix(".npz")
     table.save(counts)
@@ -117,33 +108,24 @@ def write_moon_table(table: ClassTable, out: str | Path, by: Sequence[str] = DEF
     with atomic_write(csv) as handle:
         frame.to_csv(handle, index=False, float_format="%.6g")
     md = out.with_suffix(".md")
-    reliable = frame[frame["reliable"]]
-    intro = [
-        _preamble(table.metadata(), by, "Shooting the moon"),
+    intro = (
+        f"{_preamble(table.metadata(), by, 'Shooting the moon', _docs_link(out.parent))}"
         f"A moon decides the game: a won game counts +{table.rules.target} points and a lost one "
         f"-{table.rules.target}, so the moon's EV is (2p - 1) x {table.rules.target} for success rate p. It pays "
         f"when that beats the EV of the best numeric bid. The classes below have at least {min_count:,} hands, "
-        "best moon rate first.\n\n",
-    ]
-    lines = [
-        "| " + " | ".join([*by, "hands", "moon success", "moon EV", "best bid EV", "moon gain", "pays"]) + " |",
-        "|" + "---|" * (len(by) + 6),
-    ]
-    for _, row in reliable.iterrows():
-        cells = [_feature(name, row[name]) for name in by] + [f"{int(row['hands']):,}"]
-        cells += [_cell(row["moon"], row["moon_se"], percent=True), _cell(row["moon_ev"], row["moon_ev_se"]),
-                  _cell(row["best_numeric_ev"], row["best_numeric_ev_se"]), _cell(row["moon_gain"], row["moon_ev_se"]),
-                  "yes" if row["moon_pays"] else "no"]
-        lines.append("| " + " | ".join(cells) + " |")
+        "best moon rate first.\n\n"
+    )
     with atomic_write(md) as handle:
-        handle.write("".join(intro) + "\n".join(lines) + "\n")
+        handle.write(intro + markdown_table(frame[frame["reliable"]], moon_table_columns(by)))
     return [csv, md]
 
 
 def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Sequence[str] = DEFAULT_FEATURES,
                  min_count: int = 200, example_hand=None) -> list[Path]:
-    """The reference results: bid table, moon table, charts and a README naming the command."""
+    """The reference results: bid table, moon table, charts, one HTML page of it all and a README naming the
+    command."""
     from .charts import heatmap, make_curves, moon_chart, points_distribution, save_figure
+    from .html import report_page
 
     out_dir = Path(out_dir)
     frame = table.frame(by, min_count)
@@ -174,9 +156,19 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
         hand = " ".join(example_hand.to_json()["hand"])
         charts.append(("example_hand_points.png", f"points distribution of the example hand {hand}",
                        lambda: points_distribution(example_hand)))
+    images = []
     for name, description, draw in charts:
-        written.append(save_figure(draw(), out_dir / "charts" / name))
+        path = save_figure(draw(), out_dir / "charts" / name)
+        written.append(path)
+        images.append((name, description, path.read_bytes()))
         files[f"charts/{name}"] = description
+    page = out_dir / "index.html"
+    with atomic_write(page) as handle:
+        handle.write(report_page(table, frame, moon_table(table, by, min_count), command=command, charts=images,
+                                 example_hand=example_hand, docs=f"The rules are stated in full in "
+                                 f"{_docs_link(out_dir, html=True)}."))
+    written.append(page)
+    files["index.html"] = "all of the above on one page: sortable tables, the charts, the example hand, the rules"
     present = {p.relative_to(out_dir).as_posix() for p in written}
     rows = "\n".join(f"| `{name}` | {text} |" for name, text in files.items() if name in present)
     readme = out_dir / "README.md"
@@ -185,8 +177,8 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
             "# Reference results\n\n"
             "Made by one command (the seed fixes every number; the thread count does not matter):\n\n"
             f"```\n{command}\n```\n\n"
-            f"{table.hands:,} random deals, seed {table.seed}, policy `{table.policy}`. "
-            f"Rules: {table.rules.summary()}.\n\n"
+            f"{table.hands:,} random deals, seed {table.seed}, policy `{table.policy}`, {rules_label(table.rules)} "
+            f"(stated in {_docs_link(out_dir)}). Open `index.html` in a browser to see it all on one page.\n\n"
             "| file | what it is |\n|---|---|\n" + rows + "\n"
         )
     written.append(readme)

@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from rich import box
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 
-from ..core.cards import SUIT_NAMES, card_name
+from ..core.cards import card_name
 from ..core.rules import OPTION_HELP, Rules, format_value
-from ..core.stats import Estimate
 from ..engine.runner import Progress
 from ..reference.hand import HandResult, team_of
 from ..reference.record import HandRecord
-
-_SUIT_WORDS = {"S": "spades ♠", "H": "hearts ♥", "D": "diamonds ♦", "C": "clubs ♣"}
+from .format import (
+    RULES_DOC,
+    Column,
+    bid_table_columns,
+    estimate_text,
+    feature_legend,
+    moon_table_columns,
+    rules_label,
+    suit_label,
+)
 
 
 def console() -> Console:
@@ -41,7 +49,8 @@ def print_rules(rules: Rules) -> None:
         table.add_row(name, shown, format_value(default[name]), OPTION_HELP[name])
     out = console()
     out.print(table)
-    out.print(f"Points at stake per hand: {rules.max_points}. Change options with --rule KEY=VALUE or --rules FILE.toml.")
+    out.print(f"Points at stake per hand: {rules.max_points}. Change options with --rule KEY=VALUE or --rules "
+              f"FILE.toml; {RULES_DOC} states every rule.")
 
 
 def print_score(record: HandRecord, result: HandResult) -> None:
@@ -55,7 +64,7 @@ def print_score(record: HandRecord, result: HandResult) -> None:
         return
     out.print(
         f"Bidder: seat {result.bidder} (team {result.bidding_team}) bid {result.bid}; "
-        f"trump {_SUIT_WORDS[SUIT_NAMES[result.trump]]}."
+        f"trump {suit_label(result.trump)}."
     )
     tricks = Table(title="Tricks", box=box.SIMPLE)
     tricks.add_column("#", justify="right")
@@ -96,12 +105,6 @@ def print_score(record: HandRecord, result: HandResult) -> None:
         out.print(f"[bold]Team {result.winner} wins the game.[/]")
 
 
-def _est(value: float, se: float, percent: bool = False) -> str:
-    if percent:
-        return f"{Estimate(100 * value, 100 * se)}%"
-    return str(Estimate(value, se))
-
-
 def print_simulation(result) -> None:
     out = console()
     data = result.to_json()
@@ -117,8 +120,8 @@ def print_simulation(result) -> None:
     for name in ("bid", "hands", "share", "made"):
         bids.add_column(name, justify="right")
     for row in data["bids"]:
-        bids.add_row(str(row["bid"]), f"{row['count']:,}", _est(row["share"], row["share_se"], True),
-                     _est(row["made"], row["made_se"], True))
+        bids.add_row(str(row["bid"]), f"{row['count']:,}", estimate_text(row["share"], row["share_se"], True),
+                     estimate_text(row["made"], row["made_se"], True))
     if data["thrown_in"]:
         bids.add_row("all pass", f"{data['thrown_in']:,}", "", "")
     out.print(bids)
@@ -127,9 +130,9 @@ def print_simulation(result) -> None:
     for name in ("team", "policy", "points won", "score change", "auctions won", "moons (made/tried)"):
         teams.add_column(name, justify="right")
     for row in data["teams"]:
-        teams.add_row(str(row["team"]), row["policy"], _est(row["mean_points"], row["mean_points_se"]),
-                      _est(row["mean_score"], row["mean_score_se"]),
-                      _est(row["bids_won"], row["bids_won_se"], True),
+        teams.add_row(str(row["team"]), row["policy"], estimate_text(row["mean_points"], row["mean_points_se"]),
+                      estimate_text(row["mean_score"], row["mean_score_se"]),
+                      estimate_text(row["bids_won"], row["bids_won_se"], True),
                       f"{row['moon_successes']:,}/{row['moon_attempts']:,}")
     out.print(teams)
 
@@ -137,17 +140,17 @@ def print_simulation(result) -> None:
     for name in ("point", "bidding team", "other team", "nobody"):
         awards.add_column(name, justify="right")
     for point, row in data["awards"].items():
-        awards.add_row(point.replace("_", " "), *(_est(row[who], row[f"{who}_se"], True)
+        awards.add_row(point.replace("_", " "), *(estimate_text(row[who], row[f"{who}_se"], True)
                                                    for who in ("bidding_team", "other_team", "nobody")))
     out.print(awards)
     moon = data["moon"]
     if moon["attempts"]:
         out.print(f"Moon: {moon['attempts']:,} attempts, "
-                  f"{_est(moon['success_rate'], moon['success_rate_se'], True)} succeeded.")
+                  f"{estimate_text(moon['success_rate'], moon['success_rate_se'], True)} succeeded.")
     else:
         out.print("Moon: never attempted.")
     margin = data["margin_team0"]
-    out.print(f"Team 0 minus team 1, score per hand: {_est(margin['mean'], margin['mean_se'])}.  "
+    out.print(f"Team 0 minus team 1, score per hand: {estimate_text(margin['mean'], margin['mean_se'])}.  "
               f"Misdeals redealt: {data['misdeals']:,}.")
 
 
@@ -181,11 +184,11 @@ def print_hand(analysis) -> None:
     if rules.changed():
         out.print(f"Rules: {rules.summary()}")
     if data["trump"]["fixed"]:
-        out.print(f"Trump fixed: {_SUIT_WORDS[data['trump']['fixed']]}")
+        out.print(f"Trump fixed: {suit_label(data['trump']['fixed'])}")
     else:
         shares = sorted(data["trump"]["chosen"].items(), key=lambda kv: -kv[1])
         out.print("Trump chosen after the kitty: " + ", ".join(
-            f"{_SUIT_WORDS[s]} {100 * p:.1f}%" for s, p in shares if p > 0))
+            f"{suit_label(s)} {100 * p:.1f}%" for s, p in shares if p > 0))
     e = analysis.estimates
     out.print(f"Points won by your team: [bold]{analysis.mean_points}[/] (of {rules.max_points})")
 
@@ -193,21 +196,21 @@ def print_hand(analysis) -> None:
     dist.add_column("points", justify="right")
     dist.add_column("probability", justify="right")
     for k, (p, se) in enumerate(zip(e.distribution.value[0], e.distribution.se[0], strict=True)):
-        dist.add_row(str(k), _est(p, se, True))
+        dist.add_row(str(k), estimate_text(p, se, True))
     awards = Table(title="Your team wins", box=box.SIMPLE)
     awards.add_column("point")
     awards.add_column("probability", justify="right")
     for i, name in enumerate(data["awards"]):
-        awards.add_row(name.replace("_", " "), _est(e.awards.value[0, i], e.awards.se[0, i], True))
+        awards.add_row(name.replace("_", " "), estimate_text(e.awards.value[0, i], e.awards.se[0, i], True))
     bids = Table(title="Bids", box=box.SIMPLE)
     for name in ("bid", "P(make)", "EV"):
         bids.add_column(name, justify="right")
     for column, b in enumerate(e.bids):
-        bids.add_row(str(b), _est(e.make.value[0, column], e.make.se[0, column], True),
-                     _est(e.ev.value[0, column], e.ev.se[0, column]))
+        bids.add_row(str(b), estimate_text(e.make.value[0, column], e.make.se[0, column], True),
+                     estimate_text(e.ev.value[0, column], e.ev.se[0, column]))
     if rules.moon:
-        bids.add_row("moon", _est(e.moon.value[0], e.moon.se[0], True),
-                     _est(e.moon_ev.value[0], e.moon_ev.se[0]) + " *")
+        bids.add_row("moon", estimate_text(e.moon.value[0], e.moon.se[0], True),
+                     estimate_text(e.moon_ev.value[0], e.moon_ev.se[0]) + " *")
     from rich.columns import Columns
 
     out.print(Columns([dist, awards, bids]))
@@ -220,64 +223,65 @@ def print_hand(analysis) -> None:
         if up_to else "No bid has EV ≥ 0: pass if the rules let you."))
     if rules.moon:
         verdict = "pays" if data["moon"]["pays"] else "does not pay"
-        out.print(f"Shooting the moon {verdict}: it succeeds {_est(e.moon.value[0], e.moon.se[0], True)}"
+        out.print(f"Shooting the moon {verdict}: it succeeds {estimate_text(e.moon.value[0], e.moon.se[0], True)}"
                   f" of the time.")
 
 
-def _c(value: float, se: float, percent: bool = False) -> str:
-    return Estimate(value, se).concise(100, max_decimals=1) if percent else Estimate(value, se).concise()
+def _fitted_table(columns: Sequence[Column], rows: Sequence[dict], width: int, drop_order: Sequence[str], *,
+                  title: str, caption: str, order: str) -> Table:
+    """A table no wider than ``width``, whose numbers are never cut: the columns named in ``drop_order`` leave
+    in that order until it fits (the caption names them and ``order`` says which go first), and if it still
+    does not fit, cells wrap."""
+    cells = [{c.key: c.text(row, concise=True) for c in columns} for row in rows]
 
+    def build(kept: Sequence[Column], wrap: bool = False, note: str = "") -> Table:
+        table = Table(box=box.SIMPLE, padding=(0, 0), title=title, caption=caption + note, caption_justify="left")
+        for column in kept:
+            table.add_column(column.short, justify="right", no_wrap=not wrap, overflow="fold")
+        for row in cells:
+            table.add_row(*(row[c.key] for c in kept))
+        return table
 
-_SHORT = {"trumps": "tr", "top": "top", "two": "2", "jacks": "J", "jokers": "jk", "aces": "A"}
+    measure = Console(width=1 << 20)
 
+    def fits(table: Table) -> bool:
+        return Measurement.get(measure, measure.options, table).maximum <= width
 
-def _bid_table_view(frame, rules, show: int):
-    import pandas as pd
-
-    by = frame.attrs["by"]
-    view = frame[frame["reliable"]].sort_values("hands", ascending=False).head(show)
-    # Under moon_requires=all (no round points or not) the moon needs every point: its rate is P(make M).
-    show_moon = rules.moon and rules.moon_requires == "in_play"
-    legend = ", ".join(f"{_SHORT[name]} = {name}" for name in by)
-    table = Table(box=box.SIMPLE, padding=(0, 0), caption=f"{legend}. x(y): y is the standard error in the last "
-                  "digit shown; P(make) in %. Up to: the highest bid with EV ≥ 0.")
-    for name in by:
-        table.add_column(_SHORT[name], justify="right", no_wrap=True)
-    for name in ("hands", "points"):
-        table.add_column(name, justify="right", no_wrap=True)
-    bids = range(rules.min_bid, rules.max_points + 1)
-    for b in bids:
-        table.add_column(f"make{b}", justify="right", no_wrap=True)
-    table.add_column("up to", justify="right", no_wrap=True)
-    if show_moon:
-        table.add_column("moon", justify="right", no_wrap=True)
-    for _, row in view.iterrows():
-        cells = [_feature(name, row[name]) for name in by] + [f"{int(row['hands']):,}"]
-        cells.append(_c(row["points"], row["points_se"]))
-        cells += [_c(row[f"make{b}"], row[f"make{b}_se"], True) for b in bids]
-        cells.append("-" if pd.isna(row["bid_up_to"]) else str(int(row["bid_up_to"])))
-        if show_moon:
-            cells.append(_c(row["moon"], row["moon_se"], True))
-        table.add_row(*cells)
-    return table, len(view)
-
-
-def _feature(name: str, value) -> str:
-    if name == "two":
-        return "2" if value else "-"
-    return str(value)
+    kept = list(columns)
+    dropped = []
+    for key in drop_order:
+        if fits(build(kept)):
+            break
+        if any(c.key == key for c in kept):
+            kept = [c for c in kept if c.key != key]
+            dropped.append(next(c.short for c in columns if c.key == key))
+    note = (f" Left out to fit the terminal: {', '.join(dropped)} ({order}); --json and the CSV have them all."
+            if dropped else "")
+    return build(kept, wrap=not fits(build(kept)), note=note)
 
 
 def print_bid_table(frame, table, show: int) -> None:
     out = console()
+    rules = table.rules
     n_reliable = int(frame["reliable"].sum())
     out.print(f"[bold]Bid table[/]: {table.hands:,} hands, seed {table.seed}, policy {table.policy}, "
-              f"{len(frame)} groups by {','.join(frame.attrs['by'])} ({n_reliable} with at least "
-              f"{frame.attrs['min_count']} hands).")
-    if show:
-        view, shown = _bid_table_view(frame, table.rules, show)
-        view.title = f"The {shown} most common groups"
-        out.print(view)
+              f"{rules_label(rules)}, {len(frame)} groups by {','.join(frame.attrs['by'])} ({n_reliable} with at "
+              f"least {frame.attrs['min_count']} hands).")
+    if not show:
+        return
+    by = frame.attrs["by"]
+    view = frame[frame["reliable"]].sort_values("hands", ascending=False).head(show)
+    # Under moon_requires=all the moon needs every point: its rate is P(make M), already shown.
+    show_moon = rules.moon and rules.moon_requires == "in_play"
+    columns = [c for c in bid_table_columns(by, rules)
+               if not c.key.startswith("ev") and (c.key != "moon" or show_moon)]
+    bids = range(rules.min_bid, rules.max_points + 1)
+    drop_order = ["moon", *(f"make{b}" for b in reversed(bids[1:])), "points", f"make{rules.min_bid}", "hands"]
+    caption = (f"Hands classed by their class suit ({RULES_DOC}); {feature_legend(by)}. x(y): y is the standard "
+               "error in the last digit shown; make in %. Up to: the highest bid with EV ≥ 0.")
+    out.print(_fitted_table(columns, view.to_dict("records"), out.width, drop_order,
+                            title=f"The {len(view)} most common groups", caption=caption,
+                            order="the highest bids go first, then points and the lowest bid"))
 
 
 def print_moon_table(frame, table, show: int) -> None:
@@ -290,18 +294,12 @@ def print_moon_table(frame, table, show: int) -> None:
               f"A won game counts +{table.rules.target} points, a lost one -{table.rules.target}.")
     out.print(f"The moon pays for {len(pays)} of {len(reliable)} hand classes with at least "
               f"{frame.attrs['min_count']} hands: {100 * share:.2g}% of all hands.")
-    legend = ", ".join(f"{_SHORT[name]} = {name}" for name in by)
-    view = Table(title=f"Best {min(show, len(reliable))} classes for the moon", box=box.SIMPLE, padding=(0, 0),
-                 caption=f"{legend}. x(y): y is the standard error in the last digit shown. Gain: moon EV "
-                 "minus the best numeric bid's EV.")
-    for name in [*(_SHORT[name] for name in by), "hands", "success %", "moon EV", "bid EV", "gain", "pays"]:
-        view.add_column(name, justify="right", no_wrap=True)
-    for _, row in reliable.head(show).iterrows():
-        view.add_row(*[_feature(name, row[name]) for name in by], f"{int(row['hands']):,}",
-                     _c(row["moon"], row["moon_se"], True), _c(row["moon_ev"], row["moon_ev_se"]),
-                     _c(row["best_numeric_ev"], row["best_numeric_ev_se"]), _c(row["moon_gain"], row["moon_ev_se"]),
-                     "yes" if row["moon_pays"] else "no")
-    out.print(view)
+    caption = (f"Hands classed by their class suit ({RULES_DOC}); {feature_legend(by)}. x(y): y is the standard "
+               "error in the last digit shown. Gain: moon EV minus the best numeric bid's EV.")
+    out.print(_fitted_table(moon_table_columns(by), reliable.head(show).to_dict("records"), out.width,
+                            ["best_numeric_ev", "moon_ev", "moon_gain", "hands"],
+                            title=f"Best {min(show, len(reliable))} classes for the moon", caption=caption,
+                            order="the EVs go first, the gain last"))
 
 
 def print_hand_moon(analysis) -> None:
@@ -310,7 +308,7 @@ def print_hand_moon(analysis) -> None:
     rules = analysis.rules
     out.print(f"[bold]{' '.join(card_name(c) for c in analysis.hand)}[/]: {analysis.samples:,} deals, "
               f"seed {analysis.seed}.")
-    out.print(f"The moon succeeds {_est(e.moon.value[0], e.moon.se[0], True)} of the time "
+    out.print(f"The moon succeeds {estimate_text(e.moon.value[0], e.moon.se[0], True)} of the time "
               f"(needs {'every point' if rules.moon_requires == 'all' else 'every point someone wins'}).")
     out.print(f"Moon EV {e.moon_ev[0]} (a won game +{rules.target}, a lost one -{rules.target}) against "
               f"{e.best_numeric_ev[0]} for bidding {rules.min_bid}: the moon "

@@ -1,4 +1,4 @@
-"""The reference engine: the rules of RULES.md in plain, readable Python.
+"""The reference engine: the rules of docs/rules.md in plain, readable Python.
 
 This module is the project's oracle. The fast Numba simulator is checked against it hand by hand, so it
 favours clarity over speed. Every action comes in three forms, after pokerkit:
@@ -7,8 +7,8 @@ favours clarity over speed. Every action comes in three forms, after pokerkit:
 - ``verify_x(...)`` raises :class:`IllegalAction` with the reason when a choice is illegal;
 - ``can_x(...)`` answers with a bool.
 
-Cards are the integer codes of :mod:`smear_sim.cards`; everything that depends on the trump suit comes from
-:data:`smear_sim.tables.TABLES`, which the kernels read too. :func:`score_hand` turns a played hand into its
+Cards are the integer codes of :mod:`smear_sim.core.cards`; everything that depends on the trump suit comes from
+:data:`smear_sim.core.tables.TABLES`, which the kernels read too. :func:`score_hand` turns a played hand into its
 awards, points, score changes and game result.
 """
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Literal
 
-from ..core.cards import SUIT_NAMES, card_name, format_hand, mask_of
+from ..core.cards import SUIT_NAMES, SUIT_WORDS, card_name, format_hand, mask_of
 from ..core.errors import IllegalAction
 from ..core.rules import ForcedBid, High, Low, LowTo, MoonRequires, Rules
 from ..core.tables import CARD_POINTS, MISDEAL_MASK, POINT_NAMES, TABLES
@@ -54,8 +54,6 @@ __all__ = [
 PASS: Literal["pass"] = "pass"
 MOON: Literal["moon"] = "moon"
 Bid = int | Literal["pass", "moon"]
-
-_SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 
 
 def team_of(seat: int) -> int:
@@ -174,7 +172,7 @@ def effective_suit(card: int, trump: int) -> int:
 def _keep_class(card: int, trump: int) -> int:
     """0 for scoring trumps, 1 for the other trumps, 2 for non-trumps: cards are kept in this order.
 
-    The three discard cases of RULES.md come to one rule: no kept card may be of a later class than a
+    The three discard cases of the rules come to one rule: no kept card may be of a later class than a
     discarded one. With t <= 6 every trump stays; with s <= 6 < t every scoring trump stays and all
     non-trumps go; with s > 6 only scoring trumps stay.
     """
@@ -274,7 +272,7 @@ def verify_play(rules: Rules, hand: Iterable[int], trick: Sequence[int], trump: 
     if card in legal_plays(rules, hand, trick, trump):
         return
     led = effective_suit(trick[0], trump)
-    suit = "trump" if led == trump else _SUIT_WORDS[led]
+    suit = "trump" if led == trump else SUIT_WORDS[led]
     must = [c for c in hand if effective_suit(c, trump) == led]
     extra = " or a trump" if rules.trump_anytime else ""
     raise IllegalAction(

@@ -241,12 +241,18 @@ def test_simulation_json_fields_and_their_consistency():
         assert {"bid", "count", "share", "share_se", "made", "made_se"} <= set(row)
         assert 0 <= row["made"] <= 1
     assert [t["team"] for t in data["teams"]] == [0, 1]
-    assert sum(t["bids_won"] for t in data["teams"]) == pytest.approx(1 - data["thrown_in"] / 20_000, abs=1e-3)
+    # Identities on the integer counts behind the JSON (its figures are rounded to their standard errors).
+    counts = result.counts
+    thrown_in = counts[L.AGG_THROWN_IN]
+    assert data["thrown_in"] == thrown_in
+    assert counts[L.AGG_BIDDER_TEAM] + counts[L.AGG_BIDDER_TEAM + 1] + thrown_in == 20_000
+    assert counts[L.AGG_BIDS: L.AGG_BIDS + L.N_BID_CODES].sum() + thrown_in == 20_000
     assert list(data["awards"]) == ["high", "low", "jack", "game", "jick", "high_joker", "low_joker"]
-    for rates in data["awards"].values():
-        assert rates["bidding_team"] + rates["other_team"] + rates["nobody"] == pytest.approx(1, abs=2e-3)
-    margin = data["teams"][0]["mean_score"] - data["teams"][1]["mean_score"]
-    assert data["margin_team0"]["mean"] == pytest.approx(margin, abs=0.02)
+    for i in range(len(data["awards"])):
+        assert (counts[L.AGG_AWARD_BIDDER + i] + counts[L.AGG_AWARD_OTHER + i] + counts[L.AGG_AWARD_NONE + i]
+                == 20_000 - thrown_in)
+    assert result.margin().value * 20_000 == counts[L.AGG_DELTA] - counts[L.AGG_DELTA + 1]
+    assert data["margin_team0"]["mean"] == result.margin().rounded().value
     assert data["moon"]["attempts"] == sum(t["moon_attempts"] for t in data["teams"])
     assert set(data["timing"]) == {"threads", "seconds", "hands_per_s"}
     assert list(simulate(1000).to_json()["awards"]) == ["high", "low", "jack", "game"]

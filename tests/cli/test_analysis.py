@@ -12,6 +12,9 @@ import re
 import pytest
 from cli_helpers import assert_clean_failure, assert_clean_process_failure, invoke, ok, run
 
+from smear_sim.analysis.hand import evaluate_hand
+from smear_sim.core import layout as L
+
 HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -106,7 +109,12 @@ def test_moon_classes_and_one_hand(counts_file):
     one = json.loads(ok("moon", "AH KH QH JH JD HJ 2H 10H AS", "--hands", "3000", "--json").stdout)
     assert one["samples"] == 3000
     assert {"success", "se", "ev", "ev_se", "pays", "best_bid"} <= set(one)
-    assert one["ev"] == pytest.approx((2 * one["success"] - 1) * 21, abs=0.05)
+    # The same analysis through the API: the moon's EV is (2p - 1) x 21 exactly, on the counts.
+    analysis = evaluate_hand("AH KH QH JH JD HJ 2H 10H AS", samples=3000)
+    p = analysis.counts[L.CLS_MOON] / analysis.counts[L.CLS_COUNT]
+    assert analysis.estimates.moon_ev.value[0] == (2 * p - 1) * 21
+    assert {key: one[key] for key in ("success", "se", "ev", "ev_se", "pays")} == {
+        key: analysis.to_json()["moon"][key] for key in ("success", "se", "ev", "ev_se", "pays")}
     assert "moon" in ok("moon", HAND, "--hands", "2000").stdout.lower()
 
 
@@ -142,8 +150,11 @@ def test_report_readme_lists_files_that_exist(tmp_path):
     assert f"to {out}/" in result.stdout
     readme = (out / "README.md").read_text(encoding="utf-8")
     assert f"smear-sim report --hands 20000 --out {out} --rule target=15" in readme
+    assert "rules: target=15" in readme and "RULES.md" not in readme  # the rules themselves, not a file name
+    assert "<!DOCTYPE html>" in (out / "index.html").read_text(encoding="utf-8")
     listed = re.findall(r"^\| `([^`]+)` \|", readme, flags=re.MULTILINE)
-    assert {"bid_table.csv", "bid_table.md", "bid_table.npz", "moon_table.csv", "moon_table.md"} <= set(listed)
+    assert {"bid_table.csv", "bid_table.md", "bid_table.npz", "moon_table.csv", "moon_table.md",
+            "index.html"} <= set(listed)
     assert sum(name.startswith("charts/") for name in listed) == 6
     for name in listed:
         assert (out / name).is_file(), name

@@ -6,7 +6,7 @@ import math
 
 from smear_sim.core import layout as L
 from smear_sim.core.rules import OPTION_NAMES, Rules
-from smear_sim.core.tables import POINT_NAMES
+from smear_sim.core.tables import POINT_NAMES, TRUMP_RANK_NAMES
 
 
 def _fields(prefix: str) -> list[tuple[int, str]]:
@@ -42,7 +42,7 @@ def test_bid_codes():
 
 def test_class_dimensions():
     sizes = dict(L.CLASS_DIMS)
-    assert list(sizes) == ["trumps", "top", "two", "jacks", "jokers", "aces"]
+    assert list(sizes) == ["trumps", "top", "two", "jack", "jick", "jokers", "aces"]
     assert math.prod(sizes.values()) == L.N_CLASSES
-    assert (sizes["top"], sizes["two"], sizes["jacks"], sizes["jokers"], sizes["aces"]) == (
-        L.N_TOP, L.N_TWO, L.N_JACKS, L.N_JOKERS, L.N_ACES)
+    assert tuple(sizes.values()) == (L.N_TRUMPS, L.N_TOP, L.N_TWO, L.N_JACK, L.N_JICK, L.N_JOKERS, L.N_ACES)
+    assert sizes["top"] == len(TRUMP_RANK_NAMES)  # the class suit always holds a trump (at least 3)

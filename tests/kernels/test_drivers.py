@@ -15,7 +15,6 @@ from math import comb
 import numpy as np
 import pytest
 
-from smear_sim.analysis.classes import class_features
 from smear_sim.analysis.simulate import simulate
 from smear_sim.core import layout as L
 from smear_sim.core.cards import mask_of, parse_cards
@@ -235,21 +234,6 @@ def test_block_bounds_cover_the_range_once():
 
 
 # -- hand analysis driver ---------------------------------------------------------------------------------------
-
-
-def test_hand_class_examples():
-    features = class_features()
-    rules = Rules().to_array()
-    cases = {
-        "AH KH 2H JD 10C 5S 9S 4D 3C": {"trumps": 4, "top": "A", "two": True, "jacks": 1, "jokers": 0, "aces": 0},
-        "3S 4S 5D 6D 7C 8C 9H 3H 4H": {"trumps": 3, "top": "9", "two": False, "jacks": 0, "jokers": 0, "aces": 0},
-        "HJ LJ AS AC AD 2C 3C 4C 5C": {"trumps": 7, "top": "A", "two": True, "jacks": 0, "jokers": 2, "aces": 2},
-        "JS JC HJ 5D 6D 7H 8H 9C 10S": {"trumps": 4, "top": "J", "two": False, "jacks": 2, "jokers": 1, "aces": 0},
-    }
-    for hand, expected in cases.items():
-        c = drivers.hand_class(np.uint64(mask_of(parse_cards(hand))), rules)
-        assert 0 <= c < L.N_CLASSES
-        assert features.iloc[c].to_dict() == expected, hand
 
 
 def test_analyze_hands_is_independent_of_blocks_and_classes_sum_to_the_total():

@@ -1,4 +1,4 @@
-"""Strategy charts (smear_sim/plotting.py): each chart draws from a small table and saves as PNG or SVG."""
+"""Strategy charts (smear_sim/output/charts.py): each chart draws from a small table and saves as PNG or SVG."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_heatmap_values(table, value):
     ax = fig.axes[0]
     assert ax.get_xlabel() and ax.get_ylabel()
     assert "20,000 simulated hands" in footnote(fig) and "seed 1" in footnote(fig)
-    assert "RULES.md defaults" in footnote(fig)
+    assert "default rules" in footnote(fig)
 
 
 def test_heatmap_rejects_unknown_and_missing_values(table):

@@ -1,4 +1,4 @@
-"""Writing results (smear_sim/report.py): bid and moon tables in every format.
+"""Writing results (smear_sim/output/report.py): bid and moon tables in every format.
 
 The whole report folder (charts and README) is checked through the command line in test_cli_analysis.py.
 """
@@ -12,6 +12,7 @@ import pytest
 
 import smear_sim
 from smear_sim.analysis.classes import DEFAULT_FEATURES, ClassTable, class_table
+from smear_sim.output.format import bid_table_columns
 from smear_sim.output.report import markdown_table, write_bid_table, write_moon_table
 
 
@@ -22,9 +23,9 @@ def table():
 
 def test_markdown_table_marks_small_groups(table):
     frame = table.frame(("trumps",), min_count=500)
-    text = markdown_table(frame, bids=[2, 3, 4], by=["trumps"])
+    text = markdown_table(frame, bid_table_columns(["trumps"], table.rules))
     lines = text.splitlines()
-    assert lines[0].startswith("| trumps | hands | points | P(make 2) |")
+    assert lines[0].startswith("| trumps | hands | points | bid up to | P(make 2) |")
     assert len(lines) == 2 + len(frame)
     small = frame[frame["hands"] < 500]
     assert len(small) > 0

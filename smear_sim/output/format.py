@@ -1,0 +1,199 @@
+"""How figures and hand features look to people: the one place every output (terminal, charts, Markdown, HTML)
+takes its labels and number formats from.
+
+- :data:`FEATURES`: each bid-table feature's short label, its meaning and how to show a value. The features
+  themselves (names, sizes) are defined with the class layout (``core/layout.py`` ``CLASS_DIMS``).
+- :func:`estimate_text` (``2.988 ± 0.004``) and :func:`estimate_cell` (``2.988(4)``): an estimate with its
+  standard error, rounded to the digits the sample supports.
+- :class:`Column`, :func:`bid_table_columns`, :func:`moon_table_columns`: the columns of the bid and moon tables.
+- :func:`rules_label`, :func:`suit_label`.
+
+Nothing here imports pandas, so the quick commands that print through it stay quick to start.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.cards import SUIT_NAMES, SUIT_SYMBOLS, SUIT_WORDS
+from ..core.rules import Rules
+from ..core.stats import Estimate
+
+__all__ = [
+    "FEATURES",
+    "Column",
+    "FeatureLabel",
+    "bid_table_columns",
+    "class_words",
+    "estimate_cell",
+    "estimate_text",
+    "feature_legend",
+    "moon_table_columns",
+    "rules_label",
+    "suit_label",
+]
+
+RULES_DOC = "docs/rules.md"
+FORMATS_DOC = "docs/formats.md"
+
+
+def suit_label(suit: int | str) -> str:
+    """A suit in words, from its index or letter: ``hearts ♥``."""
+    index = SUIT_NAMES.index(suit) if isinstance(suit, str) else suit
+    return f"{SUIT_WORDS[index]} {SUIT_SYMBOLS[index]}"
+
+
+def rules_label(rules: Rules | Mapping[str, Any]) -> str:
+    """The rules an output was made under: ``default rules``, or the options that differ from the defaults."""
+    rules = rules if isinstance(rules, Rules) else Rules.from_mapping(rules)
+    changed = rules.summary("")
+    return f"rules: {changed}" if changed else "default rules"
+
+
+# -- estimates ------------------------------------------------------------------------------------------------
+
+
+def _finite(value: Any) -> bool:
+    try:
+        return math.isfinite(float(value))
+    except (TypeError, ValueError):  # None, pandas' NA
+        return False
+
+
+def estimate_text(value: float, se: float, percent: bool = False) -> str:
+    """``2.988 ± 0.004`` (or ``90.76 ± 0.09%``); empty where the sample gives no estimate."""
+    if not _finite(value):
+        return ""
+    scale = 100 if percent else 1
+    return f"{Estimate(scale * float(value), scale * float(se))}" + ("%" if percent else "")
+
+
+def estimate_cell(value: float, se: float, percent: bool = False) -> str:
+    """The compact form for narrow tables: ``88.1(3)`` is 88.1 ± 0.3; percentages in %, without the sign."""
+    if not _finite(value):
+        return ""
+    estimate = Estimate(float(value), float(se))
+    return estimate.concise(100, max_decimals=1) if percent else estimate.concise()
+
+
+# -- hand features ------------------------------------------------------------------------------------------------
+
+
+def _plural(word: str) -> Callable[[Any], str]:
+    return lambda v: {0: f"no {word}s", 1: f"1 {word}"}.get(int(v), f"{int(v)} {word}s")
+
+
+def _held(card: str) -> tuple[Callable[[Any], str], Callable[[Any], str]]:
+    """Cell and words of a feature that says whether one card is held."""
+    return (lambda v: card if v else "-"), (lambda v: f"the {card}" if v else f"no {card}")
+
+
+@dataclass(frozen=True)
+class FeatureLabel:
+    """How one bid-table feature reads: ``short`` heads a narrow column, ``help`` says what it is."""
+
+    name: str
+    short: str
+    help: str
+    _cell: Callable[[Any], str]
+    _words: Callable[[Any], str]
+
+    def cell(self, value: Any) -> str:
+        """A value in a table cell: ``4``, ``A``, ``2`` or ``-``."""
+        return self._cell(value)
+
+    def words(self, value: Any) -> str:
+        """A value in a sentence or a chart label: ``4 trumps``, ``A top``, ``no 2``."""
+        return self._words(value)
+
+
+FEATURES = {
+    label.name: label
+    for label in (
+        FeatureLabel("trumps", "tr", "trumps held in the class suit, counting the jick and the jokers", str,
+                     _plural("trump")),
+        FeatureLabel("top", "top", "the highest trump held", str, lambda v: f"{v} top"),
+        FeatureLabel("two", "2", "holds the two of trump (Low)", *_held("2")),
+        FeatureLabel("jack", "J", "holds the jack of trump (the Jack point)", *_held("J")),
+        FeatureLabel("jick", "jick", "holds the jick, the other jack of trump's colour", *_held("jick")),
+        FeatureLabel("jokers", "jok", "jokers held", str, _plural("joker")),
+        FeatureLabel("aces", "A", "aces held outside the class suit", str, _plural("off ace")),
+    )
+}
+
+# The rule that picks the suit a hand's features are read in (docs/rules.md, "Hand classes"), as a clause.
+CLASS_SUIT_HELP = ("the suit with the most trumps, counting the jick and the jokers; a tie goes to the better "
+                   "trumps compared from the top down, then to the first of S H D C")
+
+
+def class_words(row: Mapping[str, Any], by: Sequence[str]) -> str:
+    """A hand class in words: ``5 trumps, A top, the 2, the J, no jick, 1 joker``."""
+    return ", ".join(FEATURES[name].words(row[name]) for name in by)
+
+
+def feature_legend(by: Sequence[str]) -> str:
+    """``tr = trumps, 2 = two, ...``: what the short column labels of ``by`` stand for."""
+    return ", ".join(f"{FEATURES[name].short} = {name}" for name in by if FEATURES[name].short != name)
+
+
+# -- table columns --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a bid or moon table, as every output shows it.
+
+    ``key`` names the table column that holds the value (and sorts it); ``se`` the one holding its standard
+    error. ``header`` heads it in Markdown and HTML, ``short`` in the terminal.
+    """
+
+    key: str
+    header: str
+    short: str
+    kind: str  # feature, count, estimate, percent, bid or flag
+    se: str | None = None
+
+    def text(self, row: Mapping[str, Any], concise: bool = False) -> str:
+        """The value of ``row`` in this column: ``concise`` for narrow tables (``88.1(3)``), else ``88.1 ± 0.3%``."""
+        value = row[self.key]
+        if self.kind == "feature":
+            return FEATURES[self.key].cell(value)
+        if self.kind == "count":
+            return f"{int(value):,}"
+        if self.kind == "bid":
+            return str(int(value)) if _finite(value) else "-"
+        if self.kind == "flag":
+            return "yes" if value else "no"
+        percent = self.kind == "percent"
+        if concise:
+            return estimate_cell(value, row[self.se], percent)
+        return estimate_text(value, row[self.se], percent)
+
+
+def _features(by: Sequence[str]) -> list[Column]:
+    return [Column(name, name, FEATURES[name].short, "feature") for name in by]
+
+
+def bid_table_columns(by: Sequence[str], rules: Rules) -> list[Column]:
+    """Every column of the bid table: features, hands, points, bid up to, P(make) and EV of each bid, moon."""
+    bids = range(rules.min_bid, rules.max_points + 1)
+    columns = [*_features(by), Column("hands", "hands", "hands", "count"),
+               Column("points", "points", "points", "estimate", "points_se"),
+               Column("bid_up_to", "bid up to", "up to", "bid")]
+    columns += [Column(f"make{b}", f"P(make {b})", f"make{b}", "percent", f"make{b}_se") for b in bids]
+    columns += [Column(f"ev{b}", f"EV {b}", f"ev{b}", "estimate", f"ev{b}_se") for b in bids]
+    columns.append(Column("moon", "moon", "moon", "percent", "moon_se"))
+    return columns
+
+
+def moon_table_columns(by: Sequence[str]) -> list[Column]:
+    """The moon table: features, hands, moon success, moon EV, the best numeric bid's EV, the gain, pays."""
+    return [*_features(by), Column("hands", "hands", "hands", "count"),
+            Column("moon", "moon success", "success %", "percent", "moon_se"),
+            Column("moon_ev", "moon EV", "moon EV", "estimate", "moon_ev_se"),
+            Column("best_numeric_ev", "best bid EV", "bid EV", "estimate", "best_numeric_ev_se"),
+            Column("moon_gain", "moon gain", "gain", "estimate", "moon_ev_se"),
+            Column("moon_pays", "pays", "pays", "flag")]
