@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # pandas is imported where tables are built, so analysing one
 __all__ = [
     "DEFAULT_FEATURES",
     "FEATURES",
+    "TOP_LABELS",
     "ClassTable",
     "bid_table",
     "class_features",
@@ -42,7 +43,7 @@ __all__ = [
 FEATURES = dict(L.CLASS_DIMS)  # feature name -> number of values
 DEFAULT_FEATURES = ("trumps", "top", "two", "jack", "jick", "jokers")
 TOP_LABELS = tuple(reversed(TRUMP_RANK_NAMES))  # top trump, best first
-BOOLEAN_FEATURES = ("two", "jack", "jick")
+_BOOLEAN_FEATURES = ("two", "jack", "jick")
 
 
 def parse_features(by: str | Sequence[str]) -> tuple[str, ...]:
@@ -69,7 +70,7 @@ def class_features() -> pd.DataFrame:
         index = index // size
     frame = pd.DataFrame({name: columns[name] for name, _ in L.CLASS_DIMS})
     frame["top"] = pd.Categorical.from_codes(15 - frame["top"], TOP_LABELS, ordered=True)
-    for name in BOOLEAN_FEATURES:
+    for name in _BOOLEAN_FEATURES:
         frame[name] = frame[name].astype(bool)
     return frame
 

@@ -320,4 +320,4 @@ def report(
     from ..output.terminal import print_bid_table
 
     print_bid_table(table.frame(features, min_count), table, 15)
-    typer.echo(f"Wrote {len(written)} files to {out}/ (see {out}/README.md)")
+    typer.echo(f"Wrote {len(written)} files to {out}/ (see {out}/README.md; open {out}/index.html in a browser)")
