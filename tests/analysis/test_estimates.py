@@ -18,7 +18,7 @@ from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.kernels import drivers
 
-N = 2000
+N = 1500
 RULE_SETS = {
     "defaults": Rules(),
     "round_points_in_play": Rules(round_points=True, moon_requires="in_play", target=11, min_bid=3),
