@@ -22,8 +22,7 @@ from ..analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table, parse_f
 from ..analysis.hand import HandAnalysis
 from ..core.errors import SmearError
 from ..core.io import atomic_write
-from ..core.stats import Estimate
-from .format import FEATURES, class_words, rules_label
+from .format import FEATURES, class_words, estimate_text, rules_label
 
 __all__ = ["VALUES", "heatmap", "make_curves", "moon_chart", "points_distribution", "save_figure"]
 
@@ -177,7 +176,7 @@ def points_distribution(analysis: HandAnalysis | dict[str, Any]) -> Figure:
     ax.set_ylim(0, min(1.0, dist.max() + 0.12))
     makes = ", ".join(f"{row['bid']}: {100 * row['make']:.1f}%" for row in bids)
     trump = data["trump"]["fixed"] or max(data["trump"]["chosen"], key=data["trump"]["chosen"].get)
-    mean = Estimate(data["points"]["mean"], data["points"]["se"])
+    mean = estimate_text(data["points"]["mean"], data["points"]["se"])
     ax.set_title(f"{hand}\nmean {mean} points, trump {trump}; P(make) {makes}", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     _footnote(fig, {"hands": data["samples"], "seed": data["seed"], "policy": data["policy"],

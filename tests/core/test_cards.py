@@ -1,4 +1,4 @@
-"""Cards and notation (RULES.md "Table, deck, notation"): codes, parsing, formatting, masks."""
+"""Cards and notation (docs/rules.md "Table, deck, notation"): codes, parsing, formatting, masks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The rule object (RULES.md options, INTERFACES.md "Rule options"): defaults, TOML, overrides, errors, arrays."""
+"""The rule object (docs/rules.md options, docs/formats.md "Rule options"): defaults, TOML, overrides, errors, arrays."""
 
 from __future__ import annotations
 

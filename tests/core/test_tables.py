@@ -19,7 +19,7 @@ from smear_sim.core.tables import (
 
 S, H, D, C = 0, 1, 2, 3
 
-# RULES.md: trump rank, high to low: A K Q J jick HJ LJ 10 9 8 7 6 5 4 3 2 — written out for each suit.
+# docs/rules.md: trump rank, high to low: A K Q J jick HJ LJ 10 9 8 7 6 5 4 3 2 — written out for each suit.
 TRUMP_ORDER_BY_HAND = {
     S: "AS KS QS JS JC HJ LJ 10S 9S 8S 7S 6S 5S 4S 3S 2S",
     H: "AH KH QH JH JD HJ LJ 10H 9H 8H 7H 6H 5H 4H 3H 2H",

@@ -1,4 +1,4 @@
-"""The reference engine against RULES.md, one or more tests per rule, then property tests on random legal hands.
+"""The reference engine against docs/rules.md, one or more tests per rule, then property tests on random legal hands.
 
 Tests are named after the rule they check. Tricks for the scoring tests are written by hand with their
 winners, so the awards and scores are checked against hand-derived values rather than the engine's own
@@ -849,7 +849,7 @@ PROPERTY = settings(max_examples=400, deadline=None, derandomize=True, database=
 
 
 def _expected_awards(rules: Rules, trump: int, tricks) -> tuple[dict, list[int]]:
-    """Awards worked out straight from the RULES.md text, as an oracle for the engine."""
+    """Awards worked out straight from the docs/rules.md text, as an oracle for the engine."""
     played_by, taken_by = {}, {}
     for trick in tricks:
         for i, x in enumerate(trick.cards):
@@ -903,7 +903,7 @@ def test_random_legal_hands_score_consistently(rules, seed):
     # card points of the two teams add up to those of the cards played (discards count for nobody)
     assert sum(result.card_points) == sum(int(CARD_POINTS[x]) for x in plays)
 
-    # each point awarded at most once, only to team 0, 1 or nobody, as RULES.md says
+    # each point awarded at most once, only to team 0, 1 or nobody, as docs/rules.md says
     awards, card_points = _expected_awards(rules, result.trump, result.tricks)
     assert result.awards == awards
     assert list(result.card_points) == card_points
@@ -982,7 +982,7 @@ def test_legal_keeps_agrees_with_brute_force_can_discard(case):
         if can_discard(hand, [x for x in hand if x not in keep], trump)
     }
     assert set(produced) == brute
-    # and the case analysis of RULES.md, spelled out
+    # and the case analysis of docs/rules.md, spelled out
     trumps = {x for x in hand if is_trump(x, trump)}
     scoring = {x for x in trumps if ref.is_scoring_trump(x, trump)}
     by_text = set()
@@ -1017,7 +1017,7 @@ def test_legal_plays_agrees_with_can_play(case):
     produced = legal_plays(rules, hand, trick, trump)
     assert produced == sorted(x for x in hand if can_play(rules, hand, trick, trump, x))
     assert produced  # a player always has a legal card
-    # the text of RULES.md: follow the led suit (jick and jokers are trump) if able, else anything
+    # the text of docs/rules.md: follow the led suit (jick and jokers are trump) if able, else anything
     if trick:
         led = effective_suit(trick[0], trump)
         able = [x for x in hand if effective_suit(x, trump) == led]
