@@ -218,7 +218,7 @@ def rule_settings(rules_file: str | Path | None = None, overrides: Iterable[str]
 
 def describe_options() -> list[dict[str, Any]]:
     """Every option for a form or a help page: its name, kind (``bool``, ``choice`` or ``int``), default,
-    choices or range, and help text, in RULES.md order."""
+    choices or range, and help text, in the order of docs/rules.md."""
     default = Rules()
     described = []
     for name in OPTION_NAMES:

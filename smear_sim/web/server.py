@@ -37,12 +37,13 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
-from ..analysis.classes import DEFAULT_FEATURES, FEATURE_HELP, ClassTable, moon_table, parse_features
+from ..analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table, parse_features
 from ..analysis.hand import EXAMPLE_HAND, HandQuery, hand_query
 from ..core.cards import SUIT_NAMES
 from ..core.errors import SmearError
 from ..core.players import POLICIES
 from ..core.rules import Rules, describe_options
+from ..output.format import FEATURES
 from ..output.report import table_json
 from .scheduler import AnalysisCancelled, ServerBusy, Simulator
 
@@ -147,8 +148,7 @@ class _Tables:
                 frame = table.frame(by)
                 self._made[by] = {
                     "source": str(self.results / BID_TABLE),
-                    "features": [{"name": name, "help": FEATURE_HELP[name], "values": _levels(frame[name])}
-                                 for name in by],
+                    "features": [_feature(name, _levels(frame[name])) for name in by],
                     "bid_table": table_json(frame),
                     "moon_table": table_json(moon_table(table, by)),
                 }
@@ -163,6 +163,13 @@ class _Tables:
                                  "server with --results DIR naming a folder that has one")
             self._table = ClassTable.load(path)
         return self._table
+
+
+def _feature(name: str, values: list) -> dict[str, Any]:
+    """A feature for the page: its help, its values in order and each value's label in a table cell (the
+    labels of output/format.py, so the page shows a class as the terminal and the report do)."""
+    label = FEATURES[name]
+    return {"name": name, "help": label.help, "values": values, "labels": [label.cell(v) for v in values]}
 
 
 def _levels(column) -> list:
@@ -210,7 +217,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
             "policies": list(POLICIES),
             "hand": {"fields": list(HAND_FIELDS), "trumps": list(SUIT_NAMES), "default_samples": DEFAULT_SAMPLES,
                      "max_samples": max_samples},
-            "table_features": FEATURE_HELP,
+            "table_features": {name: label.help for name, label in FEATURES.items()},
         })
 
     @app.get("/api/tables")

@@ -387,8 +387,10 @@ function renderTables(data) {
   $('tables-source').textContent = `${thousands(bid.hands)} random deals, seed ${bid.seed}, ${bid.policy} play, rules: ` +
     `${changed.length ? changed.map(([n, v]) => `${n}=${v}`).join(', ') : 'the defaults'} (${data.source}). ` +
     `Groups of fewer than ${thousands(bid.min_count)} hands are faint (†) and get no bid.`;
-  const label = (name, value) => (name === 'two' ? (value ? 'yes' : 'no') : String(value));
   const features = data.features;
+  // Each value's label comes from the server (one set of labels for every output of smear-sim).
+  const labels = new Map(features.map((f) => [f.name, new Map(f.values.map((v, i) => [String(v), f.labels[i]]))]));
+  const label = (name, value) => labels.get(name)?.get(String(value)) ?? String(value);
 
   const figure = $('heatmap-figure');
   if (features.length === 2) {
