@@ -16,6 +16,7 @@ from smear_sim.analysis.estimates import estimate
 from smear_sim.core import layout as L
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
+from smear_sim.engine.runner import using_threads
 from smear_sim.kernels import drivers
 
 N = 1500
@@ -28,7 +29,8 @@ RULE_SETS = {
 def per_hand(rules: Rules, seed: int = 5):
     """The per-hand counts of hands 0..N-1, and their sum from one ordinary run."""
     args = (rules.to_array(), policy_array(("heuristic", "heuristic")), np.uint64(0), -1, False)
-    hands = np.array([drivers.analyze_hands(np.uint64(seed), i, 1, 1, *args)[0, 0] for i in range(N)])
+    with using_threads(1):  # one-hand calls: waking a pool of threads for each would cost more than the hand
+        hands = np.array([drivers.analyze_hands(np.uint64(seed), i, 1, 1, *args)[0, 0] for i in range(N)])
     total = drivers.analyze_hands(np.uint64(seed), 0, N, 3, *args).sum(axis=(0, 1))
     return hands, total
 
