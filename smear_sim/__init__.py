@@ -14,12 +14,13 @@ from .core.errors import CardError, IllegalAction, RecordError, RulesError, Smea
 from .core.rules import Rules, load_rules
 from .reference.record import HandRecord, parse_record, replay, score_record
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place the version is written; pyproject.toml reads it from here
 
 # Public names that live in modules importing Numba, pandas or matplotlib, loaded on first access.
 _LAZY = {
     "simulate": ".analysis.simulate",
     "trace_records": ".analysis.simulate",
+    "iter_trace_records": ".analysis.simulate",
     "SimulationResult": ".analysis.simulate",
     "duplicate_match": ".analysis.match",
     "DuplicateResult": ".analysis.match",

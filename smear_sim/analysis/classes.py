@@ -138,18 +138,11 @@ class ClassTable:
 
     @classmethod
     def load(cls, path: str | Path) -> ClassTable:
-        path = Path(path)
-        try:
-            with np.load(path) as data:
-                counts = data["counts"]
-                meta = json.loads(str(data["meta"]))
-        except FileNotFoundError:
-            raise SmearError(f"{path} does not exist: make it with 'smear-sim bid-table --out ...'") from None
-        except (OSError, KeyError, ValueError) as exc:
-            raise SmearError(f"{path} is not a smear-sim class-count file (.npz): {exc}") from None
-        if counts.shape != (L.N_CLASSES, L.CLS_SIZE):
-            raise SmearError(f"{path} was written by another version of smear-sim; make it again")
-        return cls(counts, meta["hands"], meta["seed"], meta["policy"], Rules.from_mapping(meta["rules"]))
+        """A table that :meth:`save` wrote, checked (:func:`smear_sim.analysis.saved.load_class_counts`)."""
+        from .saved import load_class_counts
+
+        counts, meta = load_class_counts(path)
+        return cls(counts, meta["hands"], meta["seed"], meta["policy"], meta["rules"])
 
 
 def class_table(

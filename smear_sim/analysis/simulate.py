@@ -7,6 +7,7 @@ asked for, because only the counts are kept between chunks.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,9 +19,9 @@ from ..core.players import parse_policies, policy_array
 from ..core.rules import Rules
 from ..core.stats import Estimate, mean_from_sums, proportion
 from ..core.tables import POINT_NAMES
-from ..engine.runner import DEFAULT_CHUNK, Job, Progress, check_count, kernels, run, seed_value
+from ..engine.runner import DEFAULT_CHUNK, Job, Progress, check_count, chunk_ranges, kernels, run, seed_value
 
-__all__ = ["SimulationResult", "bid_name", "record_from_kernel", "simulate", "trace_records"]
+__all__ = ["SimulationResult", "bid_name", "iter_trace_records", "record_from_kernel", "simulate", "trace_records"]
 
 
 def bid_name(code: int) -> int | str:
@@ -125,7 +126,7 @@ class SimulationResult:
             "timing": {
                 "threads": self.threads,
                 "seconds": round(self.seconds, 3),
-                "hands_per_s": round(self.hands_per_second),
+                "hands_per_s": round(self.hands_per_second) if self.seconds > 0 else None,
             },
         }
 
@@ -152,18 +153,33 @@ def simulate(
 # -- traces -------------------------------------------------------------------------------------------
 
 
+TRACE_CHUNK = 10_000  # hands traced per kernel call: about 12 MB of kernel records, however many are asked for
+
+
 def trace_records(
     count: int, *, seed: int = 1, rules: Rules | None = None, policies: str | tuple[str, str] = "heuristic",
     start: int = 0,
 ) -> list[dict[str, Any]]:
     """Hand records (with ``result``) of hands ``start .. start+count-1`` of a simulation."""
+    return list(iter_trace_records(count, seed=seed, rules=rules, policies=policies, start=start))
+
+
+def iter_trace_records(
+    count: int, *, seed: int = 1, rules: Rules | None = None, policies: str | tuple[str, str] = "heuristic",
+    start: int = 0, chunk_size: int = TRACE_CHUNK,
+) -> Iterator[dict[str, Any]]:
+    """The records of :func:`trace_records` one at a time, traced ``chunk_size`` hands at a time, so that
+    writing a million of them holds one chunk in memory, not the whole trace."""
     check_count("--trace-hands", count, minimum=0)
     rules = rules or Rules()
-    policies = parse_policies(policies)
-    if count == 0:
-        return []
-    out = kernels().trace_hands(seed_value(seed), start, count, rules.to_array(), policy_array(policies))
-    return [record_from_kernel(row, rules) for row in out]
+    return _traced(seed_value(seed), rules, policy_array(parse_policies(policies)),
+                   chunk_ranges(start + count, chunk_size, start))
+
+
+def _traced(key: np.uint64, rules: Rules, policies: np.ndarray, ranges) -> Iterator[dict[str, Any]]:
+    for first, n in ranges:
+        for row in kernels().trace_hands(key, first, n, rules.to_array(), policies):
+            yield record_from_kernel(row, rules)
 
 
 def _cards(row: np.ndarray, offset: int, n: int) -> list[str]:

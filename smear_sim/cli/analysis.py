@@ -10,6 +10,7 @@ import typer
 
 from ..analysis.classes import DEFAULT_FEATURES, FEATURES
 from ..core.errors import SmearError
+from ..core.rules import rule_settings
 from .app import (
     Hands,
     JsonFlag,
@@ -19,8 +20,11 @@ from .app import (
     Threads,
     app,
     clean_errors,
+    given,
+    output_option,
     print_json,
     progress_for,
+    reject,
     rules_from,
 )
 
@@ -50,8 +54,8 @@ def hand(
     threads: Threads = None,
     rules_file: RulesFile = None,
     rule: RuleOverrides = None,
-    plot: Annotated[Path | None, typer.Option("--plot", metavar="FILE.png", help="Also save the points "
-                                                 "distribution chart (PNG or SVG).")] = None,
+    plot: Annotated[Path | None, output_option("--plot", metavar="FILE.png", help="Also save the points "
+                                               "distribution chart (PNG or SVG).")] = None,
     json_output: JsonFlag = False,
 ) -> None:
     """What a 9-card hand is worth as bidder: points, P(make) and EV of every bid, moon, recommended bid.
@@ -69,6 +73,8 @@ def hand(
     from ..analysis.hand import evaluate_hand
 
     active = rules_from(rules_file, rule)
+    if plot is not None:
+        plot = _checked_chart_path(plot, None, "--plot")
     total = samples or (10_000_000 if precision else 100_000)
     with progress_for(total, "dealing", total >= 2_000_000 and precision is None) as progress:
         analysis = evaluate_hand(cards, trump=trump, samples=samples, precision=precision, seed=seed,
@@ -93,11 +99,12 @@ def hand(
 @app.command("bid-table")
 @clean_errors
 def bid_table_command(
+    ctx: typer.Context,
     hands: Hands = 10_000_000,
     seed: Seed = 1,
     by: ByOpt = DEFAULT_BY,
-    out: Annotated[Path, typer.Option("--out", metavar="PATH", help="Output path without suffix: writes .csv, "
-                                      ".md, .npz (raw counts) and .parquet (with pyarrow).")]
+    out: Annotated[Path, output_option("--out", metavar="PATH", help="Output path without suffix: writes .csv, "
+                                       ".md, .npz (raw counts) and .parquet.")]
     = Path("results/bid_table"),
     min_count: MinCount = 200,
     policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats.")] = "heuristic",
@@ -120,10 +127,17 @@ def bid_table_command(
       smear-sim bid-table --hands 2000000 --by trumps,top --out results/by_top --rule round_points=true
     """
     from ..analysis.classes import class_table, parse_features
-    from ..output.report import write_bid_table
+    from ..core.io import check_output_file
+    from ..output.report import BID_TABLE_SUFFIXES, write_bid_table
 
     active = rules_from(rules_file, rule)
     features = parse_features(by)
+    if json_output:
+        reject(ctx, ["show"], "with --json: the JSON holds every row")
+    if out.is_dir():
+        raise SmearError(f"--out {out} is a folder; give a path without suffix in it, e.g. {out / 'bid_table'}")
+    for suffix in BID_TABLE_SUFFIXES:
+        check_output_file(out.with_suffix(suffix), "--out")
     with progress_for(hands, "dealing and playing", hands >= 2_000_000) as progress:
         table = class_table(hands, seed=seed, rules=active, policy=policy, threads=threads, progress=progress)
     frame = table.frame(features, min_count)
@@ -142,6 +156,7 @@ def bid_table_command(
 @app.command()
 @clean_errors
 def moon(
+    ctx: typer.Context,
     cards: Annotated[str | None, typer.Argument(metavar="[CARDS]", help="A 9-card hand to judge; without "
                                                    "it, moon rates by hand class.")] = None,
     hands: Annotated[int | None, typer.Option("--hands", "-n", min=1, help="Random hands for the class "
@@ -175,10 +190,11 @@ def moon(
     from ..analysis.classes import ClassTable, class_table, moon_table, parse_features
     from ..analysis.hand import evaluate_hand
 
-    active = rules_from(rules_file, rule)
-    if not active.moon:
-        raise SmearError("moon bids are off under these rules (moon=false); drop --rule moon=false")
     if cards is not None:
+        reject(ctx, ["counts", "by", "min_count", "show"], "with CARDS: it is for the table of hand classes, and "
+               "CARDS asks about one hand")
+        active = rules_from(rules_file, rule)
+        _moon_allowed(active)
         analysis = evaluate_hand(cards, samples=hands or 100_000, seed=seed, policy=policy, rules=active,
                                  threads=threads)
         if json_output:
@@ -191,9 +207,16 @@ def moon(
             print_hand_moon(analysis)
         return
     features = parse_features(by)
+    if json_output:
+        reject(ctx, ["show"], "with --json: the JSON holds every class")
     if counts is not None:
+        reject(ctx, ["hands", "seed", "threads"], f"with --counts: the hands in {counts} are simulated already")
         table = ClassTable.load(counts)
+        _same_table(table, counts, rule_settings(rules_file, rule or ()), policy if given(ctx, ["policy"]) else None)
+        _moon_allowed(table.rules, counts)
     else:
+        active = rules_from(rules_file, rule)
+        _moon_allowed(active)
         hands = hands or 1_000_000
         with progress_for(hands, "dealing and playing", hands >= 2_000_000) as progress:
             table = class_table(hands, seed=seed, rules=active, policy=policy, threads=threads, progress=progress)
@@ -208,18 +231,44 @@ def moon(
         print_moon_table(frame, table, show)
 
 
-PLOT_KINDS = ("heatmap", "make", "moon", "hand")
+def _moon_allowed(rules, counts: Path | None = None) -> None:
+    if rules.moon:
+        return
+    if counts is not None:
+        raise SmearError(f"{counts} was made with moon bids off (moon=false): it has no moon rates")
+    raise SmearError("moon bids are off under these rules (moon=false); drop --rule moon=false")
+
+
+def _same_table(table, path: Path, settings: dict, policy: str | None) -> None:
+    """A saved table answers only for the rules and policy it was made under: any other is an error."""
+    from ..core.players import parse_policies
+    from ..core.rules import format_value
+
+    for key, value in settings.items():
+        made = getattr(table.rules, key)
+        if made != value:
+            raise SmearError(f"{path} was made under {key}={format_value(made)}, not {key}={format_value(value)}: "
+                             "drop that rule option, or make a table under these rules with 'smear-sim bid-table'")
+    if policy is not None and parse_policies(policy) != (table.policy, table.policy):
+        raise SmearError(f"{path} was made with --policy {table.policy}, not {policy}: drop --policy, or make a "
+                         "table with this policy with 'smear-sim bid-table'")
+
+
+# The options each chart reads; any other chart option given is an error.
+PLOT_OPTIONS = {"heatmap": ("x", "y", "value", "min_count"), "make": ("x", "min_count"),
+                "moon": ("by", "min_count"), "hand": ()}
 
 
 @app.command()
 @clean_errors
 def plot(
+    ctx: typer.Context,
     kind: Annotated[str, typer.Argument(help="heatmap (a value over two features), make (P(make) curves), "
                                         "moon (moon rate by class) or hand (a hand's points distribution).")],
     source: Annotated[Path, typer.Argument(help="Class counts from bid-table (.npz) for heatmap/make/moon; a "
                                            "'smear-sim hand --json' file for hand.")],
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Output file (default: results/charts/"
-                                                "KIND.png).")] = None,
+    out: Annotated[Path | None, output_option("--out", "-o", metavar="FILE", help="Output file (default: "
+                                              "results/charts/KIND.png).")] = None,
     fmt: Annotated[str | None, typer.Option("--format", help="png or svg (default: from --out, else png).")]
     = None,
     x: Annotated[str, typer.Option("--x", help="Feature across (heatmap, make).")] = "trumps",
@@ -239,20 +288,27 @@ def plot(
 
       smear-sim hand "AH KH 2H JD 10C 5S 9S 4D 3C" --json > hand.json; smear-sim plot hand hand.json
     """
+    kind = kind.lower()
+    if kind not in PLOT_OPTIONS:
+        raise SmearError(f"unknown chart {kind!r}: choose {', '.join(PLOT_OPTIONS)}")
+    unused = [name for name in ("x", "y", "value", "by", "min_count") if name not in PLOT_OPTIONS[kind]]
+    takes = [f"--{name.replace('_', '-')}" for name in PLOT_OPTIONS[kind]]
+    reject(ctx, unused, f"to a {kind} chart, which takes " + (", ".join(takes) if takes else "no chart options"))
+    path = _checked_chart_path(out or Path("results/charts") / f"{kind}.png", fmt, "--out")
     from ..output.charts import heatmap, make_curves, moon_chart, points_distribution, save_figure
 
-    kind = kind.lower()
-    if kind not in PLOT_KINDS:
-        raise SmearError(f"unknown chart {kind!r}: choose {', '.join(PLOT_KINDS)}")
     if kind == "hand":
+        from ..analysis.saved import check_hand_analysis
+        from ..core.io import read_input
+
         try:
-            data = json.loads(source.read_text(encoding="utf-8"))
+            data = json.loads(read_input(source))
         except FileNotFoundError:
             raise SmearError(f"{source} does not exist: save one with 'smear-sim hand CARDS --json > "
                               f"{source}'") from None
         except (OSError, ValueError) as exc:
             raise SmearError(f"{source} is not a hand analysis JSON file: {exc}") from None
-        fig = points_distribution(data)
+        fig = points_distribution(check_hand_analysis(data, source))
     else:
         from ..analysis.classes import ClassTable, parse_features
 
@@ -263,8 +319,18 @@ def plot(
             fig = make_curves(table, x, min_count)
         else:
             fig = moon_chart(table, parse_features(by), 20, min_count)
-    path = save_figure(fig, out or Path("results/charts") / f"{kind}.png", fmt)
+    path = save_figure(fig, path, fmt)
     typer.echo(f"Chart: {path}")
+
+
+def _checked_chart_path(path: Path, fmt: str | None, option: str) -> Path:
+    """The file a chart will be saved to, checked before any work starts."""
+    from ..core.io import check_output_file
+    from ..output.charts import chart_path
+
+    path, _ = chart_path(path, fmt)
+    check_output_file(path, option)
+    return path
 
 
 @app.command()
@@ -272,7 +338,9 @@ def plot(
 def report(
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="Random hands to simulate.")] = 10_000_000,
     seed: Seed = 1,
-    out: Annotated[Path, typer.Option("--out", help="Folder for the results.")] = Path("results"),
+    out: Annotated[Path, output_option("--out", metavar="FOLDER", help="Folder for the results. It is replaced "
+                                       "whole when the report is done; files in it that an earlier report did not "
+                                       "write are kept.")] = Path("results"),
     by: ByOpt = DEFAULT_BY,
     min_count: MinCount = 200,
     policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats.")] = "heuristic",
@@ -293,10 +361,12 @@ def report(
     """
     from ..analysis.classes import class_table, parse_features
     from ..analysis.hand import EXAMPLE_HAND, evaluate_hand
+    from ..core.io import check_output_folder, replace_folder
     from ..output.report import write_report
 
     active = rules_from(rules_file, rule)
     features = parse_features(by)
+    check_output_folder(out, "--out")
     with progress_for(hands, "dealing and playing", True) as progress:
         table = class_table(hands, seed=seed, rules=active, policy=policy, threads=threads, progress=progress)
     example = evaluate_hand(EXAMPLE_HAND, seed=seed, policy=policy, rules=active, threads=threads)
@@ -316,7 +386,9 @@ def report(
     from ..core.rules import format_value
 
     command += "".join(f" --rule {k}={format_value(v)}" for k, v in active.changed().items())
-    written = write_report(table, out, command=command, by=features, min_count=min_count, example_hand=example)
+    with replace_folder(out) as folder:  # the folder always holds one complete report
+        written = write_report(table, folder, command=command, by=features, min_count=min_count,
+                               example_hand=example)
     from ..output.terminal import print_bid_table
 
     print_bid_table(table.frame(features, min_count), table, 15)

@@ -5,15 +5,21 @@ The commands live in the modules beside this one, one per group; each registers 
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import functools
 import json
+import os
+import signal
 import sys
+import warnings
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from ..core.errors import SmearError
+from ..core.errors import OutputError, SmearError, SmearWarning
 
 try:  # typer >= 0.20 vendors click and exposes its exception base here
     from typer import TyperException as _CliError
@@ -31,6 +37,23 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
+
+def _print_version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"smear-sim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    pass
+
+
 # -- options shared by every command that simulates or scores ------------------------------------------
 
 RulesFile = Annotated[
@@ -47,17 +70,84 @@ JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object in
 
 
 def clean_errors(command):
-    """Turn bad input (:class:`SmearError`) into one line on stderr and exit status 2."""
+    """Give every way a command can end other than success one line on stderr and its exit status.
+
+    Bad input (:class:`SmearError`): status 2. A failed write (:class:`OutputError`, or standard output
+    closed or full): status 1. Ctrl-C: "interrupted", 130; SIGTERM: "terminated", 143. They are caught here,
+    inside the command, because typer versions differ in what they do with them.
+    """
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
         try:
             return command(*args, **kwargs)
         except SmearError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(code=2) from None
+            _fail(f"error: {exc}", 2)
+        except OutputError as exc:
+            _fail(f"error: {exc}", 1)
+        except OSError as exc:
+            if not _is_stream_error(exc):
+                raise
+            _drop_stdout()
+            _fail(f"error: cannot write to standard output: {exc.strerror}", 1)
+        except KeyboardInterrupt:
+            _fail("interrupted", 130)
+        except _Terminated:
+            _fail("terminated", 143)
 
     return wrapper
+
+
+def _fail(line: str, code: int) -> None:
+    typer.echo(line, err=True)
+    raise typer.Exit(code=code) from None
+
+
+class _Terminated(BaseException):
+    """SIGTERM, raised in the main thread like Ctrl-C, so that temporary files and folders are removed."""
+
+
+def _terminate(signum, frame) -> None:
+    raise _Terminated
+
+
+# Errors writing a stream (they carry no file name): the reader went away, or the disk behind it is full.
+_STREAM_ERRORS = {errno.EPIPE, errno.ENOSPC, errno.EBADF, errno.EIO, errno.EDQUOT, errno.EFBIG}
+
+
+def _is_stream_error(exc: OSError) -> bool:
+    return exc.filename is None and exc.errno in _STREAM_ERRORS
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null, so that the flush at exit does not fail a second time."""
+    with contextlib.suppress(OSError, AttributeError, ValueError):  # standard output may be gone entirely
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def given(ctx: typer.Context, names: Iterable[str]) -> list[str]:
+    """The options among the parameter ``names`` that the command line sets, as typed (``--seed``)."""
+    names = set(names)
+    return [param.opts[0] for param in ctx.command.params if param.name in names
+            and getattr(ctx.get_parameter_source(param.name), "name", "") == "COMMANDLINE"]
+
+
+def reject(ctx: typer.Context, names: Iterable[str], why: str) -> None:
+    """An option that cannot apply is an error, never silently dropped: one line naming it and ``why``."""
+    found = given(ctx, names)
+    if found:
+        raise SmearError(f"{found[0]} cannot apply {why}")
+
+
+def _output_path(text: str) -> Path:
+    if not text:
+        raise typer.BadParameter("the path is empty; give a file or folder name")
+    return Path(text)
+
+
+def output_option(*flags: str, metavar: str, help: str) -> typer.models.OptionInfo:
+    """An option naming a file or folder to write; an empty path is refused while parsing."""
+    return typer.Option(*flags, metavar=metavar, help=help, parser=_output_path)
 
 
 def rules_from(rules_file: Path | None, overrides: list[str] | None):
@@ -93,10 +183,40 @@ def progress_for(total: int, description: str, enabled: bool):
 
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    if issubclass(category, SmearWarning):
+        typer.echo(f"warning: {message}", err=True)
+    else:
+        _default_show_warning(message, category, filename, lineno, file, line)
+
+
+_default_show_warning = warnings.showwarning
+
+
 def main() -> None:
-    """Console entry point: usage errors become one line and exit status 2 as well."""
+    """Console entry point: usage errors become one line and exit status 2 as well; SIGTERM cleans up like
+    Ctrl-C; a failed write to standard output is one line and exit status 1; our warnings are one line."""
+    signal.signal(signal.SIGTERM, _terminate)
+    warnings.showwarning = _show_warning
+    if sys.stdout is None:  # Python found descriptor 1 closed: every result would be lost
+        typer.echo("error: cannot write to standard output: it is closed", err=True)
+        sys.exit(1)
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and (stream.encoding or "").lower().replace("-", "") != "utf8":
+            stream.reconfigure(errors="replace")  # a terminal that cannot show ♥ gets ?, not a crash
     try:
         code = app(standalone_mode=False)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a full disk or a closed pipe shows here, not in a warning at exit
+    except _Terminated:
+        typer.echo("terminated", err=True)
+        sys.exit(143)
+    except OSError as exc:
+        if not _is_stream_error(exc):
+            _internal_error(exc)
+        _drop_stdout()
+        typer.echo(f"error: cannot write to standard output: {exc.strerror}", err=True)
+        sys.exit(1)
     except typer.Abort:
         typer.echo("interrupted", err=True)
         sys.exit(130)
@@ -108,14 +228,15 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)
-    except BrokenPipeError:
-        sys.exit(0)
-    except Exception as exc:  # a bug: say so in one line; SMEAR_SIM_DEBUG=1 shows the traceback
-        import os
-
-        if os.environ.get("SMEAR_SIM_DEBUG"):
-            raise
-        typer.echo(f"internal error: {type(exc).__name__}: {exc} (a bug in smear-sim; rerun with "
-                   "SMEAR_SIM_DEBUG=1 for the traceback and report it)", err=True)
-        sys.exit(1)
+    except Exception as exc:
+        _internal_error(exc)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _internal_error(exc: BaseException) -> None:
+    """A bug: say so in one line; SMEAR_SIM_DEBUG=1 shows the traceback."""
+    if os.environ.get("SMEAR_SIM_DEBUG"):
+        raise exc
+    typer.echo(f"internal error: {type(exc).__name__}: {exc} (a bug in smear-sim; rerun with "
+               "SMEAR_SIM_DEBUG=1 for the traceback and report it)", err=True)
+    sys.exit(1)

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from ..core.errors import SmearError
 from .app import JsonFlag, RuleOverrides, RulesFile, app, clean_errors, print_json, rules_from
 
 
@@ -61,6 +62,8 @@ def rules(
 
       smear-sim rules --rule round_points=true --toml > house.toml
     """
+    if toml and json_output:
+        raise SmearError("--toml cannot apply with --json: choose one format")
     active = rules_from(rules_file, rule)
     if toml:
         typer.echo(active.to_toml(), nl=False)

@@ -18,8 +18,10 @@ from .app import (
     Threads,
     app,
     clean_errors,
+    output_option,
     print_json,
     progress_for,
+    reject,
     rules_from,
 )
 
@@ -27,6 +29,7 @@ from .app import (
 @app.command()
 @clean_errors
 def simulate(
+    ctx: typer.Context,
     hands: Hands = 1_000_000,
     seed: Seed = 1,
     threads: Threads = None,
@@ -34,8 +37,8 @@ def simulate(
     rules_file: RulesFile = None,
     rule: RuleOverrides = None,
     trace: Annotated[
-        Path | None, typer.Option("--trace", metavar="FILE.jsonl", help="Write full hand records of the "
-                                     "first hands, one JSON object per line (docs/formats.md).")
+        Path | None, output_option("--trace", metavar="FILE.jsonl", help="Write full hand records of the "
+                                   "first hands, one JSON object per line (docs/formats.md).")
     ] = None,
     trace_hands: Annotated[int, typer.Option("--trace-hands", min=0, help="How many hands --trace writes.")] = 1000,
     chunk_size: ChunkSize = 1 << 18,
@@ -54,17 +57,21 @@ def simulate(
 
       smear-sim simulate --hands 10000 --trace hands.jsonl --trace-hands 100
     """
+    from ..analysis.simulate import iter_trace_records
     from ..analysis.simulate import simulate as run_simulation
-    from ..analysis.simulate import trace_records
+    from ..core.io import check_output_file
     from ..output.files import write_trace
 
     active = rules_from(rules_file, rule)
+    if trace is None:
+        reject(ctx, ["trace_hands"], "without --trace: it says how many hands the trace file holds")
+    else:
+        check_output_file(trace, "--trace")
     with progress_for(hands, "simulating", hands > 2 * chunk_size) as progress:
         result = run_simulation(hands, seed=seed, rules=active, policies=policy, threads=threads,
                                 chunk_size=chunk_size, progress=progress)
     if trace is not None:
-        records = trace_records(min(trace_hands, hands), seed=seed, rules=active, policies=policy)
-        write_trace(trace, records)
+        write_trace(trace, iter_trace_records(min(trace_hands, hands), seed=seed, rules=active, policies=policy))
     if json_output:
         print_json(result.to_json())
     else:
@@ -116,17 +123,22 @@ def bench(
     hands: Annotated[int, typer.Option("--hands", "-n", min=1000, help="Hands per timed run.")] = 1_000_000,
     repeats: Annotated[int, typer.Option("--repeats", min=1, help="Timed runs per figure (median).")] = 5,
     threads: Threads = None,
+    rules_file: RulesFile = None,
+    rule: RuleOverrides = None,
     json_output: JsonFlag = False,
 ) -> None:
     """Measure dealing and full-hand throughput on this machine (median of repeated runs).
 
-    [bold]Example[/bold]
+    [bold]Examples[/bold]
 
       smear-sim bench --json
+
+      smear-sim bench --rule round_points=true
     """
     from ..engine.bench import run_bench
 
-    figures = run_bench(hands=hands, deal_hands=4 * hands, repeats=repeats, threads=threads)
+    active = rules_from(rules_file, rule)
+    figures = run_bench(hands=hands, deal_hands=4 * hands, repeats=repeats, rules=active, threads=threads)
     if json_output:
         print_json(figures)
     else:

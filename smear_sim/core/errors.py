@@ -1,10 +1,10 @@
 """The exceptions for input a user can fix.
 
 Each one's ``str()`` is a single line that says what is wrong and how to fix it; the command line prints
-that line and exits with status 2, and never shows a traceback for them.
+that line and exits with status 2 (1 for :class:`OutputError`), and never shows a traceback for them.
 """
 
-__all__ = ["CardError", "IllegalAction", "RecordError", "RulesError", "SmearError"]
+__all__ = ["CardError", "IllegalAction", "OutputError", "RecordError", "RulesError", "SmearError", "SmearWarning"]
 
 
 class SmearError(ValueError):
@@ -25,3 +25,19 @@ class RecordError(SmearError):
 
 class IllegalAction(SmearError):
     """A bid, discard or play that the rules forbid; the message gives the reason."""
+
+
+class OutputError(Exception):
+    """Writing a result failed for a reason outside smear-sim: the disk is full, a pipe was closed.
+
+    Not bad input (the path was checked before any work started), so the command line exits with status 1.
+    """
+
+    def __init__(self, path: object, error: OSError) -> None:
+        self.path = str(path)
+        self.error = error
+        super().__init__(f"cannot write {self.path}: {error.strerror or error}")
+
+
+class SmearWarning(UserWarning):
+    """Something the user should know that does not stop the work; the command line prints it as one line."""

@@ -20,9 +20,11 @@ from typing import Any
 import numpy as np
 
 from .errors import RulesError
+from .io import read_input
 
 __all__ = [
     "OPTION_HELP",
+    "OPTION_RANGES",
     "ForcedBid",
     "High",
     "Low",
@@ -73,9 +75,14 @@ OPTION_HELP = {
     "moon_requires": "all: every scoring point, played or not; in_play: only the points someone won",
     "trump_anytime": "a trump may be played even when able to follow the led suit",
     "misdeal": "a player dealt only ranks 3-9 calls a misdeal and the dealer deals again",
-    "target": "score that wins the game",
-    "min_bid": "lowest numeric bid (1 up to the points at stake)",
+    "target": "score that wins the game, 1 to 1000",
+    "min_bid": "lowest numeric bid, 1 up to the points at stake (4, or 7 with round points)",
 }
+
+# The range of each whole-number option. A moon moves the score by the target, and the kernels sum squared
+# score changes in 64-bit integers: a target of at most 1000 keeps those sums exact for 10**12 hands. The
+# lowest bid's upper end is the points at stake, 4 (7 with round points), checked in Rules.
+OPTION_RANGES = {"target": (1, 1000), "min_bid": (1, 7)}
 
 
 @dataclass(frozen=True)
@@ -98,9 +105,10 @@ class Rules:
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
             object.__setattr__(self, field.name, _coerce(field.name, value, strict=True))
-        if self.target < 1:
-            raise RulesError(f"target={self.target} is impossible: the target must be at least 1")
-        if not 1 <= self.min_bid <= self.max_points:
+        low, high = OPTION_RANGES["target"]
+        if not low <= self.target <= high:
+            raise RulesError(f"target={self.target} is out of range: choose a target from {low} to {high}")
+        if not OPTION_RANGES["min_bid"][0] <= self.min_bid <= self.max_points:
             fix = "" if self.round_points else ", or set round_points=true for 7"
             raise RulesError(
                 f"min_bid={self.min_bid} is impossible: bids run from 1 to the {self.max_points} points "
@@ -180,6 +188,7 @@ class Rules:
             choices = _FIELD_TYPES[name]
             if isinstance(choices, type) and issubclass(choices, StrEnum):
                 lines.append(f"# one of: {', '.join(m.value for m in choices)}")
+
             lines.append(f"{name} = {_toml_value(value)}")
         return "\n".join(lines) + "\n"
 
@@ -228,9 +237,7 @@ def describe_options() -> list[dict[str, Any]]:
             entry["kind"] = "bool"
         elif kind is int:
             entry["kind"] = "int"
-            entry["min"] = 1
-            if name == "min_bid":
-                entry["max"] = Rules(round_points=True).max_points  # 4 without round points
+            entry["min"], entry["max"] = OPTION_RANGES[name]  # min_bid: 7 with round points, 4 without
         else:
             entry["kind"] = "choice"
             entry["choices"] = [member.value for member in kind]
@@ -255,11 +262,13 @@ def _settings(mapping: Mapping[str, Any], source: str, strict: bool) -> dict[str
 
 def _toml_settings(path: Path) -> dict[str, Any]:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = read_input(path, limit=2**20)
     except FileNotFoundError:
         raise RulesError(f"rules file {path} does not exist: give the path of a TOML file") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # a folder, bytes that are not UTF-8, a file far too large
         raise RulesError(f"cannot read rules file {path}: {exc}") from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"rules file {path} is not valid TOML: {exc}") from None
     except (ValueError, RecursionError) as exc:  # a number too long to convert, or nesting too deep

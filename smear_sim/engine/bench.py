@@ -12,7 +12,16 @@ from typing import Any
 
 from ..core.players import POLICIES, policy_array
 from ..core.rules import Rules
-from .runner import available_threads, kernels, seed_value, thread_count, using_threads
+from .runner import (
+    DEFAULT_CHUNK,
+    available_threads,
+    check_count,
+    chunk_ranges,
+    kernels,
+    seed_value,
+    thread_count,
+    using_threads,
+)
 
 __all__ = ["run_bench"]
 
@@ -36,20 +45,26 @@ def run_bench(
     rules: Rules | None = None,
     threads: int | None = None,
 ) -> dict[str, Any]:
-    """The bench figures of docs/formats.md, plus the same for every policy under ``policies``."""
+    """The bench figures of docs/formats.md, plus the same for every policy under ``policies``, under ``rules``."""
+    check_count("--hands", hands, minimum=1000)
     drivers = kernels()
-    rules_array = (rules or Rules()).to_array()
+    rules = rules or Rules()
+    rules_array = rules.to_array()
     key = seed_value(seed)
     threads = thread_count(threads)
 
+    # Each timed run calls the kernel on chunks, as every command does, so that Ctrl-C and SIGTERM are
+    # handled between two chunks instead of after the whole run.
     def deal(n: int) -> None:
-        drivers.deal_only(key, 0, n, threads, rules_array)
+        for start, count in chunk_ranges(n, DEFAULT_CHUNK):
+            drivers.deal_only(key, start, count, threads, rules_array)
 
     def full(policy: str, n_threads: int):
         codes = policy_array((policy, policy))
 
         def run(n: int) -> None:
-            drivers.simulate_hands(key, 0, n, n_threads, rules_array, codes)
+            for start, count in chunk_ranges(n, DEFAULT_CHUNK):
+                drivers.simulate_hands(key, start, count, n_threads, rules_array, codes)
 
         return run
 
@@ -76,6 +91,7 @@ def run_bench(
         "ratio_to_deal_only": default["ratio_to_deal_only"],
         "policy": "heuristic",
         "policies": per_policy,
+        "rules": rules.as_dict(),
         "hands_per_run": hands,
         "repeats": repeats,
         "cpu_threads_available": available_threads(),

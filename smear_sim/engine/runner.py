@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import contextlib
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 
-from ..core.errors import SmearError
+from ..core.errors import SmearError, SmearWarning
 
 __all__ = [
     "DEFAULT_CHUNK",
@@ -31,6 +32,7 @@ __all__ = [
     "Executor",
     "Job",
     "LocalExecutor",
+    "NoCacheWarning",
     "Progress",
     "RunResult",
     "check_count",
@@ -61,9 +63,50 @@ def check_count(name: str, value: int, minimum: int = 1, maximum: int = 10**12) 
     return value
 
 
+NO_CACHE_WARNING = ("no writable folder for Numba's compile cache (the install and the home folder are read-only); "
+                    "compiling without it, so every run compiles again: set NUMBA_CACHE_DIR to a writable folder")
+
+
+class NoCacheWarning(SmearWarning):
+    """The kernels run, but compiled afresh in every process: Numba found nowhere to cache them."""
+
+
+_warned_no_cache = False
+
+
+@contextlib.contextmanager
+def _cache_if_possible() -> Iterator[None]:
+    """Let ``@njit(cache=True)`` define a function even where Numba finds no writable cache folder.
+
+    Numba then raises "cannot cache function ...: no locator available" as the kernels' module is imported.
+    Inside this block such a function is defined without the cache instead, with one warning per process.
+    """
+    from numba.core.dispatcher import Dispatcher
+
+    enable = Dispatcher.enable_caching
+
+    def enable_if_possible(dispatcher) -> None:
+        global _warned_no_cache
+        try:
+            enable(dispatcher)
+        except RuntimeError as exc:
+            if "no locator available" not in str(exc):
+                raise
+            if not _warned_no_cache:
+                _warned_no_cache = True
+                warnings.warn(NO_CACHE_WARNING, NoCacheWarning, stacklevel=2)
+
+    Dispatcher.enable_caching = enable_if_possible
+    try:
+        yield
+    finally:
+        Dispatcher.enable_caching = enable
+
+
 def kernels():
     """The compiled drivers; importing them imports Numba, so callers do it only when work starts."""
-    from ..kernels import drivers
+    with _cache_if_possible():
+        from ..kernels import drivers
 
     return drivers
 

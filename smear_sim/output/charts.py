@@ -21,10 +21,10 @@ from matplotlib.figure import Figure
 from ..analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table, parse_features
 from ..analysis.hand import HandAnalysis
 from ..core.errors import SmearError
-from ..core.io import atomic_write
+from ..core.io import atomic_write, writes_through
 from .format import FEATURES, class_words, estimate_text, rules_label
 
-__all__ = ["VALUES", "heatmap", "make_curves", "moon_chart", "points_distribution", "save_figure"]
+__all__ = ["VALUES", "chart_path", "heatmap", "make_curves", "moon_chart", "points_distribution", "save_figure"]
 
 # Heatmap values: column (or pattern) -> label.
 VALUES = {
@@ -184,14 +184,20 @@ def points_distribution(analysis: HandAnalysis | dict[str, Any]) -> Figure:
     return fig
 
 
-def save_figure(fig: Figure, path: str | Path, fmt: str | None = None) -> Path:
-    """Save atomically as PNG or SVG (from ``fmt`` or the file's suffix)."""
+def chart_path(path: str | Path, fmt: str | None = None) -> tuple[Path, str]:
+    """Where :func:`save_figure` writes and in which format: ``fmt``, else the file's suffix, else PNG."""
     path = Path(path)
     fmt = (fmt or path.suffix.lstrip(".") or "png").lower()
     if fmt not in ("png", "svg"):
         raise SmearError(f"charts are saved as png or svg, not {fmt!r}")
-    if path.suffix.lower() != f".{fmt}":
+    if path.suffix.lower() != f".{fmt}" and not writes_through(path):  # /dev/stdout stays itself
         path = path.with_suffix(f".{fmt}")
+    return path, fmt
+
+
+def save_figure(fig: Figure, path: str | Path, fmt: str | None = None) -> Path:
+    """Save atomically as PNG or SVG (from ``fmt`` or the file's suffix)."""
+    path, fmt = chart_path(path, fmt)
     with atomic_write(path, "wb") as handle:
         fig.savefig(handle, format=fmt, dpi=150)
     return path

@@ -21,7 +21,7 @@ from .format import (
     rules_label,
 )
 
-__all__ = ["markdown_table", "table_json", "write_bid_table", "write_moon_table", "write_report"]
+__all__ = ["BID_TABLE_SUFFIXES", "markdown_table", "table_json", "write_bid_table", "write_moon_table", "write_report"]
 
 
 def markdown_table(frame: pd.DataFrame, columns: Sequence[Column]) -> str:
@@ -67,8 +67,11 @@ _BID_TABLE_NOTES = (
 )
 
 
+BID_TABLE_SUFFIXES = (".csv", ".md", ".npz", ".parquet")  # the files write_bid_table writes
+
+
 def write_bid_table(table: ClassTable, frame: pd.DataFrame, out: str | Path) -> list[Path]:
-    """Write ``out``.csv, .md, .npz (raw counts for regrouping) and .parquet when pyarrow is installed."""
+    """Write ``out``.csv, .md, .npz (raw counts for regrouping) and .parquet."""
     out = Path(out)
     by = frame.attrs["by"]
     written = []
@@ -85,18 +88,14 @@ def write_bid_table(table: ClassTable, frame: pd.DataFrame, out: str | Path) -> 
     counts = out.with_suffix(".npz")
     table.save(counts)
     written.append(counts)
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:
-        pass
-    else:
-        parquet = out.with_suffix(".parquet")
-        plain = frame.copy()
-        plain["top"] = plain["top"].astype(str) if "top" in plain else None
-        plain.attrs = {}
-        with atomic_write(parquet, "wb") as handle:
-            plain.to_parquet(handle, index=False)
-        written.append(parquet)
+    parquet = out.with_suffix(".parquet")
+    plain = frame.copy()
+    if "top" in plain:
+        plain["top"] = plain["top"].astype(str)  # Parquet stores the ordered categories as their names
+    plain.attrs = {}
+    with atomic_write(parquet, "wb") as handle:
+        plain.to_parquet(handle, index=False)
+    written.append(parquet)
     return written
 
 
@@ -132,7 +131,7 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
     files = {
         "bid_table.csv": "the bid table, one row per hand class, every estimate with its standard error",
         "bid_table.md": "the same table for people (estimate ± SE)",
-        "bid_table.parquet": "the same table as Parquet (written when pyarrow is installed)",
+        "bid_table.parquet": "the same table as Parquet",
         "bid_table.npz": "raw integer counts per hand class, for regrouping and charts (`smear_sim.ClassTable.load`)",
         "moon_table.csv": "moon success rate and moon EV by hand class",
         "moon_table.md": "the reliable moon classes for people, best first",

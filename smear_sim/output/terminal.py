@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import errno
+import os
 from collections.abc import Iterator, Sequence
 
 from rich import box
@@ -27,8 +29,14 @@ from .format import (
 )
 
 
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        """Raise the error for the command line to report, where rich would exit quietly with status 1."""
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+
 def console() -> Console:
-    return Console(highlight=False)
+    return _Console(highlight=False)
 
 
 def _team(team: int | None) -> str:

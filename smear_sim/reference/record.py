@@ -15,6 +15,7 @@ from typing import Any
 
 from ..core.cards import SUIT_NAMES, card_name, format_hand, parse_card, parse_suit
 from ..core.errors import CardError, IllegalAction, RecordError, RulesError
+from ..core.io import read_input
 from ..core.rules import Rules, format_value
 from . import hand as ref
 from .hand import MOON, PASS, Bid, HandResult, Trick
@@ -55,13 +56,11 @@ class HandRecord:
 
 def load_record(source: str | Path) -> dict[str, Any]:
     """Read a record's JSON from a path, or from standard input when ``source`` is ``-``."""
-    import sys
-
     try:
-        text = sys.stdin.read() if str(source) == "-" else Path(source).read_text(encoding="utf-8")
+        text = read_input(source)
     except FileNotFoundError:
         raise RecordError(f"record file {source} does not exist: give a JSON file, or - for standard input") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # a folder, bytes that are not UTF-8, a file far too large
         raise RecordError(f"cannot read record {source}: {exc}") from None
     try:
         return json.loads(text)
@@ -136,8 +135,9 @@ def parse_record(obj: Any, settings: Mapping[str, Any] | None = None) -> HandRec
 
 
 def _record_rules(rules_obj: Any, settings: Mapping[str, Any]) -> Rules:
+    rules_obj = {} if rules_obj is None else rules_obj  # a record may leave its rules out: the defaults
     try:
-        own = Rules.from_mapping({} if rules_obj is None else rules_obj, source="the record's rules")
+        own = Rules.from_mapping(rules_obj, source="the record's rules")
         for key, value in settings.items():
             if key in rules_obj and getattr(own, key) != value:
                 raise RulesError(
@@ -145,7 +145,7 @@ def _record_rules(rules_obj: Any, settings: Mapping[str, Any]) -> Rules:
                     f"{key}={format_value(value)}; "
                     "drop one of the two"
                 )
-        return Rules(**(dict(settings) | {key: getattr(own, key) for key in rules_obj or {}}))
+        return Rules(**(dict(settings) | {key: getattr(own, key) for key in rules_obj}))
     except RulesError as exc:
         raise RecordError(str(exc)) from None
 

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from smear_sim.analysis.match import duplicate_match
-from smear_sim.analysis.simulate import simulate, trace_records
+from smear_sim.analysis.simulate import SimulationResult, iter_trace_records, simulate, trace_records
 from smear_sim.core import layout as L
 from smear_sim.core.errors import SmearError
 from smear_sim.core.players import parse_policies, policy_array
@@ -191,6 +191,28 @@ def test_trace_records_start_gives_the_matching_slice():
     assert trace_records(0, seed=3) == []
 
 
+def test_trace_records_stream_chunk_by_chunk(monkeypatch):
+    # A trace of a million hands held about 6 GB; records now come one kernel chunk at a time, so the
+    # kernel is asked for at most chunk_size hands and nothing is traced before it is needed.
+    whole = trace_records(25, seed=3, start=7)
+    asked = []
+    real = drivers.trace_hands
+
+    def spy(seed, start, count, rules, policies):
+        asked.append((start, count))
+        return real(seed, start, count, rules, policies)
+
+    monkeypatch.setattr(drivers, "trace_hands", spy)
+    stream = iter_trace_records(25, seed=3, start=7, chunk_size=10)
+    assert asked == []
+    first = next(stream)
+    assert asked == [(7, 10)]
+    assert dumps([first, *stream]) == dumps(whole)
+    assert asked == [(7, 10), (17, 10), (27, 5)]
+    with pytest.raises(SmearError, match="--trace-hands"):
+        iter_trace_records(-1)  # checked when called, not when first read
+
+
 def test_trace_records_play_the_same_hands_as_simulate():
     rules = PRESETS["target_4"]
     records = trace_records(3000, seed=8, rules=rules, policies="heuristic,random")
@@ -256,6 +278,14 @@ def test_simulation_json_fields_and_their_consistency():
     assert data["moon"]["attempts"] == sum(t["moon_attempts"] for t in data["teams"])
     assert set(data["timing"]) == {"threads", "seconds", "hands_per_s"}
     assert list(simulate(1000).to_json()["awards"]) == ["high", "low", "jack", "game"]
+
+
+def test_simulation_json_with_no_time_measured():
+    # Regression: to_json() raised ValueError (round of NaN) when seconds was 0, as for a result made by hand.
+    result = simulate(100, seed=1)
+    untimed = SimulationResult(result.hands, result.seed, result.rules, result.policies, result.counts)
+    assert untimed.seconds == 0 and untimed.to_json()["timing"] == {"threads": 0, "seconds": 0, "hands_per_s": None}
+    assert without_timing(untimed) == without_timing(result)
 
 
 @pytest.mark.parametrize(("kwargs", "words"), [

@@ -14,6 +14,7 @@ from cli_helpers import assert_clean_failure, assert_clean_process_failure, invo
 
 from smear_sim.analysis.hand import evaluate_hand
 from smear_sim.core import layout as L
+from smear_sim.core.io import MANIFEST
 
 HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -84,13 +85,7 @@ def test_bid_table_writes_its_files(tmp_path):
     out = tmp_path / "tables" / "bids"
     result = ok("bid-table", "--hands", "20000", "--out", str(out), "--by", "trumps,top", "--json")
     data = json.loads(result.stdout)
-    expected = [out.with_suffix(s) for s in (".csv", ".md", ".npz")]
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:
-        pass
-    else:
-        expected.append(out.with_suffix(".parquet"))
+    expected = [out.with_suffix(s) for s in (".csv", ".md", ".npz", ".parquet")]
     assert data["files"] == [str(p) for p in expected]
     assert all(p.is_file() and p.stat().st_size > 0 for p in expected)
     assert data["hands"] == 20_000 and data["by"] == ["trumps", "top"]
@@ -116,6 +111,47 @@ def test_moon_classes_and_one_hand(counts_file):
     assert {key: one[key] for key in ("success", "se", "ev", "ev_se", "pays")} == {
         key: analysis.to_json()["moon"][key] for key in ("success", "se", "ev", "ev_se", "pays")}
     assert "moon" in ok("moon", HAND, "--hands", "2000").stdout.lower()
+
+
+def test_moon_with_counts_takes_rule_options_that_match_the_table(counts_file):
+    plain = ok("moon", "--counts", str(counts_file), "--json").stdout
+    same = ok("moon", "--counts", str(counts_file), "--rule", "target=21", "--policy", "heuristic", "--json")
+    assert same.stdout == plain
+
+
+def cannot_apply(counts_file, hand_json, tmp_path):
+    """Options that cannot apply to what was asked, and the line that says so (regression: they were ignored,
+    so --rule target=11 with --counts printed EVs for a target of 21)."""
+    counts, hand = str(counts_file), str(hand_json)
+    house = tmp_path / "house.toml"
+    house.write_text("round_points = true\n", encoding="utf-8")
+    return [
+        (["moon", HAND, "--by", "trumps"], "--by cannot apply with CARDS"),
+        (["moon", HAND, "--counts", counts], "--counts cannot apply with CARDS"),
+        (["moon", HAND, "--min-count", "5"], "--min-count cannot apply with CARDS"),
+        (["moon", HAND, "--show", "5"], "--show cannot apply with CARDS"),
+        (["moon", "--counts", counts, "--hands", "5"], "--hands cannot apply with --counts"),
+        (["moon", "--counts", counts, "--seed", "1"], "--seed cannot apply with --counts"),
+        (["moon", "--counts", counts, "--threads", "1"], "--threads cannot apply with --counts"),
+        (["moon", "--counts", counts, "--rule", "target=11"], "was made under target=21, not target=11"),
+        (["moon", "--counts", counts, "--rules", str(house)], "was made under round_points=false, not "
+                                                               "round_points=true"),
+        (["moon", "--counts", counts, "--policy", "random"], "was made with --policy heuristic, not random"),
+        (["moon", "--counts", counts, "--json", "--show", "3"], "--show cannot apply with --json"),
+        (["bid-table", "--hands", "100", "--json", "--show", "3"], "--show cannot apply with --json"),
+        (["plot", "hand", hand, "--value", "moon"], "--value cannot apply to a hand chart, which takes no chart"),
+        (["plot", "make", counts, "--y", "top"], "--y cannot apply to a make chart, which takes --x, --min-count"),
+        (["plot", "moon", counts, "--x", "top"], "--x cannot apply to a moon chart"),
+        (["plot", "heatmap", counts, "--by", "trumps"], "--by cannot apply to a heatmap chart"),
+        (["rules", "--toml", "--json"], "--toml cannot apply with --json"),
+    ]
+
+
+def test_an_option_that_cannot_apply_is_an_error(counts_file, hand_json, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for args, words in cannot_apply(counts_file, hand_json, tmp_path):
+        assert words in assert_clean_failure(invoke(*args)), args
+    assert [p.name for p in tmp_path.iterdir()] == ["house.toml"]
 
 
 # -- plot ------------------------------------------------------------------------------------------------------
@@ -146,6 +182,10 @@ def test_plot_format_option_sets_the_suffix(counts_file, tmp_path):
 
 def test_report_readme_lists_files_that_exist(tmp_path):
     out = tmp_path / "results"
+    (out / "charts").mkdir(parents=True)  # a folder from an earlier report, with a file of the user's in it
+    (out / "notes.txt").write_text("mine")
+    (out / "charts" / "make9_by_trumps_and_top.png").write_text("an earlier report's chart")
+    (out / MANIFEST).write_text("charts/make9_by_trumps_and_top.png\n")
     result = ok("report", "--hands", "20000", "--out", str(out), "--rule", "target=15")
     assert f"to {out}/" in result.stdout
     readme = (out / "README.md").read_text(encoding="utf-8")
@@ -159,7 +199,10 @@ def test_report_readme_lists_files_that_exist(tmp_path):
     for name in listed:
         assert (out / name).is_file(), name
     written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
-    assert written == sorted([*listed, "README.md"])  # nothing unlisted, no temporary files
+    assert written == sorted([*listed, "README.md", MANIFEST, "notes.txt"])  # nothing unlisted, no temporary files
+    assert (out / "notes.txt").read_text() == "mine"  # kept; the earlier report's chart is gone
+    assert (out / MANIFEST).read_text().split() == sorted([*listed, "README.md"])  # what the next run replaces
+    assert [p.name for p in tmp_path.iterdir()] == ["results"]  # no temporary folder beside it
 
 
 # -- bad input -------------------------------------------------------------------------------------------------
@@ -187,6 +230,7 @@ BAD = {
     "plot_missing_counts": (["plot", "heatmap", "missing.npz"], "bid-table --out"),
     "plot_wrong_kind": (["plot", "pie", "x.npz"], "choose heatmap, make, moon, hand"),
     "report_unknown_feature": (["report", "--hands", "100", "--by", "luck"], "choose from"),
+    "bid_table_out_is_a_folder": (["bid-table", "--hands", "100", "--out", "."], "give a path without suffix in it"),
 }
 
 

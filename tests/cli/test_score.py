@@ -66,6 +66,23 @@ def test_score_readable_summary_of_a_thrown_in_hand():
     assert "5–-3" in result.stdout
 
 
+def test_score_applies_command_line_rules_to_a_record_without_rules(tmp_path):
+    # Regression: --rule or --rules on a record that leaves out "rules" ended in "internal error: TypeError".
+    record = json.loads(BASIC.read_text(encoding="utf-8"))
+    del record["rules"]
+    path = tmp_path / "no_rules.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    house = tmp_path / "house.toml"
+    house.write_text("target = 15\n", encoding="utf-8")
+    for options in (["--rule", "target=15"], ["--rules", str(house)]):
+        result = invoke("score", str(path), *options, "--json")
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout) == EXPECTED_BASIC
+    proc = run("score", str(path), "--rule", "target=15", "--rules", str(house), "--json")
+    assert proc.returncode == 0 and proc.stderr == "" and json.loads(proc.stdout) == EXPECTED_BASIC
+    assert "Rules: round_points=true" in invoke("score", str(path), "--rule", "round_points=true").stdout
+
+
 # -- score: bad records ---------------------------------------------------------------------------------
 
 
@@ -190,7 +207,9 @@ def test_rules_table_lists_every_option():
         ("high=king", "high must be one of ace, highest"),
         ("moon=perhaps", "moon must be true or false"),
         ("min_bid=5", "min_bid=5 is impossible"),
-        ("target=0", "target=0 is impossible"),
+        ("target=0", "target=0 is out of range: choose a target from 1 to 1000"),
+            ("target=1001", "target=1001 is out of range"),
+            ("target=1000000000000000000000000000000", "is out of range"),
         ("round_points", "KEY=VALUE"),
     ],
 )

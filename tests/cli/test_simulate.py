@@ -15,6 +15,8 @@ import sys
 import pytest
 from cli_helpers import assert_clean_failure, assert_clean_process_failure, invoke, ok, ok_json, run
 
+from smear_sim.core.rules import Rules
+
 # -- simulate -------------------------------------------------------------------------------------------------
 
 
@@ -111,7 +113,9 @@ def test_match_json_and_table():
 
 def test_bench_json_fields():
     assert "Throughput" in ok("bench", "--hands", "1000", "--repeats", "1", "--threads", "1").stdout
-    data = ok_json("bench", "--hands", "1000", "--repeats", "1")  # all threads again afterwards
+    # all threads again afterwards; bench takes the rule options like every command that simulates
+    data = ok_json("bench", "--hands", "1000", "--repeats", "1", "--rule", "round_points=true")
+    assert data["rules"] == Rules(round_points=True).as_dict()
     for name in ("threads", "deal_only_per_s", "full_hand_per_s", "full_hand_per_s_single", "ratio_to_deal_only"):
         assert isinstance(data[name], (int, float)) and data[name] > 0, name
     assert data["threads"] >= 1
@@ -134,6 +138,12 @@ BAD = {
     "match_unknown_policy": (["match", "heuristic", "genius", "--deals", "10"], "choose random or heuristic"),
     "match_threads_999": (["match", "--deals", "10", "--threads", "999"], "--threads must be between 1 and"),
     "bench_threads_999": (["bench", "--hands", "1000", "--threads", "999"], "--threads must be between 1 and"),
+    "bench_bad_rule": (["bench", "--hands", "1000", "--rule", "target=0"], "target=0 is out of range"),
+    "huge_target": (["simulate", "--hands", "10", "--rule", f"target={10**30}"], "is out of range"),
+    "trace_hands_without_trace": (["simulate", "--hands", "10", "--trace-hands", "5"],
+                                  "--trace-hands cannot apply without --trace"),
+    "trace_is_a_folder": (["simulate", "--hands", "10", "--trace", "."], "--trace . is a folder"),
+    "trace_below_a_device": (["simulate", "--hands", "10", "--trace", "/dev/null/x"], "is a file, not a folder"),
 }
 
 

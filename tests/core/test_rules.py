@@ -11,8 +11,10 @@ import pytest
 
 from smear_sim.core.errors import RulesError, SmearError
 from smear_sim.core.rules import (
+    _FIELD_TYPES,
     OPTION_HELP,
     OPTION_NAMES,
+    OPTION_RANGES,
     RULE_INDEX,
     ForcedBid,
     High,
@@ -392,7 +394,28 @@ def test_describe_options_gives_every_option_its_kind_default_and_choices():
         if entry["kind"] == "choice":  # every choice is accepted, and nothing else is listed
             assert all(Rules.from_mapping({name: choice}) for choice in entry["choices"])
     assert described["forced_bid"]["choices"] == ["opener", "dealer", "none"]
-    assert described["round_points"]["kind"] == "bool" and described["target"] == described["target"] | {"min": 1}
+    assert described["round_points"]["kind"] == "bool" and described["target"] == described["target"] | {"min": 1, "max": 1000}
     Rules(round_points=True, min_bid=described["min_bid"]["max"])
     with pytest.raises(RulesError):
         Rules(round_points=True, min_bid=described["min_bid"]["max"] + 1)
+
+
+def test_whole_number_options_have_a_documented_range(tmp_path):
+    # Regression: target=10**30 passed validation, then overflowed the kernels' 64-bit sums.
+    assert Rules(target=1).target == 1 and Rules(target=1000).target == 1000
+    for target in (0, -5, 1001, 10**30):
+        with pytest.raises(RulesError, match=f"^target={target} is out of range: choose a target from 1 to 1000$"):
+            Rules(target=target)
+    with pytest.raises(RulesError, match="out of range"):
+        Rules().with_overrides([f"target={10**30}"])
+    path = tmp_path / "house.toml"
+    path.write_text(f"target = {2**63 - 1}\n", encoding="utf-8")
+    with pytest.raises(RulesError, match="out of range"):
+        Rules.from_toml(path)
+    with pytest.raises(RulesError, match="out of range"):
+        Rules.from_array(np.array([*Rules().to_array()[:-2], 10**6, 2]))
+    assert Rules(target=1000).to_array().dtype == np.int64
+    text = Rules().to_toml()  # `smear-sim rules --toml` and the rules table show the ranges
+    assert "# score that wins the game, 1 to 1000" in text
+    assert "# lowest numeric bid, 1 up to the points at stake (4, or 7 with round points)" in text
+    assert set(OPTION_RANGES) == {name for name, kind in _FIELD_TYPES.items() if kind is int}

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
 import numba
 import numpy as np
 import pytest
 
+import smear_sim
 from smear_sim.core.errors import SmearError
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.engine.runner import (
+    NO_CACHE_WARNING,
     Job,
     check_count,
     chunk_ranges,
@@ -19,6 +27,7 @@ from smear_sim.engine.runner import (
     thread_count,
     using_threads,
 )
+from smear_sim.kernels import rng
 
 
 def _job(total: int = 5_000, seed: int = 3) -> Job:
@@ -103,3 +112,33 @@ def test_stop_ends_the_run_after_the_chunk_where_it_says_so():
     result = run(_job(), chunk_size=1_000, stop=enough)
     assert result.stopped and result.done == 2_000 and calls == [1_000, 2_000]
     assert result.counts.tobytes() == run_chunk(_job(), 0, 2_000, 1).tobytes()
+
+
+def test_kernels_run_without_a_writable_cache_and_warn_once(tmp_path):
+    # Regression: with a read-only install and a read-only home, Numba raised "cannot cache function ...: no
+    # locator available" on import. Here every place Numba looks for a cache folder lies below a regular
+    # file, which fails for root too: the package's __pycache__, NUMBA_CACHE_DIR and the home's cache.
+    source = Path(smear_sim.__file__).parent
+    copy = tmp_path / "install" / "smear_sim"
+    shutil.copytree(source, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    for folder in [copy, *(p for p in copy.rglob("*") if p.is_dir())]:
+        (folder / "__pycache__").write_text("")
+    blocker = tmp_path / "blocker"
+    blocker.write_text("")
+    script = (
+        "import warnings, numpy as np\n"
+        "from smear_sim.cli.app import _show_warning\n"
+        "warnings.showwarning = _show_warning\n"  # as the command line prints warnings
+        "from smear_sim.engine.runner import kernels\n"
+        "kernels(); kernels()\n"
+        "from smear_sim.kernels import rng\n"
+        "print(int(rng.mix64(np.uint64(12345))))\n"
+    )
+    env = os.environ | {"PYTHONPATH": str(copy.parent), "NUMBA_CACHE_DIR": str(blocker / "numba"),
+                        "HOME": str(blocker), "XDG_CACHE_HOME": str(blocker)}
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120,
+                          cwd=tmp_path, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stdout) == int(rng.mix64(np.uint64(12345)))
+    assert proc.stderr.splitlines() == [f"warning: {NO_CACHE_WARNING}"]
+    assert not [p for p in copy.rglob("*") if p.suffix in (".nbi", ".nbc")]

@@ -37,7 +37,7 @@ def test_write_bid_table_writes_every_format(table, tmp_path):
     frame = table.frame(DEFAULT_FEATURES, 200)
     written = write_bid_table(table, frame, tmp_path / "out" / "bid_table")
     names = [p.name for p in written]
-    assert names[:3] == ["bid_table.csv", "bid_table.md", "bid_table.npz"]
+    assert names == ["bid_table.csv", "bid_table.md", "bid_table.npz", "bid_table.parquet"]
     assert all(p.exists() for p in written)
     csv = pd.read_csv(tmp_path / "out" / "bid_table.csv")
     assert len(csv) == len(frame) and csv["hands"].sum() == 20_000
@@ -46,13 +46,12 @@ def test_write_bid_table_writes_every_format(table, tmp_path):
     assert md.startswith("# Bid table") and "20,000 random deals, seed 1" in md
     loaded = ClassTable.load(tmp_path / "out" / "bid_table.npz")
     assert (loaded.counts == table.counts).all()
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:
-        assert "bid_table.parquet" not in names
-    else:
-        parquet = pd.read_parquet(tmp_path / "out" / "bid_table.parquet")
-        assert len(parquet) == len(frame) and parquet["hands"].sum() == 20_000
+    parquet = pd.read_parquet(tmp_path / "out" / "bid_table.parquet")
+    assert len(parquet) == len(frame) and parquet["hands"].sum() == 20_000
+    assert list(parquet["top"]) == [str(top) for top in frame["top"]]
+    narrow = table.frame(("trumps", "two"), 200)  # regression: a table without "top" got a column of None
+    write_bid_table(table, narrow, tmp_path / "narrow" / "bid_table")
+    assert list(pd.read_parquet(tmp_path / "narrow" / "bid_table.parquet").columns) == list(narrow.columns)
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(names)  # no temporary files left
 
 

@@ -191,6 +191,17 @@ def test_rules_and_scores_before_are_optional():
     assert parse_record(basic() | {"rules": None}).rules == Rules()
 
 
+def test_command_line_rules_apply_to_a_record_without_rules():
+    # Regression: settings from --rule/--rules on a record with no "rules" key raised TypeError.
+    record = basic()
+    del record["rules"]
+    for rules_obj in ({}, None, "absent"):
+        if rules_obj != "absent":
+            record["rules"] = rules_obj
+        assert parse_record(record, {"target": 15}).rules == Rules(target=15)
+        assert parse_record(record, {"round_points": True}).rules == Rules(round_points=True)
+
+
 def test_record_rules_are_applied():
     parsed = parse_record(basic() | {"rules": {"round_points": True, "target": 11}})
     assert parsed.rules == Rules(round_points=True, target=11)
@@ -305,7 +316,8 @@ BAD_RECORDS = {
     "bad_rule_value": (mutate(rules={"high": "king"}), "high must be one of ace, highest"),
     "rule_value_wrong_type": (mutate(rules={"target": "21"}), "target must be a whole number"),
     "impossible_min_bid": (mutate(rules={"min_bid": 5}), "min_bid=5 is impossible"),
-    "impossible_target": (mutate(rules={"target": 0}), "target=0 is impossible"),
+    "impossible_target": (mutate(rules={"target": 0}), "target=0 is out of range"),
+    "huge_target": (mutate(rules={"target": 10**30}), "is out of range: choose a target from 1 to 1000"),
     "rules_not_object": (mutate(rules=["round_points"]), "rules must be a table"),
 }
 
