@@ -59,13 +59,13 @@ def read_input(path: str | Path, limit: int = INPUT_LIMIT) -> str:
     if str(path) == "-":
         if sys.stdin is None:
             raise OSError(errno.EBADF, "standard input is closed")
-        data = sys.stdin.buffer.read(limit + 1)
+        data = getattr(sys.stdin, "buffer", sys.stdin).read(limit + 1)  # a text stream in tests and notebooks
     else:
         with open(path, "rb") as handle:
             data = handle.read(limit + 1)
     if len(data) > limit:
         raise ValueError(f"it is larger than {limit:,} bytes, too large for this kind of file")
-    return data.decode("utf-8")
+    return data if isinstance(data, str) else data.decode("utf-8")
 
 
 def _open_descriptor(path: str | Path) -> int | None:
