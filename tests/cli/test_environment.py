@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import smear_sim
 from smear_sim.analysis.classes import class_table
 from smear_sim.analysis.hand import evaluate_hand
 from smear_sim.analysis.simulate import simulate, trace_records
@@ -33,7 +34,10 @@ from tests.core.test_io import null_device
 HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
 GOLDEN = Path(__file__).parent.parent / "golden"
 HUGE = str(10**9)  # work that would not end within the timeout: a check made after it fails the test
-ENV = os.environ | {"NO_COLOR": "1", "COLUMNS": "100"}
+# The runs import the smear_sim under test (not an installed copy, whose kernels would compile afresh).
+SOURCE = str(Path(smear_sim.__file__).parent.parent)
+ENV = os.environ | {"NO_COLOR": "1", "COLUMNS": "100",
+                    "PYTHONPATH": os.pathsep.join(filter(None, [SOURCE, os.environ.get("PYTHONPATH")]))}
 
 
 @dataclass
@@ -177,7 +181,7 @@ def results(saved, tmp_path_factory):
         case.setup(folders[name], saved)
     with ThreadPoolExecutor(max_workers=4) as pool:
         futures = {name: pool.submit(execute, case, folders[name]) for name, case in CASES.items()}
-        return {name: (futures[name].result(), folders[name]) for name in CASES}
+        return {name: (futures[name], folders[name]) for name in CASES}
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -187,7 +191,8 @@ def leftovers(folder: Path) -> list[str]:
 @pytest.mark.parametrize("name", list(CASES))
 def test_bad_file_or_environment(results, name):
     case = CASES[name]
-    proc, folder = results[name]
+    future, folder = results[name]
+    proc = future.result()  # a run that timed out fails its own case only
     assert proc.returncode == case.code, (proc.returncode, proc.stderr)
     assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
     if case.code == 0:
