@@ -38,6 +38,10 @@ _LAZY = {
     "points_distribution": ".output.charts",
     "save_figure": ".output.charts",
     "run_bench": ".engine.bench",
+    "LocalExecutor": ".engine.runner",
+    "Checkpoint": ".engine.checkpoint",
+    "dask_executor": ".engine.cluster",
+    "DaskExecutor": ".engine.dask_executor",
 }
 
 __all__ = [

@@ -22,11 +22,13 @@ from ..core.io import atomic_write
 from ..core.players import parse_policies, policy_array
 from ..core.rules import Rules
 from ..core.tables import TRUMP_RANK_NAMES
-from ..engine.runner import DEFAULT_CHUNK, Job, Progress, run
+from ..engine.runner import Executor, Job, Progress, run
 from .estimates import estimate
 
 if TYPE_CHECKING:  # pandas is imported where tables are built, so analysing one hand stays quick to start
     import pandas as pd
+
+    from ..engine.checkpoint import Checkpoint
 
 __all__ = [
     "DEFAULT_FEATURES",
@@ -152,16 +154,23 @@ def class_table(
     rules: Rules | None = None,
     policy: str = "heuristic",
     threads: int | None = None,
-    chunk_size: int = DEFAULT_CHUNK,
+    chunk_size: int | None = None,
     progress: Progress | None = None,
+    executor: Executor | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> ClassTable:
-    """Deal ``hands`` random hands to a bidder at seat 0, play them out and count them by class."""
+    """Deal ``hands`` random hands to a bidder at seat 0, play them out and count them by class.
+
+    ``executor`` runs the chunks elsewhere (a Dask cluster, say) and ``checkpoint`` saves finished chunks
+    for a resumed run (:mod:`smear_sim.engine.checkpoint`); neither changes the counts.
+    """
     rules = rules or Rules()
     policies = parse_policies(policy)
     if policies[0] != policies[1]:
         raise SmearError("bid tables play one policy at all four seats; give a single --policy")
     job = Job("analyze_hands", seed, hands, (rules.to_array(), policy_array(policies), np.uint64(0), -1, True))
-    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress)
+    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor,
+                 checkpoint=checkpoint)
     return ClassTable(result.counts, hands, seed, policies[0], rules, result.seconds)
 
 
@@ -175,13 +184,15 @@ def bid_table(
     policy: str = "heuristic",
     threads: int | None = None,
     progress: Progress | None = None,
+    executor: Executor | None = None,
 ) -> pd.DataFrame:
     """A bid table over ``hands`` random hands, grouped by the features ``by`` (a DataFrame).
 
     Rows with fewer than ``min_count`` hands are kept but flagged (``reliable`` false, no ``bid_up_to``).
     """
     by = parse_features(by)
-    table = class_table(hands, seed=seed, rules=rules, policy=policy, threads=threads, progress=progress)
+    table = class_table(hands, seed=seed, rules=rules, policy=policy, threads=threads, progress=progress,
+                        executor=executor)
     return table.frame(by, min_count)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from ..core.players import parse_policies, policy_array
 from ..core.rules import Rules
 from ..core.stats import Estimate, mean_from_sums
-from ..engine.runner import DEFAULT_CHUNK, Job, Progress, run
+from ..engine.runner import Executor, Job, Progress, run
 
 __all__ = ["DuplicateResult", "duplicate_match"]
 
@@ -47,8 +47,9 @@ def duplicate_match(
     seed: int = 1,
     rules: Rules | None = None,
     threads: int | None = None,
-    chunk_size: int = DEFAULT_CHUNK,
+    chunk_size: int | None = None,
     progress: Progress | None = None,
+    executor: Executor | None = None,
 ) -> DuplicateResult:
     """Play every deal twice, A as team 0 then A as team 1, so the luck of the deal cancels.
 
@@ -58,7 +59,7 @@ def duplicate_match(
     rules = rules or Rules()
     a, b = parse_policies([policy_a, policy_b])
     job = Job("duplicate_hands", seed, deals, (rules.to_array(), policy_array((a, b))), label="--deals")
-    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress)
+    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor)
     sums = result.counts
     seconds = result.seconds
     # Each sum is over deals of the pair total (two hands), so halve for a per-hand margin.

@@ -19,7 +19,7 @@ from ..core.players import parse_policies, policy_array
 from ..core.rules import Rules
 from ..core.stats import Estimate, mean_from_sums, proportion
 from ..core.tables import POINT_NAMES
-from ..engine.runner import DEFAULT_CHUNK, Job, Progress, check_count, chunk_ranges, kernels, run, seed_value
+from ..engine.runner import Executor, Job, Progress, check_count, chunk_ranges, kernels, run, seed_value
 
 __all__ = ["SimulationResult", "bid_name", "iter_trace_records", "record_from_kernel", "simulate", "trace_records"]
 
@@ -138,14 +138,18 @@ def simulate(
     rules: Rules | None = None,
     policies: str | tuple[str, str] = "heuristic",
     threads: int | None = None,
-    chunk_size: int = DEFAULT_CHUNK,
+    chunk_size: int | None = None,
     progress: Progress | None = None,
+    executor: Executor | None = None,
 ) -> SimulationResult:
-    """Simulate ``hands`` independent hands (dealer rotating with the hand index, scores 0-0)."""
+    """Simulate ``hands`` independent hands (dealer rotating with the hand index, scores 0-0).
+
+    ``executor`` runs the chunks elsewhere (a Dask cluster, say); the counts are the same.
+    """
     rules = rules or Rules()
     policies = parse_policies(policies)
     job = Job("simulate_hands", seed, hands, (rules.to_array(), policy_array(policies)))
-    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress)
+    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor)
     return SimulationResult(hands, seed, rules, policies, result.counts, result.threads, result.seconds,
                             result.compile_seconds)
 

@@ -12,14 +12,20 @@ from ..analysis.classes import DEFAULT_FEATURES, FEATURES
 from ..core.errors import SmearError
 from ..core.rules import rule_settings
 from .app import (
+    ChunkSize,
+    ClusterOpt,
     Hands,
     JsonFlag,
+    ResumeFlag,
     RuleOverrides,
     RulesFile,
+    SchedulerOpt,
     Seed,
     Threads,
     app,
+    checkpoint_beside,
     clean_errors,
+    executor_for,
     given,
     output_option,
     print_json,
@@ -56,6 +62,8 @@ def hand(
     rule: RuleOverrides = None,
     plot: Annotated[Path | None, output_option("--plot", metavar="FILE.png", help="Also save the points "
                                                "distribution chart (PNG or SVG).")] = None,
+    cluster: ClusterOpt = None,
+    scheduler: SchedulerOpt = None,
     json_output: JsonFlag = False,
 ) -> None:
     """What a 9-card hand is worth as bidder: points, P(make) and EV of every bid, moon, recommended bid.
@@ -76,9 +84,10 @@ def hand(
     if plot is not None:
         plot = _checked_chart_path(plot, None, "--plot")
     total = samples or (10_000_000 if precision else 100_000)
-    with progress_for(total, "dealing", total >= 2_000_000 and precision is None) as progress:
+    with executor_for(threads, cluster, scheduler) as executor, \
+            progress_for(total, "dealing", total >= 2_000_000 and precision is None) as progress:
         analysis = evaluate_hand(cards, trump=trump, samples=samples, precision=precision, seed=seed,
-                                 policy=policy, rules=active, threads=threads, progress=progress)
+                                 policy=policy, rules=active, progress=progress, executor=executor)
     if analysis.misdeal_callable:
         typer.echo("warning: this hand holds only ranks 3-9, so its player may call a misdeal instead of "
                    "bidding (rule misdeal=true)", err=True)
@@ -112,6 +121,10 @@ def bid_table_command(
     rules_file: RulesFile = None,
     rule: RuleOverrides = None,
     show: Annotated[int, typer.Option("--show", min=0, help="Rows to print: the most common groups.")] = 25,
+    resume: ResumeFlag = False,
+    cluster: ClusterOpt = None,
+    scheduler: SchedulerOpt = None,
+    chunk_size: ChunkSize = None,
     json_output: JsonFlag = False,
 ) -> None:
     """A bid table over many random hands: P(make), EV and the bid to go up to, by hand class.
@@ -125,9 +138,12 @@ def bid_table_command(
       smear-sim bid-table
 
       smear-sim bid-table --hands 2000000 --by trumps,top --out results/by_top --rule round_points=true
+
+      smear-sim bid-table --hands 100000000 --scheduler tcp://10.0.0.5:8786 --resume
     """
     from ..analysis.classes import class_table, parse_features
     from ..core.io import check_output_file
+    from ..core.players import parse_policies
     from ..output.report import BID_TABLE_SUFFIXES, write_bid_table
 
     active = rules_from(rules_file, rule)
@@ -138,10 +154,14 @@ def bid_table_command(
         raise SmearError(f"--out {out} is a folder; give a path without suffix in it, e.g. {out / 'bid_table'}")
     for suffix in BID_TABLE_SUFFIXES:
         check_output_file(out.with_suffix(suffix), "--out")
-    with progress_for(hands, "dealing and playing", hands >= 2_000_000) as progress:
-        table = class_table(hands, seed=seed, rules=active, policy=policy, threads=threads, progress=progress)
-    frame = table.frame(features, min_count)
-    written = write_bid_table(table, frame, out)
+    arguments = {"--hands": hands, "--seed": seed, "--policy": parse_policies(policy)[0], "--rule": active.as_dict()}
+    with checkpoint_beside(out, arguments, resume) as checkpoint:
+        with executor_for(threads, cluster, scheduler) as executor, \
+                progress_for(hands, "dealing and playing", hands >= 2_000_000) as progress:
+            table = class_table(hands, seed=seed, rules=active, policy=policy, chunk_size=chunk_size,
+                                progress=progress, executor=executor, checkpoint=checkpoint)
+        frame = table.frame(features, min_count)
+        written = write_bid_table(table, frame, out)
     if json_output:
         from ..output.report import table_json
 
@@ -172,6 +192,8 @@ def moon(
     threads: Threads = None,
     rules_file: RulesFile = None,
     rule: RuleOverrides = None,
+    cluster: ClusterOpt = None,
+    scheduler: SchedulerOpt = None,
     json_output: JsonFlag = False,
 ) -> None:
     """When shooting the moon pays: success rates and the EV a moon bid adds or loses.
@@ -195,8 +217,9 @@ def moon(
                "CARDS asks about one hand")
         active = rules_from(rules_file, rule)
         _moon_allowed(active)
-        analysis = evaluate_hand(cards, samples=hands or 100_000, seed=seed, policy=policy, rules=active,
-                                 threads=threads)
+        with executor_for(threads, cluster, scheduler) as executor:
+            analysis = evaluate_hand(cards, samples=hands or 100_000, seed=seed, policy=policy, rules=active,
+                                     executor=executor)
         if json_output:
             data = analysis.to_json()
             print_json({"hand": data["hand"], "samples": data["samples"], "seed": seed, **data["moon"],
@@ -210,7 +233,8 @@ def moon(
     if json_output:
         reject(ctx, ["show"], "with --json: the JSON holds every class")
     if counts is not None:
-        reject(ctx, ["hands", "seed", "threads"], f"with --counts: the hands in {counts} are simulated already")
+        reject(ctx, ["hands", "seed", "threads", "cluster", "scheduler"],
+               f"with --counts: the hands in {counts} are simulated already")
         table = ClassTable.load(counts)
         _same_table(table, counts, rule_settings(rules_file, rule or ()), policy if given(ctx, ["policy"]) else None)
         _moon_allowed(table.rules, counts)
@@ -218,8 +242,10 @@ def moon(
         active = rules_from(rules_file, rule)
         _moon_allowed(active)
         hands = hands or 1_000_000
-        with progress_for(hands, "dealing and playing", hands >= 2_000_000) as progress:
-            table = class_table(hands, seed=seed, rules=active, policy=policy, threads=threads, progress=progress)
+        with executor_for(threads, cluster, scheduler) as executor, \
+                progress_for(hands, "dealing and playing", hands >= 2_000_000) as progress:
+            table = class_table(hands, seed=seed, rules=active, policy=policy, progress=progress,
+                                executor=executor)
     frame = moon_table(table, features, min_count)
     if json_output:
         from ..output.report import table_json
@@ -347,6 +373,8 @@ def report(
     threads: Threads = None,
     rules_file: RulesFile = None,
     rule: RuleOverrides = None,
+    cluster: ClusterOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """The main job: bid table, moon table, strategy charts and an example hand, written to one folder.
 
@@ -367,9 +395,11 @@ def report(
     active = rules_from(rules_file, rule)
     features = parse_features(by)
     check_output_folder(out, "--out")
-    with progress_for(hands, "dealing and playing", True) as progress:
-        table = class_table(hands, seed=seed, rules=active, policy=policy, threads=threads, progress=progress)
-    example = evaluate_hand(EXAMPLE_HAND, seed=seed, policy=policy, rules=active, threads=threads)
+    with executor_for(threads, cluster, scheduler) as executor:
+        with progress_for(hands, "dealing and playing", True) as progress:
+            table = class_table(hands, seed=seed, rules=active, policy=policy, progress=progress,
+                                executor=executor)
+        example = evaluate_hand(EXAMPLE_HAND, seed=seed, policy=policy, rules=active, executor=executor)
     command = "smear-sim report"
     if hands != 10_000_000:
         command += f" --hands {hands}"

@@ -13,13 +13,17 @@ import os
 import signal
 import sys
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from ..core.errors import OutputError, SmearError, SmearWarning
+
+if TYPE_CHECKING:
+    from ..engine.checkpoint import Checkpoint
+    from ..engine.runner import Executor
 
 try:  # typer >= 0.20 vendors click and exposes its exception base here
     from typer import TyperException as _CliError
@@ -171,9 +175,72 @@ PolicyOpt = Annotated[
                       "heuristic or random.")
 ]
 ChunkSize = Annotated[
-    int, typer.Option("--chunk-size", min=1, help="Hands per kernel call (progress granularity). Results do "
-                      "not depend on it.", rich_help_panel="Advanced")
+    int | None, typer.Option("--chunk-size", min=1, help="Hands per kernel call, or per task on a cluster "
+                             "(default: 262,144; on a cluster, enough tasks to keep every worker busy). Results "
+                             "do not depend on it.", rich_help_panel="Advanced")
 ]
+
+# -- where the hands run: this machine, or a Dask cluster ---------------------------------------------------
+# A command that simulates takes ``threads: Threads, cluster: ClusterOpt, scheduler: SchedulerOpt`` and runs
+# its work inside ``with executor_for(threads, cluster, scheduler) as executor:``, passing ``executor`` on.
+
+ClusterOpt = Annotated[
+    str | None, typer.Option("--cluster", metavar="local[:N]", help="Run the hands as tasks on a Dask cluster "
+                             "started on this machine with N worker processes (default: one per core). Same "
+                             "results as without it.", rich_help_panel="Cluster")
+]
+SchedulerOpt = Annotated[
+    str | None, typer.Option("--scheduler", metavar="ADDRESS", help="Run the hands as tasks on the Dask cluster "
+                             "whose scheduler is at ADDRESS, e.g. tcp://10.0.0.5:8786 (see the README). Same "
+                             "results as without it.", rich_help_panel="Cluster")
+]
+
+
+def note(line: str) -> None:
+    """One line for people on standard error, beside the results."""
+    typer.echo(line, err=True)
+
+
+@contextlib.contextmanager
+def executor_for(threads: int | None, cluster: str | None, scheduler: str | None) -> Iterator[Executor]:
+    """Where a command's hands run: this machine's threads, or a Dask cluster (``--cluster``/``--scheduler``),
+    which is started or connected here and closed when the block ends. Dask is imported only for a cluster."""
+    from ..engine.runner import THREADS_ELSEWHERE, LocalExecutor
+
+    if cluster is None and scheduler is None:
+        yield LocalExecutor(threads)
+        return
+    if threads is not None:
+        raise SmearError(THREADS_ELSEWHERE)
+    if cluster is not None and scheduler is not None:
+        raise SmearError("give --cluster (a new cluster on this machine) or --scheduler (an existing one), not both")
+    from ..engine.cluster import dask_executor, parse_cluster, parse_scheduler
+
+    workers = parse_cluster(cluster) if cluster is not None else None
+    address = parse_scheduler(scheduler) if scheduler is not None else None
+    with dask_executor(address, workers=workers, on_ready=lambda warmup: note(f"cluster: {warmup.describe()}")) \
+            as executor:
+        yield executor
+
+
+# -- checkpoints: long runs that can be resumed -----------------------------------------------------------
+# A command that writes files takes ``resume: ResumeFlag`` and wraps its runs and writing in
+# ``with checkpoint_beside(out, {"--hands": hands, ...}, resume) as checkpoint:``, passing ``checkpoint`` on.
+
+ResumeFlag = Annotated[
+    bool, typer.Option("--resume", help="Finish a run that was interrupted, from the checkpoint it saved beside "
+                       "its output (runs of over a minute save one); give the same arguments.")
+]
+
+
+def checkpoint_beside(output: Path, arguments: Mapping[str, Any], resume: bool) -> Checkpoint:
+    """The checkpoint of a command writing ``output``; ``arguments`` are the options that decide its counts."""
+    from ..engine.checkpoint import Checkpoint
+
+    checkpoint = Checkpoint.beside(output, arguments, resume=resume, notify=note)
+    if not resume and checkpoint.path.exists():
+        note(f"{checkpoint.path} holds an interrupted run; starting over (add --resume to finish it instead)")
+    return checkpoint
 
 
 def progress_for(total: int, description: str, enabled: bool):

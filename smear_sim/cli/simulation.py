@@ -9,15 +9,18 @@ import typer
 
 from .app import (
     ChunkSize,
+    ClusterOpt,
     Hands,
     JsonFlag,
     PolicyOpt,
     RuleOverrides,
     RulesFile,
+    SchedulerOpt,
     Seed,
     Threads,
     app,
     clean_errors,
+    executor_for,
     output_option,
     print_json,
     progress_for,
@@ -41,7 +44,9 @@ def simulate(
                                    "first hands, one JSON object per line (docs/formats.md).")
     ] = None,
     trace_hands: Annotated[int, typer.Option("--trace-hands", min=0, help="How many hands --trace writes.")] = 1000,
-    chunk_size: ChunkSize = 1 << 18,
+    chunk_size: ChunkSize = None,
+    cluster: ClusterOpt = None,
+    scheduler: SchedulerOpt = None,
     json_output: JsonFlag = False,
 ) -> None:
     """Simulate complete hands and summarise bids, make rates, points and moons.
@@ -56,6 +61,8 @@ def simulate(
       smear-sim simulate --policy heuristic,random --rule round_points=true --json
 
       smear-sim simulate --hands 10000 --trace hands.jsonl --trace-hands 100
+
+      smear-sim simulate --hands 100000000 --scheduler tcp://10.0.0.5:8786
     """
     from ..analysis.simulate import iter_trace_records
     from ..analysis.simulate import simulate as run_simulation
@@ -67,9 +74,10 @@ def simulate(
         reject(ctx, ["trace_hands"], "without --trace: it says how many hands the trace file holds")
     else:
         check_output_file(trace, "--trace")
-    with progress_for(hands, "simulating", hands > 2 * chunk_size) as progress:
-        result = run_simulation(hands, seed=seed, rules=active, policies=policy, threads=threads,
-                                chunk_size=chunk_size, progress=progress)
+    with executor_for(threads, cluster, scheduler) as executor, \
+            progress_for(hands, "simulating", hands > 1 << 19) as progress:
+        result = run_simulation(hands, seed=seed, rules=active, policies=policy, chunk_size=chunk_size,
+                                progress=progress, executor=executor)
     if trace is not None:
         write_trace(trace, iter_trace_records(min(trace_hands, hands), seed=seed, rules=active, policies=policy))
     if json_output:
@@ -92,6 +100,8 @@ def match(
     threads: Threads = None,
     rules_file: RulesFile = None,
     rule: RuleOverrides = None,
+    cluster: ClusterOpt = None,
+    scheduler: SchedulerOpt = None,
     json_output: JsonFlag = False,
 ) -> None:
     """Duplicate match: how many points per hand one policy gains over another.
@@ -106,9 +116,10 @@ def match(
     from ..analysis.match import duplicate_match
 
     active = rules_from(rules_file, rule)
-    with progress_for(deals, "playing deals twice", deals >= 500_000) as progress:
-        result = duplicate_match(policy_a, policy_b, deals=deals, seed=seed, rules=active, threads=threads,
-                                 progress=progress)
+    with executor_for(threads, cluster, scheduler) as executor, \
+            progress_for(deals, "playing deals twice", deals >= 500_000) as progress:
+        result = duplicate_match(policy_a, policy_b, deals=deals, seed=seed, rules=active, progress=progress,
+                                 executor=executor)
     if json_output:
         print_json(result.to_json())
     else:

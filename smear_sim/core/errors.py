@@ -4,7 +4,8 @@ Each one's ``str()`` is a single line that says what is wrong and how to fix it;
 that line and exits with status 2 (1 for :class:`OutputError`), and never shows a traceback for them.
 """
 
-__all__ = ["CardError", "IllegalAction", "OutputError", "RecordError", "RulesError", "SmearError", "SmearWarning"]
+__all__ = ["CardError", "ClusterError", "IllegalAction", "OutputError", "RecordError", "RulesError", "SmearError",
+           "SmearWarning"]
 
 
 class SmearError(ValueError):
@@ -41,3 +42,7 @@ class OutputError(Exception):
 
 class SmearWarning(UserWarning):
     """Something the user should know that does not stop the work; the command line prints it as one line."""
+
+
+class ClusterError(SmearError):
+    """A Dask cluster that cannot be reached, has no workers, or cannot run the work; the message says why."""

@@ -1,34 +1,40 @@
 """The one chunked runner: how every command that simulates runs its kernels.
 
 A simulation is a :class:`Job`: a driver of :mod:`smear_sim.kernels.drivers`, its fixed arguments, a seed
-and a number of hands (or deals, or games). :func:`run` validates it, sets the threads for the duration of
-the run, loads or compiles the kernel before the clock starts, calls the driver on consecutive chunks of
-hand indices, sums the integer counts it returns, reports progress and times the work. Every hand draws from
-its own random stream keyed by ``(seed, hand index)`` and the counts are integers, so the sum does not
-depend on the threads, the chunk size or the order in which chunks finish: that is what lets an executor
-run the chunks elsewhere.
+and a number of hands (or deals, or games). :func:`run` validates it, loads or compiles the kernel before
+the clock starts, has an executor run consecutive chunks of hand indices, sums the integer counts they
+return, reports progress and times the work. Every hand draws from its own random stream keyed by
+``(seed, hand index)`` and the counts are integers, so the sum does not depend on the threads, the chunk
+size, the machine or the order in which chunks finish: that is what lets an executor run the chunks
+elsewhere, and a checkpoint carry them over to another run.
 
 The executor runs the chunks. :class:`LocalExecutor` calls the driver in this process on Numba's threads;
-the chunk function :func:`run_chunk` is a plain module-level function of picklable arguments, so an
-executor that ships chunks to other processes or machines can call it there.
+:class:`smear_sim.engine.dask_executor.DaskExecutor` sends each chunk to a Dask cluster as a task. The chunk
+function :func:`run_chunk` is a plain module-level function of picklable arguments, so it runs the same
+anywhere.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import time
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from ..core.errors import SmearError, SmearWarning
 
+if TYPE_CHECKING:
+    from .checkpoint import Checkpoint
+
 __all__ = [
     "DEFAULT_CHUNK",
     "MAX_SEED",
+    "THREADS_ELSEWHERE",
     "Executor",
     "Job",
     "LocalExecutor",
@@ -37,7 +43,10 @@ __all__ = [
     "RunResult",
     "check_count",
     "chunk_ranges",
+    "job_fingerprint",
     "kernels",
+    "merge_ranges",
+    "missing_ranges",
     "run",
     "run_chunk",
     "seed_value",
@@ -49,6 +58,7 @@ DEFAULT_CHUNK = 1 << 18
 MAX_SEED = 2**64 - 1
 
 Progress = Callable[[int], None]  # called with the number of hands just finished
+THREADS_ELSEWHERE = "--threads is for runs on this machine; on a cluster each worker uses its own threads, so leave it out"
 
 
 def seed_value(seed: int) -> np.uint64:
@@ -148,6 +158,28 @@ def chunk_ranges(total: int, chunk_size: int, first: int = 0) -> Iterator[tuple[
         yield start, min(chunk_size, total - start)
 
 
+def merge_ranges(intervals: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``(start, stop)`` intervals as the fewest sorted intervals that cover the same indices."""
+    merged: list[list[int]] = []
+    for start, stop in sorted(intervals):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], stop)
+        else:
+            merged.append([start, stop])
+    return [(start, stop) for start, stop in merged]
+
+
+def missing_ranges(total: int, done: Sequence[tuple[int, int]], chunk_size: int) -> list[tuple[int, int]]:
+    """``(start, count)`` chunks of at most ``chunk_size`` covering the indices below ``total`` that the
+    ``(start, stop)`` intervals ``done`` leave out."""
+    pieces: list[tuple[int, int]] = []
+    position = 0
+    for start, stop in [*done, (total, total)]:
+        pieces += chunk_ranges(start, chunk_size, position)
+        position = max(position, stop)
+    return pieces
+
+
 @dataclass(frozen=True)
 class Job:
     """One simulation as the kernels see it.
@@ -167,6 +199,16 @@ class Job:
         seed_value(self.seed)
 
 
+def job_fingerprint(job: Job) -> str:
+    """A digest of everything that decides a job's counts: its driver, seed, total and arguments."""
+    digest = hashlib.sha256(f"{job.driver}|{job.seed}|{job.total}".encode())
+    for arg in job.args:
+        value = np.asarray(arg)
+        digest.update(f"|{value.dtype.str}{value.shape}".encode())
+        digest.update(np.ascontiguousarray(value).tobytes())
+    return digest.hexdigest()
+
+
 def run_chunk(job: Job, start: int, count: int, n_blocks: int) -> np.ndarray:
     """The summed counts of hands ``start .. start+count-1`` of ``job``."""
     driver = getattr(kernels(), job.driver)
@@ -174,66 +216,129 @@ def run_chunk(job: Job, start: int, count: int, n_blocks: int) -> np.ndarray:
 
 
 class Executor(Protocol):
-    """Runs a job's chunks and yields their counts in chunk order."""
+    """Where a job's chunks run."""
 
-    def map_chunks(self, job: Job, ranges: Sequence[tuple[int, int]], threads: int) -> Iterator[np.ndarray]: ...
+    @property
+    def threads(self) -> int:
+        """The cores the chunks run on, in all."""
+
+    def default_chunk(self, total: int) -> int:
+        """Hands per chunk when the caller does not say."""
+
+    def prepare(self, job: Job) -> float:
+        """Load or compile ``job``'s kernel wherever chunks will run; the seconds it took."""
+
+    def map_chunks(self, job: Job, ranges: Sequence[tuple[int, int]]) -> Iterator[tuple[int, np.ndarray]]:
+        """Run every ``(start, count)`` chunk; yield ``(position in ranges, counts)`` as each finishes, in
+        any order. Closing the iterator early abandons the chunks not yet yielded."""
 
 
 class LocalExecutor:
-    """Every chunk in this process, one after another, each on ``threads`` Numba threads."""
+    """Every chunk in this process, one after another, each on ``threads`` Numba threads (None: all)."""
 
-    def map_chunks(self, job: Job, ranges: Sequence[tuple[int, int]], threads: int) -> Iterator[np.ndarray]:
+    def __init__(self, threads: int | None = None) -> None:
+        self._threads = threads
+
+    @property
+    def threads(self) -> int:
+        return thread_count(self._threads)
+
+    def default_chunk(self, total: int) -> int:
+        return DEFAULT_CHUNK
+
+    def prepare(self, job: Job) -> float:
+        return 0.0  # run() has loaded the kernel in this process already
+
+    def map_chunks(self, job: Job, ranges: Sequence[tuple[int, int]]) -> Iterator[tuple[int, np.ndarray]]:
+        threads = self.threads
         with using_threads(threads):
-            for start, count in ranges:
-                yield run_chunk(job, start, count, threads)
+            for index, (start, count) in enumerate(ranges):
+                yield index, run_chunk(job, start, count, threads)
 
 
 @dataclass(frozen=True)
 class RunResult:
-    counts: np.ndarray  # summed over every chunk run
-    done: int  # hands run: ``job.total``, or fewer when ``stop`` ended the run early
+    counts: np.ndarray  # summed over every chunk run (and those a checkpoint brought in)
+    done: int  # hands counted: ``job.total``, or fewer when ``stop`` ended the run early
     threads: int
-    seconds: float  # the chunks, without the compile
-    compile_seconds: float  # loading the kernel from the cache, or compiling it
+    seconds: float  # the chunks, without the compile or the warm-up
+    compile_seconds: float  # loading the kernel from the cache, or compiling it, in this process
     stopped: bool = False  # ``stop`` said enough
+    warmup_seconds: float = 0.0  # the executor making the kernel ready where chunks run (workers)
+    resumed: int = 0  # hands whose counts came from a checkpoint
 
 
 def run(
     job: Job,
     *,
     threads: int | None = None,
-    chunk_size: int = DEFAULT_CHUNK,
+    chunk_size: int | None = None,
     progress: Progress | None = None,
     stop: Callable[[np.ndarray], bool] | None = None,
     executor: Executor | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> RunResult:
-    """Run ``job`` in chunks of ``chunk_size`` hands and sum their counts.
+    """Run ``job`` in chunks of ``chunk_size`` hands (None: the executor's default) and sum their counts.
 
-    ``stop`` is asked after each chunk, in order, with the counts so far; True ends the run there, so a
-    run that stops early ends at the same hand whatever executes it.
+    ``threads`` is for the default executor, :class:`LocalExecutor`; another executor decides its own.
+    ``progress`` hears of every chunk as it finishes. ``stop`` is asked with the counts so far after each
+    chunk, in chunk order whatever order they finish in; True ends the run there, so a run that stops early
+    ends at the same hand whatever executes it. A ``checkpoint`` (:mod:`smear_sim.engine.checkpoint`)
+    records the finished chunks, saves them from time to time and when the run is interrupted, and gives
+    the counts to start from when resuming.
     """
-    threads = thread_count(threads)
-    ranges = list(chunk_ranges(job.total, chunk_size))
-    executor = executor or LocalExecutor()
+    if executor is None:
+        executor = LocalExecutor(threads)
+    elif threads is not None:
+        raise SmearError(THREADS_ELSEWHERE)
+    if stop is not None and checkpoint is not None:
+        raise ValueError("a run that may stop early cannot be checkpointed")
+    n_threads = executor.threads
+    if chunk_size is None:
+        chunk_size = executor.default_chunk(job.total)
     started = time.perf_counter()
     with using_threads(1):
         counts = run_chunk(job, 0, 0, 1)  # load or compile before the clock starts; gives the counts' shape
     compile_seconds = time.perf_counter() - started
+    done_ranges: list[tuple[int, int]] = []
+    if checkpoint is not None:
+        counts, done_ranges = checkpoint.start(job, counts)
+    resumed = sum(stop_at - start for start, stop_at in done_ranges)
+    ranges = missing_ranges(job.total, done_ranges, chunk_size)
+    warmup_seconds = executor.prepare(job) if ranges else 0.0
     started = time.perf_counter()
-    done = 0
+    done = resumed
     stopped = False
-    chunks = executor.map_chunks(job, ranges, threads)
+    waiting: dict[int, np.ndarray] = {}  # chunks finished ahead of an earlier one, when ``stop`` needs order
+    next_index = 0
+    chunks = executor.map_chunks(job, ranges)
     try:
-        for (_, count), chunk in zip(ranges, chunks, strict=False):
-            counts = counts + chunk
-            done += count
+        for index, chunk in chunks:
+            start, count = ranges[index]
             if progress:
                 progress(count)
-            if stop is not None and stop(counts):
-                stopped = True
+            if stop is None:
+                counts += chunk
+                done += count
+                if checkpoint is not None:
+                    done_ranges = merge_ranges([*done_ranges, (start, start + count)])
+                    checkpoint.record(job, counts, done_ranges)
+                continue
+            waiting[index] = chunk
+            while next_index in waiting and not stopped:
+                counts += waiting.pop(next_index)
+                done += ranges[next_index][1]
+                next_index += 1
+                stopped = stop(counts)
+            if stopped:
                 break
+    except BaseException:
+        if checkpoint is not None:
+            checkpoint.save()
+        raise
     finally:
         close = getattr(chunks, "close", None)
         if close:
             close()
-    return RunResult(counts, done, threads, time.perf_counter() - started, compile_seconds, stopped)
+    return RunResult(counts, done, n_threads, time.perf_counter() - started, compile_seconds, stopped,
+                     warmup_seconds, resumed)

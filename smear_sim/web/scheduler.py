@@ -19,7 +19,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..engine.runner import Job, Progress, chunk_ranges, run_chunk, using_threads
+from ..engine.runner import Job, LocalExecutor, Progress, chunk_ranges, run_chunk, using_threads
 
 __all__ = ["SLICE", "AnalysisCancelled", "ServerBusy", "Simulator", "TurnExecutor", "Turns"]
 
@@ -84,7 +84,7 @@ class Turns:
         self.release()
 
 
-class TurnExecutor:
+class TurnExecutor(LocalExecutor):
     """An executor for :func:`smear_sim.engine.runner.run` that runs the chunks in this thread, in slices of
     ``slice_size`` deals, passing the turn between slices. Its caller holds the turn.
 
@@ -94,14 +94,16 @@ class TurnExecutor:
 
     def __init__(self, turns: Turns, *, slice_size: int = SLICE, progress: Progress | None = None,
                  stop: Callable[[], bool] | None = None) -> None:
+        super().__init__()  # all of this machine's threads
         self._turns = turns
         self._slice = slice_size
         self._progress = progress
         self._stop = stop
 
-    def map_chunks(self, job: Job, ranges: Sequence[tuple[int, int]], threads: int) -> Iterator[np.ndarray]:
+    def map_chunks(self, job: Job, ranges: Sequence[tuple[int, int]]) -> Iterator[tuple[int, np.ndarray]]:
+        threads = self.threads
         with using_threads(threads):
-            for start, count in ranges:
+            for index, (start, count) in enumerate(ranges):
                 counts = None
                 for first, size in chunk_ranges(start + count, self._slice, first=start):
                     self._turns.pass_turn()
@@ -111,7 +113,7 @@ class TurnExecutor:
                     counts = part if counts is None else counts + part
                     if self._progress is not None:
                         self._progress(size)
-                yield counts
+                yield index, counts
 
 
 class Simulator:

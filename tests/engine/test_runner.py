@@ -19,8 +19,12 @@ from smear_sim.core.rules import Rules
 from smear_sim.engine.runner import (
     NO_CACHE_WARNING,
     Job,
+    LocalExecutor,
     check_count,
     chunk_ranges,
+    job_fingerprint,
+    merge_ranges,
+    missing_ranges,
     run,
     run_chunk,
     seed_value,
@@ -142,3 +146,48 @@ def test_kernels_run_without_a_writable_cache_and_warn_once(tmp_path):
     assert int(proc.stdout) == int(rng.mix64(np.uint64(12345)))
     assert proc.stderr.splitlines() == [f"warning: {NO_CACHE_WARNING}"]
     assert not [p for p in copy.rglob("*") if p.suffix in (".nbi", ".nbc")]
+
+
+def test_merge_and_missing_ranges():
+    assert merge_ranges([(10, 20), (0, 5), (5, 10), (30, 40)]) == [(0, 20), (30, 40)]
+    assert merge_ranges([]) == []
+    assert missing_ranges(50, [(0, 20), (30, 40)], 7) == [(20, 7), (27, 3), (40, 7), (47, 3)]
+    assert missing_ranges(10, [], 4) == [(0, 4), (4, 4), (8, 2)]
+    assert missing_ranges(10, [(0, 10)], 4) == []
+
+
+def test_job_fingerprint_changes_with_anything_that_decides_the_counts():
+    job = _job()
+    assert job_fingerprint(job) == job_fingerprint(_job())
+    others = [_job(seed=4), _job(total=5_001), Job("duplicate_hands", 3, 5_000, job.args),
+              Job("simulate_hands", 3, 5_000, (Rules(round_points=True).to_array(), job.args[1]))]
+    assert len({job_fingerprint(j) for j in [job, *others]}) == 5
+
+
+class ShuffledExecutor(LocalExecutor):
+    """Finishes the chunks in a scrambled order, as a cluster does."""
+
+    def map_chunks(self, job, ranges):
+        order = np.random.default_rng(7).permutation(len(ranges))
+        with using_threads(1):
+            for index in order:
+                start, count = ranges[index]
+                yield int(index), run_chunk(job, start, count, 1)
+
+
+def test_chunks_finishing_in_any_order_give_the_same_counts_and_stop_at_the_same_hand():
+    job = _job()
+    shuffled = run(job, chunk_size=300, executor=ShuffledExecutor())
+    assert shuffled.counts.tobytes() == run(job, chunk_size=300).counts.tobytes()
+
+    def enough(counts):
+        return counts[0] >= 1_500  # AGG_HANDS: stops after the fifth chunk of 300
+
+    stopped = run(job, chunk_size=300, stop=enough, executor=ShuffledExecutor())
+    assert stopped.stopped and stopped.done == 1_500
+    assert stopped.counts.tobytes() == run(job, chunk_size=300, stop=enough).counts.tobytes()
+
+
+def test_threads_belong_to_the_local_executor():
+    with pytest.raises(SmearError, match="--threads is for"):
+        run(_job(), threads=1, executor=LocalExecutor())
