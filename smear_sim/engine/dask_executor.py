@@ -142,11 +142,12 @@ def _warm(job: Job, files: dict[str, bytes], machine: tuple, digest: str) -> dic
                 with atomic_write(path, "wb") as handle:
                     handle.write(data)
                 copied = True
+    misses = sum(dispatcher.stats.cache_misses.values())
     started = time.perf_counter()
     with _KERNEL_LOCK, using_threads(1):
         run_chunk(job, 0, 0, 1)
     return {"worker": name, "digest": digest, "seconds": time.perf_counter() - started, "copied": copied,
-            "compiled": sum(dispatcher.stats.cache_misses.values()) > 0, "cache": dispatcher.stats.cache_path}
+            "compiled": sum(dispatcher.stats.cache_misses.values()) > misses, "cache": dispatcher.stats.cache_path}
 
 
 def _run_task(job: Job, start: int, count: int) -> np.ndarray:
@@ -206,12 +207,11 @@ class DaskExecutor:
         futures = [self.client.submit(_warm, job, files, machine, digest, workers=[address], pure=False,
                                       allow_other_workers=True) for address in workers]
         reports = self.client.gather(futures)
-        warmup = WarmUp(job.driver, time.perf_counter() - started, reports)
         for report in reports:
             if report["digest"] != digest:
                 raise ClusterError(f"worker {report['worker']} runs another version of smear-sim than this machine; "
                                    "install the same one on every worker")
-        self.warmups[job.driver] = warmup
+        warmup = self.warmups[job.driver] = WarmUp(job.driver, time.perf_counter() - started, reports)
         if self.on_ready:
             self.on_ready(warmup)
         return warmup.seconds
