@@ -107,12 +107,18 @@ def source_digest() -> str:
     return digest.hexdigest()
 
 
-def _machine() -> tuple:
-    """What Numba keys a cached kernel by besides its code: Python, Numba, and the target CPU."""
+def _machine() -> tuple | None:
+    """What Numba keys a cached kernel by besides its code: Python, Numba, and the target CPU. None if this
+    Numba no longer says (an internal API): then no worker takes this machine's files, and each compiles."""
     import numba
-    from numba.core.registry import cpu_target
 
-    return sys.version_info[:2], numba.__version__, tuple(cpu_target.target_context.codegen().magic_tuple())
+    try:
+        from numba.core.registry import cpu_target
+
+        target = tuple(cpu_target.target_context.codegen().magic_tuple())
+    except (ImportError, AttributeError):
+        return None
+    return sys.version_info[:2], numba.__version__, target
 
 
 def _cache_files(driver: str) -> dict[str, bytes]:
@@ -134,7 +140,7 @@ def _warm(job: Job, files: dict[str, bytes], machine: tuple, digest: str) -> dic
         return {"worker": name, "digest": source_digest()}
     dispatcher = getattr(kernels(), job.driver)
     copied = False
-    if files and machine == _machine() and dispatcher.stats.cache_path is not None:
+    if files and machine is not None and machine == _machine() and dispatcher.stats.cache_path is not None:
         folder = Path(dispatcher.stats.cache_path)
         for file, data in files.items():
             path = folder / file
