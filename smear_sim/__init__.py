@@ -12,7 +12,17 @@ from typing import Any
 from .core.cards import card_name, format_hand, parse_card, parse_cards
 from .core.errors import CardError, IllegalAction, RecordError, RulesError, SmearError
 from .core.rules import Rules, load_rules
-from .reference.record import HandRecord, parse_record, replay, score_record
+from .reference.game import GameResult, GameState
+from .reference.record import (
+    GameRecord,
+    HandRecord,
+    parse_game_record,
+    parse_record,
+    replay,
+    replay_game,
+    score_game_record,
+    score_record,
+)
 
 __version__ = "0.1.0"  # the one place the version is written; pyproject.toml reads it from here
 
@@ -22,6 +32,13 @@ _LAZY = {
     "trace_records": ".analysis.simulate",
     "iter_trace_records": ".analysis.simulate",
     "SimulationResult": ".analysis.simulate",
+    "simulate_games": ".analysis.simulate",
+    "trace_game_records": ".analysis.simulate",
+    "GameSimulationResult": ".analysis.simulate",
+    "equity_table": ".analysis.equity",
+    "match_equity": ".analysis.equity",
+    "hand_outcomes": ".analysis.equity",
+    "EquityTable": ".analysis.equity",
     "duplicate_match": ".analysis.match",
     "DuplicateResult": ".analysis.match",
     "evaluate_hand": ".analysis.hand",
@@ -36,6 +53,8 @@ _LAZY = {
     "make_curves": ".output.charts",
     "moon_chart": ".output.charts",
     "points_distribution": ".output.charts",
+    "equity_heatmap": ".output.charts",
+    "moon_break_even_chart": ".output.charts",
     "save_figure": ".output.charts",
     "run_bench": ".engine.bench",
     "LocalExecutor": ".engine.runner",
@@ -46,6 +65,9 @@ _LAZY = {
 
 __all__ = [
     "CardError",
+    "GameRecord",
+    "GameResult",
+    "GameState",
     "HandRecord",
     "IllegalAction",
     "RecordError",
@@ -57,8 +79,11 @@ __all__ = [
     "load_rules",
     "parse_card",
     "parse_cards",
+    "parse_game_record",
     "parse_record",
     "replay",
+    "replay_game",
+    "score_game_record",
     "score_record",
 ]
 __all__ += list(_LAZY)  # the names that load on first use

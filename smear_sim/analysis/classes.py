@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # pandas is imported where tables are built, so analysing one
     import pandas as pd
 
     from ..engine.checkpoint import Checkpoint
+    from .equity import EquityTable
 
 __all__ = [
     "DEFAULT_FEATURES",
@@ -146,6 +147,12 @@ class ClassTable:
         counts, meta = load_class_counts(path)
         return cls(counts, meta["hands"], meta["seed"], meta["policy"], meta["rules"])
 
+    @property
+    def has_joint(self) -> bool:
+        """Whether the counts hold the joint histogram of both teams' points that values hands in games
+        (files from before games do not)."""
+        return bool(self.counts[:, L.CLS_JOINT:].any())
+
 
 def class_table(
     hands: int = 1_000_000,
@@ -196,14 +203,35 @@ def bid_table(
     return table.frame(by, min_count)
 
 
-def moon_table(table: ClassTable, by: Sequence[str] = DEFAULT_FEATURES, min_count: int = 200) -> pd.DataFrame:
-    """Moon success by class, best first, with the EV a moon bid adds over the best numeric bid."""
+def moon_table(table: ClassTable, by: Sequence[str] = DEFAULT_FEATURES, min_count: int = 200,
+               score: tuple[int, int] | None = None, equity: EquityTable | None = None) -> pd.DataFrame:
+    """Moon success by class, best first, with the EV a moon bid adds over the best numeric bid.
+
+    With ``score`` and ``equity`` (a match-equity table of the same rules and policy) the game view is added:
+    ``moon_win`` and ``best_bid_win`` (P(win the game) shooting, or with the best numeric bid, at that score),
+    ``break_even`` (the moon success rate at which the two are equal) and ``moon_pays_game``.
+    """
     frame = table.frame(by, min_count)
     columns = [*parse_features(by), "hands", "moon", "moon_se", "moon_ev", "moon_ev_se", "best_numeric_ev",
                "best_numeric_ev_se", "moon_gain", "moon_pays", "reliable"]
     # EV falls as the bid rises, so the best numeric bid is the lowest.
     frame["best_numeric_ev"] = frame[f"ev{table.rules.min_bid}"]
     frame["best_numeric_ev_se"] = frame[f"ev{table.rules.min_bid}_se"]
+    if score is not None:
+        if equity is None or equity.rules != table.rules or equity.policy != table.policy:
+            raise SmearError("the moon table at a score needs a match-equity table of the same rules and policy")
+        if not table.has_joint:
+            raise SmearError("these class counts were saved before games were simulated and cannot value a moon at "
+                             "a score: make them again with 'smear-sim bid-table'")
+        _, counts = table.grouped(by)
+        game = equity.value_bids(counts[:, L.CLS_JOINT: L.CLS_JOINT + L.MAX_K * L.MAX_K], score)
+        frame["moon_win"], frame["moon_win_se"] = game.win[:, -1], game.win_se[:, -1]
+        frame["best_bid_win"], frame["best_bid_win_se"] = game.best_numeric()
+        frame["break_even"], frame["break_even_se"] = game.moon_break_even()
+        frame["moon_pays_game"] = frame["reliable"] & (frame["moon_win"] > frame["best_bid_win"])
+        columns[-1:-1] = ["moon_win", "moon_win_se", "best_bid_win", "best_bid_win_se", "break_even",
+                          "break_even_se", "moon_pays_game"]
+        frame.attrs["score"] = list(score)
     result = frame[columns].sort_values(["moon", "hands"], ascending=[False, False])
     result.attrs = frame.attrs
     return result.reset_index(drop=True)

@@ -1,10 +1,15 @@
-"""What one 9-card hand is worth as bidder.
+"""What one 9-card hand is worth as bidder, in points and in games won.
 
 The conventions are those of the rules' "hand analysis" section (docs/rules.md): seat 0 holds the hand and
 takes the kitty as bidder, the other 45 cards are dealt uniformly with no other seat able to call a misdeal,
 and all four seats play the chosen policy. Every deal is played once; its bidding team's points then settle
 every possible bid at once, so one simulation gives P(make) and EV for each bid
 (:mod:`smear_sim.analysis.estimates`).
+
+The game view values each bid by the chance of winning the game at a score: each deal's (bidding team's
+points, other team's points) leaves a new score, or ends the game, and the match-equity table
+(:mod:`smear_sim.analysis.equity`) gives the chance of winning from there. The hand analysis seats the
+bidder left of the dealer (seat 3, the other team), so the bidding team deals the next hand.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -26,6 +31,7 @@ from ..core.stats import Estimate, round_to_se
 from ..core.tables import POINT_NAMES
 from ..engine.runner import Executor, Job, Progress, check_count, run
 from ..reference.hand import is_misdeal_hand
+from .equity import DEFAULT_FLOOR, DEFAULT_HANDS, BidWins, EquityTable, check_scores, match_equity, parse_score
 from .estimates import BidEstimates, estimate
 
 if TYPE_CHECKING:
@@ -33,6 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXAMPLE_HAND",
+    "EXAMPLE_MOON_HAND",
     "HandAnalysis",
     "HandQuery",
     "evaluate_hand",
@@ -42,6 +49,7 @@ __all__ = [
 ]
 
 EXAMPLE_HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
+EXAMPLE_MOON_HAND = "AH KH QH 2H 10H 6S 9S 4D 3C"  # a moon that fails when the jack of trump is out (about 40%)
 PRECISION_BATCH = 10_000
 
 
@@ -103,6 +111,8 @@ class HandAnalysis:
     counts: np.ndarray  # one row of CLS_* counts
     stopped_by: str = "samples"
     seconds: float = field(default=0.0, compare=False)
+    score: tuple[int, int] = (0, 0)
+    equity: EquityTable | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def estimates(self) -> BidEstimates:
@@ -117,8 +127,28 @@ class HandAnalysis:
     def mean_points(self) -> Estimate:
         return self.estimates.points[0]
 
+    @property
+    def joint(self) -> np.ndarray:
+        """Deals by (the bidding team's points, the other team's points): ``[MAX_K, MAX_K]`` counts."""
+        return self.counts[L.CLS_JOINT: L.CLS_JOINT + L.MAX_K * L.MAX_K].reshape(L.MAX_K, L.MAX_K)
+
+    @cached_property
+    def game(self) -> BidWins | None:
+        """P(win the game) of each bid and the moon at ``score`` (None without an equity table)."""
+        if self.equity is None:
+            return None
+        return self.equity.value_bids(self.joint, self.score)
+
+    def game_at(self, score: tuple[int, int], se: bool = True) -> BidWins:
+        """The game view at another score, from the same deals and equity table (``se=False`` skips the
+        standard errors, for charts over many scores)."""
+        if self.equity is None:
+            raise SmearError("this analysis has no equity table: pass equity= or score= to evaluate_hand")
+        return self.equity.value_bids(self.joint, score, se=se)
+
     def bid_rows(self) -> list[dict[str, Any]]:
         e = self.estimates
+        game = self.game
         rows: list[dict[str, Any]] = []
         for column, b in enumerate(e.bids):
             make, ev = e.make[0, column], e.ev[0, column]
@@ -128,7 +158,27 @@ class HandAnalysis:
             moon, ev = e.moon[0], e.moon_ev[0]
             rows.append({"bid": "moon", "make": json_value(moon.value, moon.se), "make_se": json_se(moon.se),
                          "ev": json_value(ev.value, ev.se), "ev_se": json_se(ev.se)})
+        if game is not None:
+            for row, win, se in zip(rows, game.win[0], game.win_se[0], strict=True):
+                row |= {"win": json_value(float(win), float(se)), "win_se": json_se(float(se))}
         return rows
+
+    def game_json(self) -> dict[str, Any] | None:
+        """The game view's summary: the score, the bid most likely to win, and where the moon breaks even."""
+        game = self.game
+        if game is None:
+            return None
+        numeric = [i for i, c in enumerate(game.calls) if c != "moon"]
+        best = max(numeric, key=lambda i: (float(game.win[0, i]), -i))
+        out: dict[str, Any] = {"score": list(self.score), "dealer": "them", "best_bid": game.calls[best],
+                               "equity_hands": self.equity.hands}
+        if self.rules.moon:
+            break_even, se = (float(x[0]) for x in game.moon_break_even())
+            after = game.moon_success_win
+            out |= {"moon_success_win": json_value(after.value, after.se), "moon_success_win_se": json_se(after.se),
+                    "moon_break_even": json_value(break_even, se), "moon_break_even_se": json_se(se),
+                    "moon_pays": bool(game.win[0, -1] > game.win[0, best])}
+        return out
 
     @property
     def recommended_bid(self) -> int:
@@ -184,10 +234,12 @@ class HandAnalysis:
             },
             "stopped_by": self.stopped_by,
             "misdeal_callable": self.misdeal_callable,
+            "score": list(self.score),
+            "game": self.game_json(),
         }
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per bid: make probability and EV with their standard errors."""
+        """One row per bid: make probability and EV (and the game view's win) with their standard errors."""
         import pandas as pd
 
         return pd.DataFrame(self.bid_rows()).set_index("bid")
@@ -206,10 +258,17 @@ class HandQuery:
     trump: int  # a suit index, or -1: the policy chooses after the kitty
     precision: float | None
     job: Job
+    score: tuple[int, int] | None = (0, 0)  # for the game view; None for points only
+    equity: EquityTable | None = None  # the table that values the game view; None: made on first need
+    equity_hands: int = DEFAULT_HANDS
 
     def run(self, *, threads: int | None = None, progress: Progress | None = None,
             executor: Executor | None = None) -> HandAnalysis:
-        """Simulate; ``progress`` and ``executor`` go to :func:`smear_sim.engine.runner.run`."""
+        """Simulate; ``progress`` and ``executor`` go to :func:`smear_sim.engine.runner.run`.
+
+        The equity table for the game view is made (once a session for each seed, policy and rules) on
+        Numba's threads here, outside ``progress`` and ``executor``, which belong to the hand's own deals.
+        """
         precision, rules = self.precision, self.rules
 
         def precise_enough(counts: np.ndarray) -> bool:
@@ -217,9 +276,14 @@ class HandQuery:
 
         result = run(self.job, threads=threads, chunk_size=PRECISION_BATCH if precision is not None else 1 << 16,
                      progress=progress, stop=precise_enough if precision is not None else None, executor=executor)
+        equity = self.equity
+        if self.score is not None and equity is None:
+            equity = shared_equity(self.equity_hands, self.job.seed, rules, self.policy,
+                                   min(DEFAULT_FLOOR, *self.score))
         return HandAnalysis(self.cards, result.done, self.job.seed, self.policy, rules,
                             None if self.trump < 0 else self.trump, result.counts.reshape(L.CLS_SIZE),
-                            "precision" if result.stopped else "samples", result.seconds)
+                            "precision" if result.stopped else "samples", result.seconds, self.score or (0, 0),
+                            equity if self.score is not None else None)
 
 
 def hand_query(
@@ -232,6 +296,9 @@ def hand_query(
     policy: str = "heuristic",
     rules: Rules | None = None,
     max_samples: int = 10_000_000,
+    score: tuple[int, int] | str | None = (0, 0),
+    equity: EquityTable | None = None,
+    equity_hands: int = DEFAULT_HANDS,
 ) -> HandQuery:
     """Check the arguments of :func:`evaluate_hand` (a one-line :class:`SmearError` for the first bad one)."""
     cards = parse_hand(hand)
@@ -239,6 +306,11 @@ def hand_query(
     policies = parse_policies(policy)
     if policies[0] != policies[1]:
         raise SmearError("hand analysis plays one policy at all four seats; give a single --policy")
+    if score is not None:
+        score = check_scores(parse_score(score), rules)
+        check_count("--equity-hands", equity_hands)
+        if equity is not None and (equity.rules != rules or equity.policy != policies[0]):
+            raise SmearError("the equity table was made with other rules or another policy than this analysis")
     trump_index = parse_trump(trump)
     if precision is not None and not (precision > 0 and math.isfinite(precision)):
         raise SmearError(f"--precision must be a positive standard error such as 0.01, got {precision!r}")
@@ -246,7 +318,7 @@ def hand_query(
     check_count("--samples", limit)
     job = Job("analyze_hands", seed, limit, (rules.to_array(), policy_array(policies), np.uint64(mask_of(cards)),
                                              trump_index, False), label="--samples")
-    return HandQuery(cards, rules, policies[0], trump_index, precision, job)
+    return HandQuery(cards, rules, policies[0], trump_index, precision, job, score, equity, equity_hands)
 
 
 def evaluate_hand(
@@ -262,13 +334,26 @@ def evaluate_hand(
     progress: Progress | None = None,
     executor: Executor | None = None,
     max_samples: int = 10_000_000,
+    score: tuple[int, int] | str | None = (0, 0),
+    equity: EquityTable | None = None,
+    equity_hands: int = DEFAULT_HANDS,
 ) -> HandAnalysis:
     """Simulate ``hand`` as bidder; see the module docstring for the conventions.
 
     With ``precision`` the deals are simulated in batches of 10,000 until the standard error of the mean
     points falls below it (at most ``samples``, default ``max_samples``). Without it, ``samples`` deals
     (default 100,000) are simulated. ``executor`` runs the chunks (:mod:`smear_sim.engine.runner`).
+
+    ``score`` is (your team's score, the other team's) before the hand, for the game view; ``equity`` is the
+    match-equity table to value it with (by default one is made from ``equity_hands`` hands with the same
+    seed, policy and rules, and kept for the session). ``score=None`` skips the game view.
     """
     query = hand_query(hand, trump=trump, samples=samples, precision=precision, seed=seed, policy=policy,
-                       rules=rules, max_samples=max_samples)
+                       rules=rules, max_samples=max_samples, score=score, equity=equity, equity_hands=equity_hands)
     return query.run(threads=threads, progress=progress, executor=executor)
+
+
+@lru_cache(maxsize=8)
+def shared_equity(hands: int, seed: int, rules: Rules, policy: str, floor: int) -> EquityTable:
+    """The equity table for these settings, made once a session: every hand analysed with them reuses it."""
+    return match_equity(hands, seed=seed, rules=rules, policy=policy, floor=floor)

@@ -53,6 +53,8 @@ def load_class_counts(path: str | Path) -> tuple[np.ndarray, dict[str, Any]]:
         raise SmearError(f"{path} is not a class-count file from smear-sim bid-table ({reason}); "
                          f"{_MAKE_TABLE}") from None
     meta = _metadata(path, meta_text)
+    if counts.shape == (L.N_CLASSES, L.CLS_JOINT):  # saved before the joint points histogram (for games) was kept
+        counts = np.pad(counts, ((0, 0), (0, L.CLS_SIZE - L.CLS_JOINT)))
     _check_counts(path, counts, meta)
     return counts.astype(np.int64), meta
 
@@ -115,6 +117,12 @@ def _check_counts(path: Path, counts: np.ndarray, meta: dict[str, Any]) -> None:
          "a class's other team won more points than were left"),
         ((counts[:, L.CLS_OTHER_SQ] <= n * m * m).all(), "a class's squared points are out of range"),
     ]
+    joint = counts[:, L.CLS_JOINT:].reshape(-1, L.MAX_K, L.MAX_K)
+    if joint.any():  # files saved before games have none
+        identities += [
+            ((joint.sum(axis=2) == hist).all(), "a class's joint points histogram does not match its points"),
+            ((joint @ k == other).all(), "a class's joint points histogram does not match the other team's points"),
+        ]
     for holds, problem in identities:
         if not holds:
             raise SmearError(f"{path} is inconsistent ({problem}): it was damaged or edited; {_MAKE_TABLE}")

@@ -1,8 +1,8 @@
-"""Simulating many hands: streamed summaries and traces.
+"""Simulating many hands, or complete games: streamed summaries and traces.
 
-The runner (:mod:`smear_sim.engine.runner`) plays the hands in chunks and sums the kernels' integer counts;
-this module turns the counts into estimates with standard errors. Memory stays flat however many hands are
-asked for, because only the counts are kept between chunks.
+The runner (:mod:`smear_sim.engine.runner`) plays the hands (or games) in chunks and sums the kernels'
+integer counts; this module turns the counts into estimates with standard errors. Memory stays flat however
+many hands are asked for, because only the counts are kept between chunks.
 """
 
 from __future__ import annotations
@@ -15,13 +15,38 @@ import numpy as np
 
 from ..core import layout as L
 from ..core.cards import SUIT_NAMES, card_name
+from ..core.errors import SmearError
 from ..core.players import parse_policies, policy_array
 from ..core.rules import Rules
 from ..core.stats import Estimate, mean_from_sums, proportion
 from ..core.tables import POINT_NAMES
-from ..engine.runner import Executor, Job, Progress, check_count, chunk_ranges, kernels, run, seed_value
+from ..engine.runner import (
+    Executor,
+    Job,
+    LocalExecutor,
+    Progress,
+    check_count,
+    chunk_ranges,
+    kernels,
+    run,
+    seed_value,
+)
+from ..reference.game import FIRST_DEALER
+from .equity import check_scores, parse_score
 
-__all__ = ["SimulationResult", "bid_name", "iter_trace_records", "record_from_kernel", "simulate", "trace_records"]
+__all__ = [
+    "GAME_CHUNK",
+    "GameSimulationResult",
+    "SimulationResult",
+    "bid_name",
+    "game_record_from_kernel",
+    "iter_trace_records",
+    "record_from_kernel",
+    "simulate",
+    "simulate_games",
+    "trace_game_records",
+    "trace_records",
+]
 
 
 def bid_name(code: int) -> int | str:
@@ -154,6 +179,139 @@ def simulate(
                             result.compile_seconds)
 
 
+# -- complete games -------------------------------------------------------------------------------------
+
+
+GAME_CHUNK = 1 << 14
+
+
+def _game_start(rules: Rules, start_scores: tuple[int, int] | str, dealer: int) -> tuple[int, int]:
+    scores = check_scores(parse_score(start_scores, "--start-scores"), rules, "--start-scores")
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer <= 3:
+        raise SmearError(f"--dealer must be a seat 0-3 (3 deals first in a new game), got {dealer!r}")
+    return scores
+
+
+@dataclass(frozen=True)
+class GameSimulationResult:
+    """Counts from complete games (layout ``GAME_*``: every hand's ``AGG_*`` counts, then per game)."""
+
+    games: int
+    seed: int
+    rules: Rules
+    policies: tuple[str, str]
+    start_scores: tuple[int, int]
+    dealer: int
+    counts: np.ndarray
+    threads: int = 0
+    seconds: float = 0.0
+
+    def _count(self, offset: int, i: int = 0) -> int:
+        return int(self.counts[offset + i])
+
+    @property
+    def hand_summary(self) -> SimulationResult:
+        """The hands of every game, summarised as ``simulate --hands`` summarises hands."""
+        return SimulationResult(self._count(L.AGG_HANDS), self.seed, self.rules, self.policies,
+                                self.counts[: L.AGG_SIZE], self.threads, self.seconds)
+
+    def win_rate(self, team: int) -> Estimate:
+        return proportion(self._count(L.GAME_WINS, team), self.games)
+
+    @property
+    def hands_per_game(self) -> Estimate:
+        return mean_from_sums(self.games, self._count(L.GAME_DEALS), self._count(L.GAME_DEALS_SQ))
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("nan")
+
+    def to_json(self) -> dict[str, Any]:
+        hands = self.hand_summary.to_json()
+        timing = hands.pop("timing")
+        games: dict[str, Any] = {
+            "games": self.games,
+            "start_scores": list(self.start_scores),
+            "dealer": self.dealer,
+            "wins": [self._count(L.GAME_WINS, team) for team in range(2)],
+            "win_rate": [], "win_rate_se": [],
+            "unfinished": self._count(L.GAME_UNFINISHED),
+        }
+        for team in range(2):
+            rate = self.win_rate(team).to_json("win_rate")
+            games["win_rate"].append(rate["win_rate"])
+            games["win_rate_se"].append(rate["win_rate_se"])
+        games |= self.hands_per_game.to_json("hands_per_game")
+        return games | hands | {"timing": timing | {"games_per_s": round(self.games_per_second)}}
+
+
+def simulate_games(
+    games: int = 100_000,
+    *,
+    seed: int = 1,
+    rules: Rules | None = None,
+    policies: str | tuple[str, str] = "heuristic",
+    start_scores: tuple[int, int] | str = (0, 0),
+    dealer: int = FIRST_DEALER,
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    progress: Progress | None = None,
+    executor: Executor | None = None,
+) -> GameSimulationResult:
+    """Play ``games`` complete games from ``start_scores`` (team 0, team 1) with seat ``dealer`` dealing first.
+
+    Each game ends when a team wins (docs/rules.md, "Game"), or is counted unfinished after ``MAX_DEALS`` deals.
+    Chunks hold ``GAME_CHUNK`` games unless ``chunk_size`` says otherwise (or, on a cluster, the executor).
+    """
+    rules = rules or Rules()
+    policies = parse_policies(policies)
+    scores = _game_start(rules, start_scores, dealer)
+    job = Job("simulate_games", seed, games, (rules.to_array(), policy_array(policies), scores[0], scores[1], dealer),
+              label="--games")
+    if chunk_size is None and (executor is None or isinstance(executor, LocalExecutor)):
+        chunk_size = GAME_CHUNK  # a game is about ten hands: chunks of hands' size would report progress rarely
+    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor)
+    return GameSimulationResult(games, seed, rules, policies, scores, dealer, result.counts, result.threads,
+                                result.seconds)
+
+
+def trace_game_records(
+    count: int, *, seed: int = 1, rules: Rules | None = None, policies: str | tuple[str, str] = "heuristic",
+    start_scores: tuple[int, int] | str = (0, 0), dealer: int = FIRST_DEALER, start: int = 0,
+) -> list[dict[str, Any]]:
+    """Game records (each with its ``result``) of games ``start .. start+count-1`` of :func:`simulate_games`."""
+    check_count("--trace-games", count, minimum=0)
+    rules = rules or Rules()
+    policies = parse_policies(policies)
+    scores = _game_start(rules, start_scores, dealer)
+    if count == 0:
+        return []
+    records, offsets = kernels().trace_games(seed_value(seed), start, count, rules.to_array(),
+                                             policy_array(policies), scores[0], scores[1], dealer)
+    return [game_record_from_kernel(records[offsets[i]: offsets[i + 1]], rules, scores, dealer)
+            for i in range(count)]
+
+
+def game_record_from_kernel(rows: np.ndarray, rules: Rules, start_scores: tuple[int, int],
+                            dealer: int) -> dict[str, Any]:
+    """The game record of docs/formats.md for one game's kernel records, with the kernel's score as ``result``."""
+    deals = []
+    results = []
+    for row in rows:
+        record = record_from_kernel(row, rules)
+        del record["rules"]
+        results.append(record.pop("result"))
+        deals.append(record)
+    last = results[-1] if results else {"scores_after": list(start_scores), "winner": None}
+    return {
+        "rules": rules.changed(),
+        "start": {"scores": list(start_scores), "dealer": dealer},
+        "deals": deals,
+        "result": {"deals": results, "scores_after": last["scores_after"], "winner": last["winner"],
+                   "hands_played": len(deals)},
+    }
+
+
 # -- traces -------------------------------------------------------------------------------------------
 
 
@@ -193,10 +351,11 @@ def _cards(row: np.ndarray, offset: int, n: int) -> list[str]:
 def record_from_kernel(row: np.ndarray, rules: Rules) -> dict[str, Any]:
     """The hand record (docs/formats.md) of one kernel record, with the kernel's own score as ``result``."""
     bids = [bid_name(int(c)) for c in row[L.REC_BIDS: L.REC_BIDS + 4]]
+    before = [int(row[L.REC_SCORES_BEFORE]), int(row[L.REC_SCORES_BEFORE + 1])]
     record: dict[str, Any] = {
         "rules": rules.changed(),
         "dealer": int(row[L.REC_DEALER]),
-        "scores_before": [0, 0],
+        "scores_before": before,
         "hands": [_cards(row, L.REC_HANDS + 9 * seat, 9) for seat in range(4)],
         "kitty": _cards(row, L.REC_KITTY, 4),
         "bids": bids,
@@ -207,7 +366,7 @@ def record_from_kernel(row: np.ndarray, rules: Rules) -> dict[str, Any]:
         record["result"] = {
             "bidder": None, "bidding_team": None, "bid": None, "trump": None, "tricks": [],
             "awards": {name: None for name in names}, "card_points": [0, 0], "points": [0, 0],
-            "made": None, "score_delta": [0, 0], "scores_after": [0, 0], "moon": None, "winner": None,
+            "made": None, "score_delta": [0, 0], "scores_after": before, "moon": None, "winner": None,
         }
         return record
     plays = _cards(row, L.REC_PLAYS, 24)
@@ -236,7 +395,7 @@ def record_from_kernel(row: np.ndarray, rules: Rules) -> dict[str, Any]:
         "points": [int(row[L.REC_POINTS]), int(row[L.REC_POINTS + 1])],
         "made": bool(row[L.REC_MADE]),
         "score_delta": delta,
-        "scores_after": delta,
+        "scores_after": [before[0] + delta[0], before[1] + delta[1]],
         "moon": None if moon < 0 else bool(moon),
         "winner": None if winner < 0 else winner,
     }

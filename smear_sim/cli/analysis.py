@@ -42,6 +42,14 @@ ByOpt = Annotated[str, typer.Option("--by", metavar="FEATURES", help="Comma-sepa
 DEFAULT_BY = ",".join(DEFAULT_FEATURES)
 MinCount = Annotated[int, typer.Option("--min-count", min=1, help="Groups with fewer hands are flagged as "
                                        "imprecise and given no bid.")]
+EquityHands = Annotated[int, typer.Option("--equity-hands", min=1, help="Hands behind the match-equity table "
+                                          "that values each outcome in games won (see 'smear-sim equity').",
+                                          rich_help_panel="Game")]
+DEFAULT_EQUITY_HANDS = 200_000  # analysis.equity.DEFAULT_HANDS, without importing it here
+
+
+def _score_option(help: str):
+    return typer.Option("--score", metavar="US,THEM", help=help, rich_help_panel="Game")
 
 
 @app.command()
@@ -62,32 +70,41 @@ def hand(
     rule: RuleOverrides = None,
     plot: Annotated[Path | None, output_option("--plot", metavar="FILE.png", help="Also save the points "
                                                "distribution chart (PNG or SVG).")] = None,
+    score: Annotated[str, _score_option("The score before the hand, your team first, for P(win the game) of "
+                                        "each bid, e.g. --score=-5,19.")] = "0,0",
+    equity_hands: EquityHands = DEFAULT_EQUITY_HANDS,
     cluster: ClusterOpt = None,
     scheduler: SchedulerOpt = None,
     json_output: JsonFlag = False,
 ) -> None:
-    """What a 9-card hand is worth as bidder: points, P(make) and EV of every bid, moon, recommended bid.
+    """What a 9-card hand is worth as bidder: points, P(make), EV and P(win the game) of every bid, and the moon.
 
     The hand is yours and you take the kitty; the other 45 cards are dealt at random (no other player able
-    to call a misdeal) and all four seats play the chosen policy (docs/rules.md, "Hand analysis"). The
-    --json output is described in docs/formats.md.
+    to call a misdeal) and all four seats play the chosen policy (docs/rules.md, "Hand analysis"). P(win)
+    follows each deal to the score it leaves and reads the chance of winning from there in the match-equity
+    table (see 'smear-sim equity'). The --json output is described in docs/formats.md.
 
     [bold]Examples[/bold]
 
       smear-sim hand "AH KH 2H JD 10C 5S 9S 4D 3C"
 
       smear-sim hand "AH,KH,2H,JD,10C,5S,9S,4D,3C" --trump H --precision 0.005 --json
+
+      smear-sim hand "AH KH QH 2H 10H 6S 9S 4D 3C" --score=-5,19
     """
+    from ..analysis.equity import parse_score
     from ..analysis.hand import evaluate_hand
 
     active = rules_from(rules_file, rule)
+    at = parse_score(score)
     if plot is not None:
         plot = _checked_chart_path(plot, None, "--plot")
     total = samples or (10_000_000 if precision else 100_000)
     with executor_for(threads, cluster, scheduler) as executor, \
             progress_for(total, "dealing", total >= 2_000_000 and precision is None) as progress:
         analysis = evaluate_hand(cards, trump=trump, samples=samples, precision=precision, seed=seed,
-                                 policy=policy, rules=active, progress=progress, executor=executor)
+                                 policy=policy, rules=active, progress=progress, executor=executor, score=at,
+                                 equity_hands=equity_hands)
     if analysis.misdeal_callable:
         typer.echo("warning: this hand holds only ranks 3-9, so its player may call a misdeal instead of "
                    "bidding (rule misdeal=true)", err=True)
@@ -187,6 +204,13 @@ def moon(
     by: ByOpt = DEFAULT_BY,
     min_count: MinCount = 200,
     show: Annotated[int, typer.Option("--show", min=1, help="Classes to print.")] = 20,
+    score: Annotated[str | None, _score_option("Judge the moon by P(win the game) at this score, your team "
+                                               "first (a hand is judged at 0,0 by default), e.g. "
+                                               "--score=15,19.")] = None,
+    equity_hands: EquityHands = DEFAULT_EQUITY_HANDS,
+    plot: Annotated[Path | None, output_option("--plot", metavar="FILE.png", help="Also save a chart: for a "
+                                               "hand, its break-even success rate at every score; for classes, "
+                                               "the best classes against break-even.")] = None,
     seed: Seed = 1,
     policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats.")] = "heuristic",
     threads: Threads = None,
@@ -196,39 +220,54 @@ def moon(
     scheduler: SchedulerOpt = None,
     json_output: JsonFlag = False,
 ) -> None:
-    """When shooting the moon pays: success rates and the EV a moon bid adds or loses.
+    """When shooting the moon pays: success rates against the rate at which the moon breaks even.
 
-    A moon decides the game, so a won game counts +target points and a lost one -target; the moon pays
-    when that beats the best numeric bid.
+    In points a won game counts +target and a lost one -target. In the game view (a hand, or --score) the
+    moon is valued by the chance of winning the game: a success from 0 or more wins, from a negative score
+    it resets the score to 0, and a failure loses; the moon pays when that beats the best numeric bid.
 
     [bold]Examples[/bold]
 
       smear-sim moon
 
-      smear-sim moon "AH KH QH JH JD HJ 2H 10H AS"
+      smear-sim moon "AH KH QH 2H 10H 6S 9S 4D 3C" --score 15,19
 
-      smear-sim moon --counts results/bid_table.npz --by trumps,top
+      smear-sim moon "AH KH QH 2H 10H 6S 9S 4D 3C" --plot moon_by_score.png
+
+      smear-sim moon --counts results/bid_table.npz --by trumps,top --score=-5,19
     """
     from ..analysis.classes import ClassTable, class_table, moon_table, parse_features
+    from ..analysis.equity import check_scores, match_equity, parse_score
     from ..analysis.hand import evaluate_hand
 
+    if plot is not None:
+        plot = _checked_chart_path(plot, None, "--plot")
     if cards is not None:
         reject(ctx, ["counts", "by", "min_count", "show"], "with CARDS: it is for the table of hand classes, and "
                "CARDS asks about one hand")
         active = rules_from(rules_file, rule)
         _moon_allowed(active)
+        at = check_scores(parse_score(score), active) if score is not None else (0, 0)
         with executor_for(threads, cluster, scheduler) as executor:
             analysis = evaluate_hand(cards, samples=hands or 100_000, seed=seed, policy=policy, rules=active,
-                                     executor=executor)
+                                     executor=executor, score=at, equity_hands=equity_hands)
+        if plot is not None:
+            from ..output.charts import moon_break_even_chart, save_figure
+
+            plot = save_figure(moon_break_even_chart(analysis), plot)
         if json_output:
             data = analysis.to_json()
             print_json({"hand": data["hand"], "samples": data["samples"], "seed": seed, **data["moon"],
-                         "best_bid": data["bids"][0]})
+                        "best_bid": data["bids"][0], "game": data["game"]})
         else:
             from ..output.terminal import print_hand_moon
 
             print_hand_moon(analysis)
+            if plot is not None:
+                typer.echo(f"Chart: {plot}")
         return
+    if score is None:
+        reject(ctx, ["equity_hands"], "without --score: the moon table is in points unless a score is given")
     features = parse_features(by)
     if json_output:
         reject(ctx, ["show"], "with --json: the JSON holds every class")
@@ -246,7 +285,17 @@ def moon(
                 progress_for(hands, "dealing and playing", hands >= 2_000_000) as progress:
             table = class_table(hands, seed=seed, rules=active, policy=policy, progress=progress,
                                 executor=executor)
-    frame = moon_table(table, features, min_count)
+    at, equity = None, None
+    if score is not None:
+        at = check_scores(parse_score(score), table.rules)
+        with executor_for(threads, cluster, scheduler) as executor:
+            equity = match_equity(equity_hands, seed=table.seed, rules=table.rules, policy=table.policy,
+                                  floor=min(-40, *at), executor=executor)
+    frame = moon_table(table, features, min_count, at, equity)
+    if plot is not None:
+        from ..output.charts import moon_chart, save_figure
+
+        plot = save_figure(moon_chart(table, features, 20, min_count, at, equity), plot)
     if json_output:
         from ..output.report import table_json
 
@@ -255,6 +304,8 @@ def moon(
         from ..output.terminal import print_moon_table
 
         print_moon_table(frame, table, show)
+        if plot is not None:
+            typer.echo(f"Chart: {plot}")
 
 
 def _moon_allowed(rules, counts: Path | None = None) -> None:
@@ -282,7 +333,7 @@ def _same_table(table, path: Path, settings: dict, policy: str | None) -> None:
 
 # The options each chart reads; any other chart option given is an error.
 PLOT_OPTIONS = {"heatmap": ("x", "y", "value", "min_count"), "make": ("x", "min_count"),
-                "moon": ("by", "min_count"), "hand": ()}
+                "moon": ("by", "min_count", "score", "equity_hands"), "hand": ()}
 
 
 @app.command()
@@ -303,6 +354,9 @@ def plot(
     = "points",
     by: ByOpt = DEFAULT_BY,
     min_count: MinCount = 200,
+    score: Annotated[str | None, _score_option("moon: judge by P(win the game) at this score instead of in "
+                                               "points, e.g. --score=15,19.")] = None,
+    equity_hands: EquityHands = DEFAULT_EQUITY_HANDS,
 ) -> None:
     """Draw a strategy chart from a bid table's class counts or a hand analysis.
 
@@ -312,12 +366,15 @@ def plot(
 
       smear-sim plot make results/bid_table.npz --x trumps --format svg
 
+      smear-sim plot moon results/bid_table.npz --score 15,19
+
       smear-sim hand "AH KH 2H JD 10C 5S 9S 4D 3C" --json > hand.json; smear-sim plot hand hand.json
     """
     kind = kind.lower()
     if kind not in PLOT_OPTIONS:
         raise SmearError(f"unknown chart {kind!r}: choose {', '.join(PLOT_OPTIONS)}")
-    unused = [name for name in ("x", "y", "value", "by", "min_count") if name not in PLOT_OPTIONS[kind]]
+    unused = [name for name in ("x", "y", "value", "by", "min_count", "score", "equity_hands")
+              if name not in PLOT_OPTIONS[kind]]
     takes = [f"--{name.replace('_', '-')}" for name in PLOT_OPTIONS[kind]]
     reject(ctx, unused, f"to a {kind} chart, which takes " + (", ".join(takes) if takes else "no chart options"))
     path = _checked_chart_path(out or Path("results/charts") / f"{kind}.png", fmt, "--out")
@@ -344,7 +401,14 @@ def plot(
         elif kind == "make":
             fig = make_curves(table, x, min_count)
         else:
-            fig = moon_chart(table, parse_features(by), 20, min_count)
+            at, equity = None, None
+            if score is not None:
+                from ..analysis.equity import check_scores, match_equity, parse_score
+
+                at = check_scores(parse_score(score), table.rules)
+                equity = match_equity(equity_hands, seed=table.seed, rules=table.rules, policy=table.policy,
+                                      floor=min(-40, *at))
+            fig = moon_chart(table, parse_features(by), 20, min_count, at, equity)
     path = save_figure(fig, path, fmt)
     typer.echo(f"Chart: {path}")
 
@@ -375,8 +439,9 @@ def report(
     rule: RuleOverrides = None,
     cluster: ClusterOpt = None,
     scheduler: SchedulerOpt = None,
+    equity_hands: EquityHands = DEFAULT_EQUITY_HANDS,
 ) -> None:
-    """The main job: bid table, moon table, strategy charts and an example hand, written to one folder.
+    """The main job: bid table, moon table, match equity, strategy charts and example hands, in one folder.
 
     The folder also gets index.html, all of it on one page that needs no network, and a README naming the
     command. docs/formats.md describes the files.
@@ -388,7 +453,8 @@ def report(
       smear-sim report --hands 10000000 --out results
     """
     from ..analysis.classes import class_table, parse_features
-    from ..analysis.hand import EXAMPLE_HAND, evaluate_hand
+    from ..analysis.equity import match_equity
+    from ..analysis.hand import EXAMPLE_HAND, EXAMPLE_MOON_HAND, evaluate_hand
     from ..core.io import check_output_folder, replace_folder
     from ..output.report import write_report
 
@@ -399,10 +465,16 @@ def report(
         with progress_for(hands, "dealing and playing", True) as progress:
             table = class_table(hands, seed=seed, rules=active, policy=policy, progress=progress,
                                 executor=executor)
-        example = evaluate_hand(EXAMPLE_HAND, seed=seed, policy=policy, rules=active, executor=executor)
+        equity = match_equity(equity_hands, seed=seed, rules=active, policy=policy, executor=executor)
+        example = evaluate_hand(EXAMPLE_HAND, seed=seed, policy=policy, rules=active, executor=executor,
+                                equity=equity)
+        moon_hand = (evaluate_hand(EXAMPLE_MOON_HAND, seed=seed, policy=policy, rules=active, executor=executor,
+                                   equity=equity) if active.moon else None)
     command = "smear-sim report"
     if hands != 10_000_000:
         command += f" --hands {hands}"
+    if equity_hands != DEFAULT_EQUITY_HANDS:
+        command += f" --equity-hands {equity_hands}"
     if seed != 1:
         command += f" --seed {seed}"
     if out != Path("results"):
@@ -418,7 +490,7 @@ def report(
     command += "".join(f" --rule {k}={format_value(v)}" for k, v in active.changed().items())
     with replace_folder(out) as folder:  # the folder always holds one complete report
         written = write_report(table, folder, command=command, by=features, min_count=min_count,
-                               example_hand=example)
+                               example_hand=example, equity=equity, moon_hand=moon_hand)
     from ..output.terminal import print_bid_table
 
     print_bid_table(table.frame(features, min_count), table, 15)

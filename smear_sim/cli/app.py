@@ -175,9 +175,9 @@ PolicyOpt = Annotated[
                       "heuristic or random.")
 ]
 ChunkSize = Annotated[
-    int | None, typer.Option("--chunk-size", min=1, help="Hands per kernel call, or per task on a cluster "
-                             "(default: 262,144; on a cluster, enough tasks to keep every worker busy). Results "
-                             "do not depend on it.", rich_help_panel="Advanced")
+    int | None, typer.Option("--chunk-size", min=1, help="Hands (or games) per kernel call, or per task on a "
+                             "cluster (default: 262,144 hands or 16,384 games; on a cluster, enough tasks to keep "
+                             "every worker busy). Results do not depend on it.", rich_help_panel="Advanced")
 ]
 
 # -- where the hands run: this machine, or a Dask cluster ---------------------------------------------------

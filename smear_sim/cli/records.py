@@ -1,4 +1,4 @@
-"""Commands on hand records and rules: ``score`` and ``rules``."""
+"""Commands on hand and game records and on rules: ``score`` and ``rules``."""
 
 from __future__ import annotations
 
@@ -13,35 +13,41 @@ from .app import JsonFlag, RuleOverrides, RulesFile, app, clean_errors, print_js
 @app.command()
 @clean_errors
 def score(
-    record: Annotated[str, typer.Argument(metavar="RECORD", help="Hand record JSON file, or - for standard input.")],
+    record: Annotated[str, typer.Argument(metavar="RECORD", help="Hand or game record JSON file, or - for "
+                                          "standard input.")],
     rules_file: RulesFile = None,
     rule: RuleOverrides = None,
     json_output: JsonFlag = False,
 ) -> None:
-    """Check a hand record against the rules and score it.
+    """Check a hand record, or a game record (one with "deals"), against the rules and score it.
 
-    The record format and the --json output are described in docs/formats.md, the rules in docs/rules.md.
+    The record formats and the --json output are described in docs/formats.md, the rules in docs/rules.md.
     The record's own "rules" apply; --rules and --rule set the options it leaves out, and an option set
     differently in both is an error. An illegal record exits with status 2 and one line naming the first
-    problem.
+    problem (and, in a game, the deal number).
 
     [bold]Examples[/bold]
 
       smear-sim score tests/golden/basic.json --json
 
+      smear-sim score tests/golden/games/moon_ends_game.json
+
       cat hand.json | smear-sim score -
     """
     from ..core.rules import rule_settings
-    from ..reference.record import load_record, parse_record, replay
+    from ..reference.record import is_game_record, load_record, parse_game_record, parse_record, replay, replay_game
 
-    parsed = parse_record(load_record(record), rule_settings(rules_file, rule or ()))
-    result = replay(parsed)
+    obj = load_record(record)
+    settings = rule_settings(rules_file, rule or ())
+    game = is_game_record(obj)
+    parsed = parse_game_record(obj, settings) if game else parse_record(obj, settings)
+    result = replay_game(parsed) if game else replay(parsed)
     if json_output:
         print_json(result.to_json())
     else:
-        from ..output.terminal import print_score
+        from ..output.terminal import print_game_score, print_score
 
-        print_score(parsed, result)
+        (print_game_score if game else print_score)(parsed, result)
 
 
 @app.command()

@@ -34,25 +34,36 @@ from .app import (
 def simulate(
     ctx: typer.Context,
     hands: Hands = 1_000_000,
+    games: Annotated[int | None, typer.Option("--games", min=1, help="Play this many complete games instead "
+                                                 "of independent hands.", rich_help_panel="Games")] = None,
+    start_scores: Annotated[str | None, typer.Option("--start-scores", metavar="A,B", help="Games start from "
+                                                        "these scores, team 0 first (default 0,0), e.g. "
+                                                        "--start-scores=-5,19.", rich_help_panel="Games")] = None,
+    dealer: Annotated[int | None, typer.Option("--dealer", min=0, max=3, help="Seat that deals the first hand of "
+                                                  "each game (default 3, so seat 0 bids first).",
+                                                  rich_help_panel="Games")] = None,
     seed: Seed = 1,
     threads: Threads = None,
     policy: PolicyOpt = "heuristic",
     rules_file: RulesFile = None,
     rule: RuleOverrides = None,
     trace: Annotated[
-        Path | None, output_option("--trace", metavar="FILE.jsonl", help="Write full hand records of the "
-                                   "first hands, one JSON object per line (docs/formats.md).")
+        Path | None, output_option("--trace", metavar="FILE.jsonl", help="Write full records of the first "
+                                   "hands (or games), one JSON object per line (docs/formats.md).")
     ] = None,
     trace_hands: Annotated[int, typer.Option("--trace-hands", min=0, help="How many hands --trace writes.")] = 1000,
+    trace_games: Annotated[int, typer.Option("--trace-games", min=0, help="How many games --trace writes with "
+                                             "--games.", rich_help_panel="Games")] = 100,
     chunk_size: ChunkSize = None,
     cluster: ClusterOpt = None,
     scheduler: SchedulerOpt = None,
     json_output: JsonFlag = False,
 ) -> None:
-    """Simulate complete hands and summarise bids, make rates, points and moons.
+    """Simulate complete hands, or complete games, and summarise bids, make rates, points, moons and wins.
 
     Each hand is dealt, bid, played and scored under the active rules, from scores 0-0 with the dealer
-    rotating. Memory stays flat however many hands you ask for.
+    rotating. With --games each game is played to its end from --start-scores, the deal passing clockwise
+    from --dealer and the scores carried. Memory stays flat however many you ask for.
 
     [bold]Examples[/bold]
 
@@ -63,31 +74,56 @@ def simulate(
       smear-sim simulate --hands 10000 --trace hands.jsonl --trace-hands 100
 
       smear-sim simulate --hands 100000000 --scheduler tcp://10.0.0.5:8786
+
+      smear-sim simulate --games 100000 --start-scores=15,19 --dealer 2 --json
+
+      smear-sim simulate --games 1000 --trace games.jsonl --trace-games 10
     """
-    from ..analysis.simulate import iter_trace_records
-    from ..analysis.simulate import simulate as run_simulation
     from ..core.io import check_output_file
     from ..output.files import write_trace
 
     active = rules_from(rules_file, rule)
     if trace is None:
-        reject(ctx, ["trace_hands"], "without --trace: it says how many hands the trace file holds")
+        reject(ctx, ["trace_hands", "trace_games"], "without --trace: it says how many records the trace file holds")
     else:
         check_output_file(trace, "--trace")
-    with executor_for(threads, cluster, scheduler) as executor, \
-            progress_for(hands, "simulating", hands > 1 << 19) as progress:
-        result = run_simulation(hands, seed=seed, rules=active, policies=policy, chunk_size=chunk_size,
-                                progress=progress, executor=executor)
-    if trace is not None:
-        write_trace(trace, iter_trace_records(min(trace_hands, hands), seed=seed, rules=active, policies=policy))
+    if games is None:
+        reject(ctx, ["start_scores", "dealer", "trace_games"], "without --games N: it sets up complete games")
+        from ..analysis.simulate import iter_trace_records
+        from ..analysis.simulate import simulate as run_simulation
+
+        with executor_for(threads, cluster, scheduler) as executor, \
+                progress_for(hands, "simulating", hands > 1 << 19) as progress:
+            result = run_simulation(hands, seed=seed, rules=active, policies=policy, chunk_size=chunk_size,
+                                    progress=progress, executor=executor)
+        traced, what = min(trace_hands, hands), "hand"
+        if trace is not None:
+            write_trace(trace, iter_trace_records(traced, seed=seed, rules=active, policies=policy))
+    else:
+        reject(ctx, ["hands", "trace_hands"], "with --games: give --hands for hands or --games for games")
+        from ..analysis.simulate import GAME_CHUNK, simulate_games, trace_game_records
+
+        scores = start_scores if start_scores is not None else (0, 0)
+        first = 3 if dealer is None else dealer
+        with executor_for(threads, cluster, scheduler) as executor, \
+                progress_for(games, "playing games", games > 2 * GAME_CHUNK) as progress:
+            result = simulate_games(games, seed=seed, rules=active, policies=policy, start_scores=scores,
+                                    dealer=first, chunk_size=chunk_size, progress=progress, executor=executor)
+        traced, what = min(trace_games, games), "game"
+        if trace is not None:
+            write_trace(trace, trace_game_records(traced, seed=seed, rules=active, policies=policy,
+                                                  start_scores=scores, dealer=first))
     if json_output:
         print_json(result.to_json())
     else:
-        from ..output.terminal import print_simulation
+        from ..output.terminal import print_game_simulation, print_simulation
 
-        print_simulation(result)
+        if games is None:
+            print_simulation(result)
+        else:
+            print_game_simulation(result)
         if trace is not None:
-            typer.echo(f"Wrote {min(trace_hands, hands):,} hand records to {trace}")
+            typer.echo(f"Wrote {traced:,} {what} records to {trace}")
 
 
 @app.command()

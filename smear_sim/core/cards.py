@@ -86,6 +86,9 @@ CARD_NAMES = tuple(
 )
 
 
+_CANONICAL = {name: code for code, name in enumerate(CARD_NAMES)}  # the fast path for records we wrote
+
+
 def card_name(code: int) -> str:
     """The canonical name of a card: ``10H``, ``AS``, ``HJ``."""
     try:
@@ -107,6 +110,9 @@ def parse_suit(token: str) -> int:
 
 def parse_card(token: str) -> int:
     """Read one card in the notation of docs/rules.md (case-insensitive): ``10H``, ``TH``, ``a♠``, ``hj``."""
+    code = _CANONICAL.get(token)
+    if code is not None:
+        return code
     text = token.strip().upper()
     if text == "HJ":
         return HIGH_JOKER

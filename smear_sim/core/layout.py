@@ -52,6 +52,7 @@ REC_TRUMP = _rec.add()  # -1 when thrown in
 REC_MADE = _rec.add()  # -1 thrown in, else 0/1
 REC_MOON = _rec.add()  # -1 no moon, else 0/1
 REC_WINNER = _rec.add()  # -1 none, else the team that won the game
+REC_SCORES_BEFORE = _rec.add(2)  # team 0's and team 1's scores before the hand
 REC_AWARDS = _rec.add(N_POINTS)  # team per point, -1 nobody
 REC_CARD_POINTS = _rec.add(2)
 REC_POINTS = _rec.add(2)
@@ -87,10 +88,24 @@ AGG_MOON_MADE = _agg.add(2)
 AGG_GAME_WINS = _agg.add(2)
 AGG_SIZE = _agg.size
 
+# -- simulate --games: the per-hand counts above, then per-game counts ----------------------------------
+# A game that reaches MAX_DEALS deals without a winner stops there and is counted unfinished: a policy
+# that loses points on average (random play with moons off) can drift down for ever.
+MAX_DEALS = 2000
+_gam = _Fields()
+_gam.size = AGG_SIZE
+GAMES = _gam.add()
+GAME_WINS = _gam.add(2)  # games won per team
+GAME_UNFINISHED = _gam.add()
+GAME_DEALS = _gam.add()  # deals per game (thrown-in hands included, misdeals not), summed
+GAME_DEALS_SQ = _gam.add()
+GAME_SIZE = _gam.size
+
 # -- analysis: per-class accumulators for a bidder whose hand is fixed or classified -------------------
 # With M the points at stake (at most 7): a histogram of the bidding team's points k, the other team's
 # points summed per k (for the covariance behind the EV standard errors), the other team's squared points,
-# moon successes, points won per award and trump chosen.
+# moon successes, points won per award, trump chosen, and the joint histogram of both teams' points, which
+# settles every bid (and the moon) at any score (game-level values).
 MAX_K = 8
 _cls = _Fields()
 CLS_COUNT = _cls.add()
@@ -100,7 +115,22 @@ CLS_OTHER_SQ = _cls.add()
 CLS_MOON = _cls.add()
 CLS_AWARDS = _cls.add(N_POINTS)
 CLS_TRUMP = _cls.add(4)
+CLS_JOINT = _cls.add(MAX_K * MAX_K)  # hands by (bidding team's points, other team's points): k * MAX_K + other
 CLS_SIZE = _cls.size
+
+# -- match equity: the outcome of one hand, seen from the dealing team ----------------------------------
+# A hand either is thrown in, or one side (0: the dealing team, 1: the other team) bids and
+# - a number: the bidding team's score change (its points if made, minus the bid if set: -M..M) and the other
+#   team's points (0..M);
+# - the moon: success with the other team's points (0..M; the bidding team's change depends on its score), or
+#   failure (the game is lost whatever the points).
+# Codes index an integer histogram; M is at most 7.
+OUT_MAX = 7
+OUT_THROWN_IN = 0
+OUT_NUMERIC = 1  # + (side * (2 * OUT_MAX + 1) + delta + OUT_MAX) * (OUT_MAX + 1) + other
+OUT_MOON_MADE = OUT_NUMERIC + 2 * (2 * OUT_MAX + 1) * (OUT_MAX + 1)  # + side * (OUT_MAX + 1) + other
+OUT_MOON_FAILED = OUT_MOON_MADE + 2 * (OUT_MAX + 1)  # + side
+N_OUTCOMES = OUT_MOON_FAILED + 2
 
 # Bid-table classes: features of a 9-card hand in its class suit, mixed into one index in this order, the last
 # varying fastest. The class suit is the rule docs/rules.md states ("Hand classes") and kernels/classes.py

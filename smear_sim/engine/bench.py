@@ -1,4 +1,4 @@
-"""Throughput benchmark: the dealing ceiling and full hands per second, measured in one run.
+"""Throughput benchmark: the dealing ceiling, full hands and complete games per second, measured in one run.
 
 Every figure is the median of ``repeats`` timed runs after a warm-up call (which also compiles the
 kernels or loads them from the cache), so one noisy run on a shared machine does not decide the result.
@@ -10,6 +10,7 @@ import statistics
 import time
 from typing import Any
 
+from ..core import layout as L
 from ..core.players import POLICIES, policy_array
 from ..core.rules import Rules
 from .runner import (
@@ -45,7 +46,13 @@ def run_bench(
     rules: Rules | None = None,
     threads: int | None = None,
 ) -> dict[str, Any]:
-    """The bench figures of docs/formats.md, plus the same for every policy under ``policies``, under ``rules``."""
+    """The bench figures of docs/formats.md, the same for every policy under ``policies`` under ``rules``, and
+    complete games.
+
+    Games are played from 0-0 with the default policy, ``hands // 10`` of them per timed run (about as many
+    hands as a run of hands). ``game_hand_ratio`` is games/s times the mean hands per game over full hands/s:
+    1 when a hand played inside a game costs what a lone hand does.
+    """
     check_count("--hands", hands, minimum=1000)
     drivers = kernels()
     rules = rules or Rules()
@@ -83,12 +90,25 @@ def run_bench(
             "thread_speedup": round(all_threads / single, 2),
         }
     default = per_policy["heuristic"]
+    heuristic = policy_array(("heuristic", "heuristic"))
+    games = max(hands // 10, 100)
+    counts = drivers.simulate_games(key, 0, games, threads, rules_array, heuristic, 0, 0, 3).sum(axis=0)
+    hands_per_game = counts[L.GAME_DEALS] / counts[L.GAMES]
+
+    def play_games(n: int) -> None:
+        drivers.simulate_games(key, 0, n, threads, rules_array, heuristic, 0, 0, 3)
+
+    with using_threads(threads):
+        game_rate = _median_rate(play_games, games, repeats)
     return {
         "threads": threads,
         "deal_only_per_s": round(deal_rate),
         "full_hand_per_s": default["full_hand_per_s"],
         "full_hand_per_s_single": default["full_hand_per_s_single"],
         "ratio_to_deal_only": default["ratio_to_deal_only"],
+        "full_game_per_s": round(game_rate),
+        "hands_per_game": round(float(hands_per_game), 3),
+        "game_hand_ratio": round(game_rate * float(hands_per_game) / default["full_hand_per_s"], 3),
         "policy": "heuristic",
         "policies": per_policy,
         "rules": rules.as_dict(),

@@ -12,54 +12,47 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.layout import (
-    AGG_AWARD_BIDDER,
-    AGG_AWARD_NONE,
-    AGG_AWARD_OTHER,
-    AGG_BID_POINTS,
-    AGG_BIDDER_TEAM,
-    AGG_BIDS,
-    AGG_DELTA,
-    AGG_DELTA_SQ,
-    AGG_GAME_WINS,
-    AGG_HANDS,
-    AGG_MADE,
-    AGG_MARGIN_SQ,
-    AGG_MISDEALS,
-    AGG_MOON_MADE,
-    AGG_MOON_TRIES,
-    AGG_POINTS,
-    AGG_POINTS_SQ,
     AGG_SIZE,
-    AGG_THROWN_IN,
-    AGG_TRUMP,
     CLS_AWARDS,
     CLS_COUNT,
     CLS_HIST,
+    CLS_JOINT,
     CLS_MOON,
     CLS_OTHER_BY_K,
     CLS_OTHER_SQ,
     CLS_SIZE,
     CLS_TRUMP,
+    GAME_DEALS,
+    GAME_DEALS_SQ,
+    GAME_SIZE,
+    GAME_UNFINISHED,
+    GAME_WINS,
+    GAMES,
+    MAX_K,
     MOON,
     N_CLASSES,
-    N_POINTS,
+    N_OUTCOMES,
+    OUT_MAX,
+    OUT_MOON_FAILED,
+    OUT_MOON_MADE,
+    OUT_NUMERIC,
+    OUT_THROWN_IN,
     R_MISDEAL,
     R_ROUND_POINTS,
     REC_AWARDS,
     REC_BID,
     REC_BIDDER,
     REC_DELTA,
-    REC_MADE,
     REC_MISDEALS,
     REC_MOON,
     REC_POINTS,
     REC_SIZE,
     REC_TRUMP,
-    REC_WINNER,
 )
 from .bits import ZERO, has
 from .classes import hand_class
-from .hand import deal_playable, play_hand
+from .game import play_game
+from .hand import count_hand, deal_playable, play_hand
 from .players.heuristic import policy_tables
 from .rng import stream_key
 
@@ -78,45 +71,6 @@ def _block_bounds(count, n_blocks, b):
     return lo, min(count, lo + per)
 
 
-@njit(cache=True)
-def _accumulate(agg, rec):
-    agg[AGG_HANDS] += 1
-    agg[AGG_MISDEALS] += rec[REC_MISDEALS]
-    bidder = rec[REC_BIDDER]
-    for team in range(2):
-        p = rec[REC_POINTS + team]
-        d = rec[REC_DELTA + team]
-        agg[AGG_POINTS + team] += p
-        agg[AGG_POINTS_SQ + team] += p * p
-        agg[AGG_DELTA + team] += d
-        agg[AGG_DELTA_SQ + team] += d * d
-    margin = rec[REC_DELTA] - rec[REC_DELTA + 1]
-    agg[AGG_MARGIN_SQ] += margin * margin
-    if bidder < 0:
-        agg[AGG_THROWN_IN] += 1
-        return
-    team = bidder & 1
-    bid = rec[REC_BID]
-    agg[AGG_BIDS + bid] += 1
-    agg[AGG_MADE + bid] += rec[REC_MADE]
-    agg[AGG_BID_POINTS + bid] += rec[REC_POINTS + team]
-    agg[AGG_BIDDER_TEAM + team] += 1
-    agg[AGG_TRUMP + rec[REC_TRUMP]] += 1
-    for i in range(N_POINTS):
-        winner = rec[REC_AWARDS + i]
-        if winner == team:
-            agg[AGG_AWARD_BIDDER + i] += 1
-        elif winner >= 0:
-            agg[AGG_AWARD_OTHER + i] += 1
-        else:
-            agg[AGG_AWARD_NONE + i] += 1
-    if bid == MOON:
-        agg[AGG_MOON_TRIES + team] += 1
-        agg[AGG_MOON_MADE + team] += rec[REC_MOON]
-    if rec[REC_WINNER] >= 0:
-        agg[AGG_GAME_WINS + rec[REC_WINNER]] += 1
-
-
 @njit(cache=True, parallel=True)
 def simulate_hands(seed, start, count, n_blocks, rules, policies):
     """Aggregate counts (``[n_blocks, AGG_SIZE]``) over hands ``start .. start+count-1``."""
@@ -131,8 +85,8 @@ def simulate_hands(seed, start, count, n_blocks, rules, policies):
             index = start + i
             state[0] = stream_key(seed, index)
             rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
-            play_hand(state, hands, known, index % 4, rules, policies, -1, -1, give, keep, rec, False)
-            _accumulate(agg[b], rec)
+            play_hand(state, hands, known, index % 4, 0, 0, rules, policies, -1, -1, give, keep, rec, False)
+            count_hand(agg[b], rec)
     return agg
 
 
@@ -149,7 +103,7 @@ def trace_hands(seed, start, count, rules, policies):
         state[0] = stream_key(seed, index)
         rec = out[i]
         rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
-        play_hand(state, hands, known, index % 4, rules, policies, -1, -1, give, keep, rec, True)
+        play_hand(state, hands, known, index % 4, 0, 0, rules, policies, -1, -1, give, keep, rec, True)
     return out
 
 
@@ -170,6 +124,112 @@ def deal_only(seed, start, count, n_blocks, rules):
             mix ^= hands[0] ^ hands[4]
         acc[b, 0] = mix
         acc[b, 1] = redeals
+    return acc
+
+
+# -- complete games -----------------------------------------------------------------------------------
+
+
+@njit(cache=True, parallel=True)
+def simulate_games(seed, start, count, n_blocks, rules, policies, score0, score1, dealer):
+    """Counts (``[n_blocks, GAME_SIZE]``) over games ``start .. start+count-1``, each from scores
+    ``(score0, score1)`` with seat ``dealer`` dealing first: every hand's ``AGG_*`` counts, then per game the
+    wins, unfinished games and deals (``GAME_*``)."""
+    acc = np.zeros((n_blocks, GAME_SIZE), dtype=np.int64)
+    pool = np.arange(54, dtype=np.int64)
+    give, keep = policy_tables(rules)
+    no_trace = np.zeros((0, REC_SIZE), dtype=np.int64)
+    for b in prange(n_blocks):
+        lo, hi = _block_bounds(count, n_blocks, b)
+        state, deck, hands, known, rec = _scratch()
+        row = acc[b]
+        for i in range(lo, hi):
+            winner, deals, _, _ = play_game(stream_key(seed, start + i), score0, score1, dealer, rules, policies,
+                                            give, keep, pool, deck, hands, known, state, rec, row, no_trace, False)
+            row[GAMES] += 1
+            if winner >= 0:
+                row[GAME_WINS + winner] += 1
+            else:
+                row[GAME_UNFINISHED] += 1
+            row[GAME_DEALS] += deals
+            row[GAME_DEALS_SQ] += deals * deals
+    return acc
+
+
+@njit(cache=True, parallel=True)
+def trace_games(seed, start, count, rules, policies, score0, score1, dealer):
+    """Full records of every deal of games ``start .. start+count-1`` (as :func:`simulate_games` plays them).
+
+    Returns ``(records, offsets)``: game ``i``'s deals are rows ``offsets[i] .. offsets[i+1]-1`` of
+    ``records`` (``[deals, REC_SIZE]``). Each game is played twice: once to count its deals, then traced.
+    """
+    pool = np.arange(54, dtype=np.int64)
+    give, keep = policy_tables(rules)
+    lengths = np.zeros(count, dtype=np.int64)
+    no_trace = np.zeros((0, REC_SIZE), dtype=np.int64)
+    for i in prange(count):
+        state, deck, hands, known, rec = _scratch()
+        agg = np.zeros(AGG_SIZE, dtype=np.int64)
+        lengths[i] = play_game(stream_key(seed, start + i), score0, score1, dealer, rules, policies, give, keep,
+                               pool, deck, hands, known, state, rec, agg, no_trace, False)[1]
+    offsets = np.zeros(count + 1, dtype=np.int64)
+    for i in range(count):
+        offsets[i + 1] = offsets[i] + lengths[i]
+    out = np.zeros((offsets[count], REC_SIZE), dtype=np.int64)
+    for i in prange(count):
+        state, deck, hands, known, rec = _scratch()
+        agg = np.zeros(AGG_SIZE, dtype=np.int64)
+        play_game(stream_key(seed, start + i), score0, score1, dealer, rules, policies, give, keep, pool, deck,
+                  hands, known, state, rec, agg, out[offsets[i]: offsets[i + 1]], True)
+    return out, offsets
+
+
+# -- match equity: the outcome of one hand --------------------------------------------------------------
+
+
+@njit(cache=True)
+def outcome_code(rec, dealer_team):
+    """The hand's outcome code (layout ``OUT_*``), seen from the dealing team."""
+    bidder = rec[REC_BIDDER]
+    if bidder < 0:
+        return OUT_THROWN_IN
+    team = bidder & 1
+    side = 0 if team == dealer_team else 1
+    other_points = rec[REC_POINTS + 1 - team]
+    if rec[REC_BID] == MOON:
+        if rec[REC_MOON] == 1:
+            return OUT_MOON_MADE + side * (OUT_MAX + 1) + other_points
+        return OUT_MOON_FAILED + side
+    delta = rec[REC_DELTA + team]
+    return OUT_NUMERIC + (side * (2 * OUT_MAX + 1) + delta + OUT_MAX) * (OUT_MAX + 1) + other_points
+
+
+@njit(cache=True, parallel=True)
+def hand_outcomes(seed, start, count, n_blocks, rules, policies, dealer_score, other_score):
+    """Histogram of hand outcomes (``[n_blocks, N_OUTCOMES]``) over hands ``start .. start+count-1``.
+
+    Hand ``i`` is dealt by seat ``i % 4`` (misdeals redealt), with the dealing team at ``dealer_score`` and the
+    other team at ``other_score`` before it; its outcome is coded from the dealing team's side
+    (:func:`outcome_code`), so hands dealt by either team count alike.
+    """
+    acc = np.zeros((n_blocks, N_OUTCOMES), dtype=np.int64)
+    pool = np.arange(54, dtype=np.int64)
+    misdeal_rule = rules[R_MISDEAL] == 1
+    give, keep = policy_tables(rules)
+    for b in prange(n_blocks):
+        lo, hi = _block_bounds(count, n_blocks, b)
+        state, deck, hands, known, rec = _scratch()
+        for i in range(lo, hi):
+            index = start + i
+            dealer = index % 4
+            state[0] = stream_key(seed, index)
+            deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
+            if dealer & 1:
+                score0, score1 = other_score, dealer_score
+            else:
+                score0, score1 = dealer_score, other_score
+            play_hand(state, hands, known, dealer, score0, score1, rules, policies, -1, -1, give, keep, rec, False)
+            acc[b, outcome_code(rec, dealer & 1)] += 1
     return acc
 
 
@@ -204,7 +264,7 @@ def analyze_hands(seed, start, count, n_blocks, rules, policies, fixed_hand, tru
             state[0] = stream_key(seed, start + i)
             deal_playable(state, pool, n_pool, fixed_seat, fixed_hand, deck, hands, misdeal_rule)
             cls = hand_class(hands[0]) if classify else 0
-            play_hand(state, hands, known, 3, rules, policies, 0, trump, give, keep, rec, False)
+            play_hand(state, hands, known, 3, 0, 0, rules, policies, 0, trump, give, keep, rec, False)
             row = acc[b, cls]
             k = rec[REC_POINTS]
             other = rec[REC_POINTS + 1]
@@ -214,6 +274,7 @@ def analyze_hands(seed, start, count, n_blocks, rules, policies, fixed_hand, tru
             row[CLS_OTHER_SQ] += other * other
             row[CLS_MOON] += rec[REC_MOON]
             row[CLS_TRUMP + rec[REC_TRUMP]] += 1
+            row[CLS_JOINT + k * MAX_K + other] += 1
             for p in range(n_points):
                 if rec[REC_AWARDS + p] == 0:
                     row[CLS_AWARDS + p] += 1
@@ -244,7 +305,7 @@ def duplicate_hands(seed, start, count, n_blocks, rules, policies):
             for seating in range(2):
                 state[0] = stream_key(seed, index)  # the same stream, so the same deal
                 deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
-                play_hand(state, hands, known, index % 4, rules, policies if seating == 0 else swapped,
+                play_hand(state, hands, known, index % 4, 0, 0, rules, policies if seating == 0 else swapped,
                           -1, -1, give, keep, rec, False)
                 sign = 1 if seating == 0 else -1
                 score += sign * (rec[REC_DELTA] - rec[REC_DELTA + 1])

@@ -1,7 +1,7 @@
 """One complete hand of Smear in Numba: deal, auction, kitty, trump, discards, six tricks and scoring.
 
 :func:`play_hand` fills a per-hand record (layout in :mod:`smear_sim.core.layout`) that the drivers aggregate
-or copy out as a trace. It mirrors the reference engine rule for rule; the trace check in the tests
+(:func:`count_hand`) or copy out as a trace. It mirrors the reference engine rule for rule; the trace check in the tests
 replays its hands through that engine.
 """
 
@@ -11,7 +11,27 @@ import numpy as np
 from numba import njit
 
 from ..core.layout import (
+    AGG_AWARD_BIDDER,
+    AGG_AWARD_NONE,
+    AGG_AWARD_OTHER,
+    AGG_BID_POINTS,
+    AGG_BIDDER_TEAM,
+    AGG_BIDS,
+    AGG_DELTA,
+    AGG_DELTA_SQ,
+    AGG_GAME_WINS,
+    AGG_HANDS,
+    AGG_MADE,
+    AGG_MARGIN_SQ,
+    AGG_MISDEALS,
+    AGG_MOON_MADE,
+    AGG_MOON_TRIES,
+    AGG_POINTS,
+    AGG_POINTS_SQ,
+    AGG_THROWN_IN,
+    AGG_TRUMP,
     MOON,
+    N_POINTS,
     PASS,
     R_FORCED_BID,
     R_HIGH,
@@ -34,9 +54,11 @@ from ..core.layout import (
     REC_HANDS,
     REC_KITTY,
     REC_MADE,
+    REC_MISDEALS,
     REC_MOON,
     REC_PLAYS,
     REC_POINTS,
+    REC_SCORES_BEFORE,
     REC_TRICK_WINNERS,
     REC_TRUMP,
     REC_WINNER,
@@ -106,9 +128,14 @@ def deal_playable(state, pool, n_pool, fixed_seat, fixed_hand, deck, hands, misd
 
 
 @njit(cache=True)
-def auction(state, hands, dealer, rules, policies, rec):
-    """Run the one-round auction; return ``(bidder, bid code)``, bidder -1 if all passed."""
+def auction(state, hands, dealer, score0, score1, rules, policies, rec):
+    """Run the one-round auction; return ``(bidder, bid code)``, bidder -1 if all passed.
+
+    Each seat's policy sees the calls so far (written straight into the record), the dealer and both
+    teams' scores from its own side (see :func:`smear_sim.kernels.players.choose_bid`).
+    """
     max_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
+    calls = rec[REC_BIDS: REC_BIDS + 4]
     highest = 0
     bidder = -1
     bid = PASS
@@ -120,9 +147,10 @@ def auction(state, hands, dealer, rules, policies, rec):
             forced = rules[R_FORCED_BID]
             must = (forced == 0 and position == 0) or (forced == 1 and position == 3 and bidder < 0)
             low = max(rules[R_MIN_BID], highest + 1)
-            call = choose_bid(policies[seat & 1], state, hands[seat], low, max_points, rules[R_MOON] == 1,
-                              must, rules, max_points)
-        rec[REC_BIDS + position] = call
+            us, them = (score0, score1) if seat & 1 == 0 else (score1, score0)
+            call = choose_bid(policies[seat & 1], state, hands[seat], seat, dealer, calls, position, us, them, low,
+                              max_points, rules[R_MOON] == 1, must, rules, max_points)
+        calls[position] = call
         if call != PASS:
             bidder = seat
             bid = call
@@ -264,21 +292,24 @@ def _write_cards(rec, offset, mask, slots):
 
 
 @njit(cache=True)
-def play_hand(state, hands, known, dealer, rules, policies, bidder, trump, give, keep, rec, trace):
+def play_hand(state, hands, known, dealer, score0, score1, rules, policies, bidder, trump, give, keep, rec, trace):
     """Play one dealt hand to the end and write its record.
 
-    ``hands`` holds the four seats' masks and the kitty (index 4). With ``bidder`` -1 the auction decides
-    the bidder; otherwise that seat takes the kitty without an auction (hand analysis), and the bid is left
-    to the caller. With ``trump`` -1 the bidder's policy names trump. ``trace`` also writes the deal and the
-    discards. ``known`` is scratch space for the cards each seat has seen in its own hand.
+    ``hands`` holds the four seats' masks and the kitty (index 4); ``score0`` and ``score1`` are the teams'
+    scores before the hand. With ``bidder`` -1 the auction decides the bidder; otherwise that seat takes the
+    kitty without an auction (hand analysis), and the bid is left to the caller. With ``trump`` -1 the
+    bidder's policy names trump. ``trace`` also writes the deal and the discards. ``known`` is scratch space
+    for the cards each seat has seen in its own hand.
     """
     rec[REC_DEALER] = dealer
+    rec[REC_SCORES_BEFORE] = score0
+    rec[REC_SCORES_BEFORE + 1] = score1
     if trace:
         for seat in range(4):
             _write_cards(rec, REC_HANDS + 9 * seat, hands[seat], 9)
         _write_cards(rec, REC_KITTY, hands[4], 4)
     if bidder < 0:
-        bidder, bid = auction(state, hands, dealer, rules, policies, rec)
+        bidder, bid = auction(state, hands, dealer, score0, score1, rules, policies, rec)
         if bidder < 0:
             rec[REC_BIDDER] = -1
             rec[REC_BID] = PASS
@@ -358,4 +389,44 @@ def play_hand(state, hands, known, dealer, rules, policies, bidder, trump, give,
     if bid == PASS:  # analysis: the caller evaluates every bid from the points
         rec[REC_MOON] = 1 if moon_succeeded(rec, rules, bidding_team, n_points) else 0
         return
-    settle(rec, rules, bidder, bid, n_points, 0, 0)
+    settle(rec, rules, bidder, bid, n_points, score0, score1)
+
+
+@njit(cache=True)
+def count_hand(agg, rec):
+    """Add one hand record to the streamed summary counts ``agg`` (layout ``AGG_*``)."""
+    agg[AGG_HANDS] += 1
+    agg[AGG_MISDEALS] += rec[REC_MISDEALS]
+    bidder = rec[REC_BIDDER]
+    for team in range(2):
+        p = rec[REC_POINTS + team]
+        d = rec[REC_DELTA + team]
+        agg[AGG_POINTS + team] += p
+        agg[AGG_POINTS_SQ + team] += p * p
+        agg[AGG_DELTA + team] += d
+        agg[AGG_DELTA_SQ + team] += d * d
+    margin = rec[REC_DELTA] - rec[REC_DELTA + 1]
+    agg[AGG_MARGIN_SQ] += margin * margin
+    if bidder < 0:
+        agg[AGG_THROWN_IN] += 1
+        return
+    team = bidder & 1
+    bid = rec[REC_BID]
+    agg[AGG_BIDS + bid] += 1
+    agg[AGG_MADE + bid] += rec[REC_MADE]
+    agg[AGG_BID_POINTS + bid] += rec[REC_POINTS + team]
+    agg[AGG_BIDDER_TEAM + team] += 1
+    agg[AGG_TRUMP + rec[REC_TRUMP]] += 1
+    for i in range(N_POINTS):
+        winner = rec[REC_AWARDS + i]
+        if winner == team:
+            agg[AGG_AWARD_BIDDER + i] += 1
+        elif winner >= 0:
+            agg[AGG_AWARD_OTHER + i] += 1
+        else:
+            agg[AGG_AWARD_NONE + i] += 1
+    if bid == MOON:
+        agg[AGG_MOON_TRIES + team] += 1
+        agg[AGG_MOON_MADE + team] += rec[REC_MOON]
+    if rec[REC_WINNER] >= 0:
+        agg[AGG_GAME_WINS + rec[REC_WINNER]] += 1

@@ -3,8 +3,12 @@ size, seed, policy and rules on the chart.
 
 - :func:`heatmap`: a value (expected points, bid up to, P(make), EV, moon rate) over two hand features;
 - :func:`make_curves`: P(make) of each bid against one feature;
-- :func:`moon_chart`: moon success rate by hand class, against the rate at which the moon pays;
-- :func:`points_distribution`: one hand's distribution of points won.
+- :func:`moon_chart`: moon success rate by hand class, against the rate at which the moon pays (in points,
+  or in games won at a score);
+- :func:`points_distribution`: one hand's distribution of points won;
+- :func:`equity_heatmap`: the match-equity table, P(win the game) over both scores, for each team dealing;
+- :func:`moon_break_even_chart`: for one hand, the moon's break-even success rate at every score, and where
+  the hand's own success rate beats it.
 """
 
 from __future__ import annotations
@@ -19,12 +23,23 @@ from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.figure import Figure
 
 from ..analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table, parse_features
+from ..analysis.equity import DEALERS, EquityTable
 from ..analysis.hand import HandAnalysis
 from ..core.errors import SmearError
 from ..core.io import atomic_write, writes_through
 from .format import FEATURES, class_words, estimate_text, rules_label
 
-__all__ = ["VALUES", "chart_path", "heatmap", "make_curves", "moon_chart", "points_distribution", "save_figure"]
+__all__ = [
+    "VALUES",
+    "chart_path",
+    "equity_heatmap",
+    "heatmap",
+    "make_curves",
+    "moon_break_even_chart",
+    "moon_chart",
+    "points_distribution",
+    "save_figure",
+]
 
 # Heatmap values: column (or pattern) -> label.
 VALUES = {
@@ -128,20 +143,31 @@ def make_curves(table: ClassTable, x: str = "trumps", min_count: int = 200) -> F
 
 
 def moon_chart(table: ClassTable, by: tuple[str, ...] = DEFAULT_FEATURES, top: int = 20,
-               min_count: int = 200) -> Figure:
-    """The ``top`` reliable classes by moon success rate, with the rate at which the moon pays."""
+               min_count: int = 200, score: tuple[int, int] | None = None,
+               equity: EquityTable | None = None) -> Figure:
+    """The ``top`` reliable classes by moon success rate, with the rate at which the moon pays.
+
+    Without ``score`` the moon is valued in points (a won game +target, a lost one -target); with ``score`` and
+    a match-equity table, by the chance of winning the game from that score.
+    """
     by = parse_features(by)
-    frame = moon_table(table, by, min_count)
+    frame = moon_table(table, by, min_count, score, equity)
     frame = frame[frame["reliable"]].head(top).iloc[::-1]
     if frame.empty:
         raise SmearError(f"no class has {min_count} hands yet; simulate more hands or lower --min-count")
     target = table.rules.target
-    # The moon pays when (2p - 1) * target beats the best numeric bid's EV.
-    break_even = np.clip((1 + frame["best_numeric_ev"] / target) / 2, 0, 1)
+    if score is None:
+        # The moon pays when (2p - 1) * target beats the best numeric bid's EV.
+        break_even = np.clip((1 + frame["best_numeric_ev"] / target) / 2, 0, 1)
+        pays = frame["moon_pays"]
+        how = f"a won game counts +{target} points, a lost one −{target}"
+    else:
+        break_even, pays = frame["break_even"], frame["moon_pays_game"]
+        how = f"P(win the game) at {score[0]}–{score[1]}, they deal"
     labels = [class_words(row, by) for _, row in frame.iterrows()]
     fig, ax = _new_figure(9.0, max(4.5, 0.32 * len(frame) + 2))
     positions = np.arange(len(frame))
-    colors = ["tab:green" if pays else "tab:gray" for pays in frame["moon_pays"]]
+    colors = ["tab:green" if p else "tab:gray" for p in pays]
     ax.barh(positions, frame["moon"], xerr=1.96 * frame["moon_se"], color=colors, capsize=2)
     ax.scatter(break_even, positions, marker="|", s=200, color="black", label="break-even rate", zorder=3)
     ax.set_yticks(positions, labels, fontsize=7)
@@ -149,9 +175,67 @@ def moon_chart(table: ClassTable, by: tuple[str, ...] = DEFAULT_FEATURES, top: i
     ax.set_xlabel("moon success rate (green: the moon pays)")
     ax.legend(loc="lower right")
     ax.grid(axis="x", alpha=0.3)
-    ax.set_title(f"Shooting the moon: the {len(frame)} best hand classes\n(a won game counts +{target} "
-                 f"points, a lost one −{target}; bars: 95% intervals)")
+    ax.set_title(f"Shooting the moon: the {len(frame)} best hand classes\n({how}; bars: 95% intervals)")
     _footnote(fig, table.metadata())
+    return fig
+
+
+def equity_heatmap(table: EquityTable, low: int = -10) -> Figure:
+    """P(win the game) over both scores (from ``low`` or the floor to the target), one panel per dealing team,
+    with contours at 25, 50 and 75%."""
+    lo = max(table.floor, low)
+    scores = np.arange(lo, table.target)
+    fig = Figure(figsize=(12.0, 6.0), layout="constrained")
+    fig.get_layout_engine().set(h_pad=0.3)
+    axes = fig.subplots(1, 2, sharey=True)
+    start = lo - table.solve_floor
+    for ax, dealer in zip(axes, ("them", "us"), strict=True):
+        grid = table.win_grid[DEALERS.index(dealer), start:, start:]
+        image = ax.imshow(grid, origin="lower", cmap="RdYlGn", vmin=0, vmax=1, aspect="equal",
+                          extent=(lo - 0.5, table.target - 0.5, lo - 0.5, table.target - 0.5))
+        lines = ax.contour(scores, scores, grid, levels=[0.25, 0.5, 0.75], colors="black", linewidths=0.8)
+        ax.clabel(lines, fmt=lambda v: f"{100 * v:.0f}%", fontsize=7)
+        ax.set_xlabel("their score")
+        ax.set_title(f"'{dealer}' deal{'s' if dealer == 'them' else ''} the next hand")
+        ax.grid(alpha=0.2)
+    axes[0].set_ylabel("your score")
+    fig.colorbar(image, ax=axes, label="P(your team wins the game)", shrink=0.85)
+    fig.suptitle(f"Match equity to {table.target}: P(win) from every score (SE at most "
+                 f"{100 * float(table.win_se_grid[:, start:, start:].max()):.2g} points of %)")
+    _footnote(fig, {"hands": table.hands, "seed": table.outcomes.seed, "policy": table.policy,
+                    "rules": table.rules.as_dict()})
+    return fig
+
+
+def moon_break_even_chart(analysis: HandAnalysis, low: int = -10) -> Figure:
+    """For one hand: the moon's break-even success rate at every score (from ``low`` to the target), against
+    the hand's own success rate; dots mark where shooting wins more games than the best numeric bid."""
+    if analysis.equity is None or not analysis.rules.moon:
+        raise SmearError("the break-even chart needs a hand analysed with moons allowed and an equity table")
+    target = analysis.rules.target
+    lo = max(analysis.equity.floor, low)
+    scores = np.arange(lo, target)
+    grid = np.empty((len(scores), len(scores)))
+    pays = np.zeros_like(grid, dtype=bool)
+    for i, us in enumerate(scores):
+        for j, them in enumerate(scores):
+            game = analysis.game_at((int(us), int(them)), se=False)
+            grid[i, j] = game.moon_break_even()[0][0]
+            pays[i, j] = game.win[0, -1] > game.best_numeric()[0][0]
+    success = analysis.estimates.moon[0]
+    fig, ax = _new_figure(8.0, 6.8)
+    image = ax.imshow(grid, origin="lower", cmap="viridis", vmin=0, vmax=1, aspect="equal",
+                      extent=(lo - 0.5, target - 0.5, lo - 0.5, target - 0.5))
+    them_grid, us_grid = np.meshgrid(scores, scores)
+    ax.scatter(them_grid[pays], us_grid[pays], s=5, color="white", label="the moon pays")
+    fig.colorbar(image, ax=ax, label="break-even moon success rate", shrink=0.85)
+    ax.set_xlabel("their score")
+    ax.set_ylabel("your score")
+    hand = " ".join(analysis.to_json()["hand"])
+    ax.set_title(f"{hand}: where shooting the moon pays, by score\n(dots: this hand's success rate "
+                 f"{100 * success.value:.1f}% beats the break-even rate; they deal)", fontsize=10)
+    _footnote(fig, {"hands": analysis.samples, "seed": analysis.seed, "policy": analysis.policy,
+                    "rules": analysis.rules.as_dict()})
     return fig
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "estimate_cell",
     "estimate_text",
     "feature_legend",
+    "moon_game_columns",
     "moon_table_columns",
     "rules_label",
     "suit_label",
@@ -197,3 +198,14 @@ def moon_table_columns(by: Sequence[str]) -> list[Column]:
             Column("best_numeric_ev", "best bid EV", "bid EV", "estimate", "best_numeric_ev_se"),
             Column("moon_gain", "moon gain", "gain", "estimate", "moon_ev_se"),
             Column("moon_pays", "pays", "pays", "flag")]
+
+
+def moon_game_columns(by: Sequence[str]) -> list[Column]:
+    """The moon table at a score: features, hands, moon success, P(win the game) shooting and with the best
+    numeric bid, the break-even success rate, pays."""
+    return [*_features(by), Column("hands", "hands", "hands", "count"),
+            Column("moon", "moon success", "success %", "percent", "moon_se"),
+            Column("moon_win", "P(win) shooting", "moon win %", "percent", "moon_win_se"),
+            Column("best_bid_win", "P(win) best bid", "bid win %", "percent", "best_bid_win_se"),
+            Column("break_even", "break-even success", "break-even %", "percent", "break_even_se"),
+            Column("moon_pays_game", "pays", "pays", "flag")]

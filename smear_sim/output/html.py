@@ -15,6 +15,8 @@ import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ..analysis.classes import TOP_LABELS
 from ..core.cards import SUIT_NAMES, SUIT_SYMBOLS
 from ..core.rules import OPTION_HELP, Rules, format_value
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from ..analysis.classes import ClassTable
+    from ..analysis.equity import EquityTable
     from ..analysis.hand import HandAnalysis
 
 __all__ = ["Chart", "report_page"]
@@ -198,6 +201,43 @@ def _example(analysis: HandAnalysis, chart: Chart | None) -> str:
     return f'<div class="side"><div>{text}</div>{_image(chart) if chart else ""}</div>'
 
 
+EQUITY_CHARTS = ("equity.png", "moon_break_even_by_score.png")
+
+
+def _equity(table: EquityTable, charts: Sequence[Chart]) -> str:
+    """The match-equity table: how to read it, one grid of P(win) per dealing team, and its charts."""
+    lo = max(table.floor, 0)
+    scores = range(lo, table.target)
+    shown = np.s_[:, table.floor - table.solve_floor:, table.floor - table.solve_floor:]
+    worst = float(table.win_se_grid[shown].max())
+    text = (
+        f"<p>The chance that a team wins the game from each score, solved exactly from the distribution of one "
+        f"hand's outcome ({table.hands:,} simulated hands, seed {table.outcomes.seed}, "
+        f"<code>{_e(table.policy)}</code> at all four seats). Read a row for your score and a column for theirs. "
+        f"At 0–0 you win {_e(estimate_text(*_pair(table.win(0, 0, 'them')), True))} when they deal the first hand "
+        f"and {_e(estimate_text(*_pair(table.win(0, 0, 'us')), True))} when you deal it. Standard errors are at "
+        f"most {100 * worst:.2g} points of percentage; <code>equity.csv</code> has every state from "
+        f"{table.floor} with its own. Scores below {table.solve_floor} are held there, which changes no value by "
+        f"more than {table.truncation_bound:.1g}.</p>"
+    )
+    grids = []
+    for dealer in ("them", "us"):
+        head = "".join(f'<th scope="col">{them}</th>' for them in scores)
+        rows = "".join(
+            f'<tr><th scope="row">{us}</th>'
+            + "".join(f"<td>{100 * table.win(us, them, dealer).value:.1f}</td>" for them in scores) + "</tr>"
+            for us in reversed(scores))
+        grids.append(f"<h3>P(win) in %, '{_e(dealer)}' dealing the next hand</h3>"
+                     f'<div class="scroll"><table><thead><tr><th scope="col">us \\ them</th>{head}</tr></thead>'
+                     f"<tbody>{rows}</tbody></table></div>")
+    images = '<div class="charts">' + "".join(map(_image, charts)) + "</div>" if charts else ""
+    return text + "".join(grids) + images
+
+
+def _pair(estimate) -> tuple[float, float]:
+    return estimate.value, estimate.se
+
+
 def _rules(rules: Rules) -> str:
     default = Rules().as_dict()
     rows = []
@@ -212,12 +252,14 @@ def _rules(rules: Rules) -> str:
 
 
 def report_page(table: ClassTable, frame: pd.DataFrame, moon: pd.DataFrame, *, command: str,
-                charts: Sequence[Chart] = (), example_hand: HandAnalysis | None = None, docs: str = "") -> str:
+                charts: Sequence[Chart] = (), example_hand: HandAnalysis | None = None,
+                equity: EquityTable | None = None, docs: str = "") -> str:
     """The whole report as one HTML page.
 
     ``frame`` is the bid table and ``moon`` the moon table (as the CSV files hold them); only their rows with
     enough hands (``reliable``) are shown. ``charts`` are embedded; the one named ``example_hand_points.png``
-    goes with the example hand. ``docs`` is HTML naming where the rules are written down.
+    goes with the example hand, and those of ``EQUITY_CHARTS`` with the match-equity table ``equity``. ``docs``
+    is HTML naming where the rules are written down.
     """
     rules = table.rules
     by = frame.attrs["by"]
@@ -225,7 +267,8 @@ def report_page(table: ClassTable, frame: pd.DataFrame, moon: pd.DataFrame, *, c
     reliable = frame[frame["reliable"]].sort_values("hands", ascending=False, kind="stable")
     moon_rows = moon[moon["reliable"]]
     example_chart = next((c for c in charts if c[0] == "example_hand_points.png"), None)
-    other_charts = [c for c in charts if c is not example_chart]
+    equity_charts = [c for c in charts if c[0] in EQUITY_CHARTS] if equity is not None else []
+    other_charts = [c for c in charts if c is not example_chart and c not in equity_charts]
     features = "".join(f"<li><b>{_e(name)}</b>: {_e(FEATURES[name].help)}</li>" for name in by)
     label = rules_label(rules)
     sections = [
@@ -246,6 +289,9 @@ def report_page(table: ClassTable, frame: pd.DataFrame, moon: pd.DataFrame, *, c
             f"{min_count:,} hands should shoot the moon.</p>"
             + _table(moon_rows, moon_table_columns(by), "moon-table-rows", "moon"))),
     ]
+    if equity is not None:
+        sections.append(("equity", "Match equity: the chance of winning from every score",
+                         _equity(equity, equity_charts)))
     if other_charts:
         sections.append(("charts", "Charts", '<div class="charts">' + "".join(map(_image, other_charts)) + "</div>"))
     if example_hand is not None:

@@ -1,5 +1,5 @@
-"""Writing results: bid tables as CSV, Markdown, Parquet and JSON, moon tables, charts, an HTML page and a
-README."""
+"""Writing results: bid tables as CSV, Markdown, Parquet and JSON, moon tables, the match-equity table, charts,
+an HTML page and a README."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from ..core.io import atomic_write
 from .format import (
     CLASS_SUIT_HELP,
     FEATURES,
+    FORMATS_DOC,
     RULES_DOC,
     Column,
     bid_table_columns,
@@ -21,7 +22,8 @@ from .format import (
     rules_label,
 )
 
-__all__ = ["BID_TABLE_SUFFIXES", "markdown_table", "table_json", "write_bid_table", "write_moon_table", "write_report"]
+__all__ = ["BID_TABLE_SUFFIXES", "markdown_table", "table_json", "write_bid_table", "write_equity_table",
+           "write_moon_table", "write_report"]
 
 
 def markdown_table(frame: pd.DataFrame, columns: Sequence[Column]) -> str:
@@ -119,11 +121,63 @@ def write_moon_table(table: ClassTable, out: str | Path, by: Sequence[str] = DEF
     return [csv, md]
 
 
+def equity_markdown(table, low: int = -10) -> str:
+    """The match-equity table for people: one grid of P(win) in percent per dealing team."""
+    lo = max(table.floor, low)
+    scores = list(range(lo, table.target))
+    worst = float(table.win_se_grid[:, lo - table.solve_floor:, lo - table.solve_floor:].max())
+    lines = [
+        "# Match equity\n",
+        f"The chance that a team wins the game from each score, {table.hands:,} simulated hands (seed "
+        f"{table.outcomes.seed}), all four seats playing the `{table.policy}` policy, {rules_label(table.rules)}. "
+        "It is solved exactly from the distribution of one hand's outcome over every score state "
+        f"({FORMATS_DOC}, section \"The match-equity table\"); "
+        f"`equity.csv` has every state from {table.floor} with its standard error. Here the standard errors are "
+        f"at most {100 * worst:.2g} percentage points. Falling below {table.solve_floor} is treated as staying "
+        f"there, which changes no value by more than {table.truncation_bound:.1g}.\n",
+        "Read a row for your score and a column for theirs. At the start, 0–0, you win "
+        f"{table.win(0, 0, 'them')} (as a probability) when they deal the first hand and "
+        f"{table.win(0, 0, 'us')} when you deal it.\n",
+    ]
+    for dealer in ("them", "us"):
+        lines.append(f"\n## P(win) in %, '{dealer}' dealing the next hand\n")
+        lines.append("| us \\ them | " + " | ".join(map(str, scores)) + " |")
+        lines.append("|---|" + "---|" * len(scores))
+        for us in reversed(scores):
+            cells = [f"{100 * table.win(us, them, dealer).value:.1f}" for them in scores]
+            lines.append(f"| **{us}** | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def write_equity_table(table, out: str | Path) -> list[Path]:
+    """Write ``out``.csv (every state with its standard error and expected hands left) and ``out``.md."""
+    out = Path(out)
+    csv = out.with_suffix(".csv")
+    with atomic_write(csv) as handle:
+        table.frame().to_csv(handle, index=False, float_format="%.6g")
+    md = out.with_suffix(".md")
+    with atomic_write(md) as handle:
+        handle.write(equity_markdown(table))
+    return [csv, md]
+
+
 def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Sequence[str] = DEFAULT_FEATURES,
-                 min_count: int = 200, example_hand=None) -> list[Path]:
-    """The reference results: bid table, moon table, charts, one HTML page of it all and a README naming the
-    command."""
-    from .charts import heatmap, make_curves, moon_chart, points_distribution, save_figure
+                 min_count: int = 200, example_hand=None, equity=None, moon_hand=None) -> list[Path]:
+    """The reference results: bid table, moon table, match-equity table, charts, one HTML page of it all and a
+    README naming the command.
+
+    ``equity`` is a match-equity table to write; ``moon_hand`` a hand analysis (with its equity table) whose
+    moon break-even by score is charted.
+    """
+    from .charts import (
+        equity_heatmap,
+        heatmap,
+        make_curves,
+        moon_break_even_chart,
+        moon_chart,
+        points_distribution,
+        save_figure,
+    )
     from .html import report_page
 
     out_dir = Path(out_dir)
@@ -138,6 +192,11 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
     }
     written = write_bid_table(table, frame, out_dir / "bid_table")
     written += write_moon_table(table, out_dir / "moon_table", by, min_count)
+    if equity is not None:
+        files["equity.csv"] = ("the match-equity table: P(win the game) from every score state, with its standard "
+                               "error and the expected hands left")
+        files["equity.md"] = "the match-equity table for people, one grid per dealing team"
+        written += write_equity_table(equity, out_dir / "equity")
     bid = min(table.rules.min_bid + 1, table.rules.max_points)
     charts = [
         ("points_by_trumps_and_top.png", "heatmap of expected points by trumps held and top trump",
@@ -155,6 +214,13 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
         hand = " ".join(example_hand.to_json()["hand"])
         charts.append(("example_hand_points.png", f"points distribution of the example hand {hand}",
                        lambda: points_distribution(example_hand)))
+    if equity is not None:
+        charts.append(("equity.png", "heatmap of the match-equity table, P(win the game) by both scores",
+                       lambda: equity_heatmap(equity)))
+    if moon_hand is not None:
+        hand = " ".join(moon_hand.to_json()["hand"])
+        charts.append(("moon_break_even_by_score.png", f"where shooting the moon pays, by score, for {hand}",
+                       lambda: moon_break_even_chart(moon_hand)))
     images = []
     for name, description, draw in charts:
         path = save_figure(draw(), out_dir / "charts" / name)
@@ -164,7 +230,7 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
     page = out_dir / "index.html"
     with atomic_write(page) as handle:
         handle.write(report_page(table, frame, moon_table(table, by, min_count), command=command, charts=images,
-                                 example_hand=example_hand, docs=f"The rules are stated in full in "
+                                 example_hand=example_hand, equity=equity, docs=f"The rules are stated in full in "
                                  f"{_docs_link(out_dir, html=True)}."))
     written.append(page)
     files["index.html"] = "all of the above on one page: sortable tables, the charts, the example hand, the rules"

@@ -12,7 +12,8 @@ from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
 
-from ..core.cards import card_name
+from ..core import layout as L
+from ..core.cards import SUIT_NAMES, card_name
 from ..core.rules import OPTION_HELP, Rules, format_value
 from ..engine.runner import Progress
 from ..reference.hand import HandResult, team_of
@@ -23,6 +24,7 @@ from .format import (
     bid_table_columns,
     estimate_text,
     feature_legend,
+    moon_game_columns,
     moon_table_columns,
     rules_label,
     suit_label,
@@ -113,14 +115,51 @@ def print_score(record: HandRecord, result: HandResult) -> None:
         out.print(f"[bold]Team {result.winner} wins the game.[/]")
 
 
-def print_simulation(result) -> None:
+def print_game_score(record, result) -> None:
+    """A game record: one row per deal, then the scores and the winner."""
+    out = console()
+    if record.rules.changed():
+        out.print(f"Rules: {record.rules.summary()}")
+    start = result.start
+    out.print(f"Game from {start.scores[0]}–{start.scores[1]}, seat {start.dealer} dealing first; target "
+              f"{record.rules.target}.")
+    table = Table(title="Deals", box=box.SIMPLE, padding=(0, 1, 0, 0), caption="auction: the calls from the "
+                  "opener on (p = pass); bidder: seat (bid); points, change and score: team 0–team 1")
+    for name in ("#", "dealer", "auction", "bidder", "trump", "points", "result", "change", "score"):
+        table.add_column(name, justify="left" if name in ("auction", "result") else "right", no_wrap=True)
+    for number, (deal, hand) in enumerate(zip(record.deals, result.deals, strict=True), 1):
+        calls = " ".join("p" if b == "pass" else str(b) for b in deal.bids)
+        score = f"{hand.scores_after[0]}–{hand.scores_after[1]}"
+        if hand.bidder is None:
+            table.add_row(str(number), str(deal.dealer), calls, "", "", "", "thrown in", "+0 +0", score)
+            continue
+        if hand.moon is not None:
+            verdict = "moon made" if hand.moon else "moon failed"
+        else:
+            verdict = "made" if hand.made else "set"
+        table.add_row(str(number), str(deal.dealer), calls, f"{hand.bidder} ({hand.bid})", SUIT_NAMES[hand.trump],
+                      f"{hand.points[0]}–{hand.points[1]}", verdict,
+                      f"{hand.score_delta[0]:+d} {hand.score_delta[1]:+d}", score)
+    out.print(table)
+    after = result.scores_after
+    if result.winner is None:
+        out.print(f"Game in progress after {result.hands_played} hands: {after[0]}–{after[1]}.")
+    else:
+        out.print(f"[bold]Team {result.winner} wins the game[/] after {result.hands_played} hands, "
+                  f"{after[0]}–{after[1]}.")
+
+
+def print_simulation(result, title: str | None = None) -> None:
     out = console()
     data = result.to_json()
     timing = data["timing"]
-    out.print(
-        f"[bold]{result.hands:,} hands[/], seed {result.seed}, team 0 {result.policies[0]} vs team 1 "
-        f"{result.policies[1]}; {timing['threads']} threads, {timing['hands_per_s']:,} hands/s"
-    )
+    if title is None:
+        out.print(
+            f"[bold]{result.hands:,} hands[/], seed {result.seed}, team 0 {result.policies[0]} vs team 1 "
+            f"{result.policies[1]}; {timing['threads']} threads, {timing['hands_per_s']:,} hands/s"
+        )
+    else:
+        out.print(f"[bold]{title}[/]")
     if result.rules.changed():
         out.print(f"Rules: {result.rules.summary()}")
 
@@ -162,6 +201,62 @@ def print_simulation(result) -> None:
               f"Misdeals redealt: {data['misdeals']:,}.")
 
 
+def print_game_simulation(result) -> None:
+    """Complete games: who won, how long games last, then the hands of every game as for hands."""
+    out = console()
+    data = result.to_json()
+    a, b = result.start_scores
+    out.print(f"[bold]{result.games:,} games[/] from {a}–{b}, seat {result.dealer} dealing first, seed {result.seed}, "
+              f"team 0 {result.policies[0]} vs team 1 {result.policies[1]}; {data['timing']['threads']} threads, "
+              f"{data['timing']['games_per_s']:,} games/s")
+    table = Table(title="Games", box=box.SIMPLE)
+    for name in ("team", "policy", "games won", "win rate"):
+        table.add_column(name, justify="right")
+    for team in range(2):
+        table.add_row(str(team), result.policies[team], f"{data['wins'][team]:,}",
+                      estimate_text(result.win_rate(team).value, result.win_rate(team).se, True))
+    out.print(table)
+    out.print(f"Hands per game: {result.hands_per_game} (thrown-in hands included, misdeals not).")
+    if data["unfinished"]:
+        out.print(f"[yellow]{data['unfinished']:,} games had no winner after {L.MAX_DEALS:,} hands and were "
+                  "stopped[/]: these policies can lose points for ever under these rules.")
+    print_simulation(result.hand_summary, title=f"{data['hands']:,} hands in these games")
+
+
+def print_equity(table) -> None:
+    """The match-equity table for people: P(win) in percent on the grid from 0 (or the floor) to the target."""
+    out = console()
+    rules = table.rules
+    out.print(f"[bold]Match equity[/]: P(the team at 'us' wins the game), target {table.target}, policy "
+              f"{table.policy}, {table.hands:,} hands, seed {table.outcomes.seed}"
+              + (f", rules: {rules.summary()}" if rules.changed() else "") + ".")
+    lo = max(table.floor, 0)
+    columns = list(range(lo, table.target))
+    fit = max(1, (out.width - 4) // 4)  # 3 digits and a space per column
+    if len(columns) > fit:  # a narrow terminal: every other score (and the last)
+        step = -(-len(columns) // fit)
+        columns = sorted(set(columns[::step]) | {table.target - 1})
+    for dealer in ("them", "us"):
+        grid = Table(title=f"P(win) %, '{dealer}' dealing the next hand: 'us' down, 'them' across",
+                     box=None, padding=(0, 0, 0, 1))
+        grid.add_column("us", justify="right", style="bold")
+        for them in columns:
+            grid.add_column(str(them), justify="right", min_width=3)
+        for us in reversed(columns):
+            grid.add_row(str(us), *(f"{100 * table.win(us, them, dealer).value:.0f}" for them in columns))
+        out.print(grid)
+    worst = table.win_se_grid[:, table.floor - table.solve_floor:, table.floor - table.solve_floor:].max()
+    out.print(f"At 0–0: {estimate_text(*_pair(table.win(0, 0, 'them')), True)} when they deal, "
+              f"{estimate_text(*_pair(table.win(0, 0, 'us')), True)} when you deal. Standard errors at most "
+              f"{100 * worst:.2g}%; --json gives every state from {table.floor} with its SE.")
+    out.print(f"Scores below {table.solve_floor} are held at {table.solve_floor}: that changes no value by more "
+              f"than {table.truncation_bound:.1g} (the chance of ever falling that low from {table.floor} or more).")
+
+
+def _pair(estimate) -> tuple[float, float]:
+    return estimate.value, estimate.se
+
+
 def print_match(result) -> None:
     out = console()
     out.print(f"[bold]{result.policy_a}[/] vs [bold]{result.policy_b}[/]: {result.deals:,} deals, each played "
@@ -180,6 +275,10 @@ def print_bench(figures: dict) -> None:
         table.add_row(f"full hands, {policy}", f"{row['full_hand_per_s']:,}", f"{row['ratio_to_deal_only']:.3f}",
                       f"{row['full_hand_per_s_single']:,}", f"{row['thread_speedup']:.2f}x")
     out.print(table)
+    out.print(f"Complete games, {figures['policy']}: {figures['full_game_per_s']:,} games/s of "
+              f"{figures['hands_per_game']:.2f} hands each from 0–0, so "
+              f"{figures['full_game_per_s'] * figures['hands_per_game']:,.0f} hands/s: "
+              f"{figures['game_hand_ratio']:.2f} of the full-hand rate.")
 
 
 def print_hand(analysis) -> None:
@@ -210,15 +309,21 @@ def print_hand(analysis) -> None:
     awards.add_column("probability", justify="right")
     for i, name in enumerate(data["awards"]):
         awards.add_row(name.replace("_", " "), estimate_text(e.awards.value[0, i], e.awards.se[0, i], True))
+    game = analysis.game
     bids = Table(title="Bids", box=box.SIMPLE)
-    for name in ("bid", "P(make)", "EV"):
+    for name in ("bid", "P(make)", "EV") + (("P(win game)",) if game is not None else ()):
         bids.add_column(name, justify="right")
     for column, b in enumerate(e.bids):
-        bids.add_row(str(b), estimate_text(e.make.value[0, column], e.make.se[0, column], True),
-                     estimate_text(e.ev.value[0, column], e.ev.se[0, column]))
+        cells = [str(b), estimate_text(e.make.value[0, column], e.make.se[0, column], True),
+                 estimate_text(e.ev.value[0, column], e.ev.se[0, column])]
+        if game is not None:
+            cells.append(estimate_text(game.win[0, column], game.win_se[0, column], True))
+        bids.add_row(*cells)
     if rules.moon:
-        bids.add_row("moon", estimate_text(e.moon.value[0], e.moon.se[0], True),
-                     estimate_text(e.moon_ev.value[0], e.moon_ev.se[0]) + " *")
+        cells = ["moon", estimate_text(e.moon.value[0], e.moon.se[0], True), estimate_text(e.moon_ev.value[0], e.moon_ev.se[0]) + " *"]
+        if game is not None:
+            cells.append(estimate_text(game.win[0, -1], game.win_se[0, -1], True))
+        bids.add_row(*cells)
     from rich.columns import Columns
 
     out.print(Columns([dist, awards, bids]))
@@ -233,6 +338,14 @@ def print_hand(analysis) -> None:
         verdict = "pays" if data["moon"]["pays"] else "does not pay"
         out.print(f"Shooting the moon {verdict}: it succeeds {estimate_text(e.moon.value[0], e.moon.se[0], True)}"
                   f" of the time.")
+    if game is not None:
+        summary = data["game"]
+        us, them = analysis.score
+        out.print(f"At {us}–{them} (they deal this hand): P(win the game) is highest bidding "
+                  f"[bold]{summary['best_bid']}[/]." + (
+                      f" The moon would need to succeed {estimate_text(summary['moon_break_even'], summary['moon_break_even_se'], True)}"
+                      f" of the time to do as well, so it {'pays' if summary['moon_pays'] else 'does not pay'} here."
+                      if rules.moon else ""))
 
 
 def _fitted_table(columns: Sequence[Column], rows: Sequence[dict], width: int, drop_order: Sequence[str], *,
@@ -295,19 +408,31 @@ def print_bid_table(frame, table, show: int) -> None:
 def print_moon_table(frame, table, show: int) -> None:
     out = console()
     by = frame.attrs["by"]
+    score = frame.attrs.get("score")
     reliable = frame[frame["reliable"]]
-    pays = reliable[reliable["moon_pays"]]
+    pays = reliable[reliable["moon_pays_game" if score else "moon_pays"]]
     share = pays["hands"].sum() / table.hands
-    out.print(f"[bold]Shooting the moon[/]: {table.hands:,} hands, seed {table.seed}, policy {table.policy}. "
-              f"A won game counts +{table.rules.target} points, a lost one -{table.rules.target}.")
+    how = (f"P(win the game) at {score[0]}–{score[1]}, they deal" if score else
+           f"A won game counts +{table.rules.target} points, a lost one -{table.rules.target}")
+    out.print(f"[bold]Shooting the moon[/]: {table.hands:,} hands, seed {table.seed}, policy {table.policy}. {how}.")
     out.print(f"The moon pays for {len(pays)} of {len(reliable)} hand classes with at least "
               f"{frame.attrs['min_count']} hands: {100 * share:.2g}% of all hands.")
-    caption = (f"Hands classed by their class suit ({RULES_DOC}); {feature_legend(by)}. x(y): y is the standard "
-               "error in the last digit shown. Gain: moon EV minus the best numeric bid's EV.")
-    out.print(_fitted_table(moon_table_columns(by), reliable.head(show).to_dict("records"), out.width,
-                            ["best_numeric_ev", "moon_ev", "moon_gain", "hands"],
+    if score:
+        columns = moon_game_columns(by)
+        caption = (f"Hands classed by their class suit ({RULES_DOC}); {feature_legend(by)}. x(y): y is the standard "
+                   "error in the last digit shown. P(win) of the moon and of the best numeric bid at this score; "
+                   "break-even: the moon success rate at which they are equal.")
+        drop = ["best_bid_win", "moon_win", "hands"]
+        order = "the P(win) columns go first"
+    else:
+        columns = moon_table_columns(by)
+        caption = (f"Hands classed by their class suit ({RULES_DOC}); {feature_legend(by)}. x(y): y is the standard "
+                   "error in the last digit shown. Gain: moon EV minus the best numeric bid's EV.")
+        drop = ["best_numeric_ev", "moon_ev", "moon_gain", "hands"]
+        order = "the EVs go first, the gain last"
+    out.print(_fitted_table(columns, reliable.head(show).to_dict("records"), out.width, drop,
                             title=f"Best {min(show, len(reliable))} classes for the moon", caption=caption,
-                            order="the EVs go first, the gain last"))
+                            order=order))
 
 
 def print_hand_moon(analysis) -> None:
@@ -318,9 +443,21 @@ def print_hand_moon(analysis) -> None:
               f"seed {analysis.seed}.")
     out.print(f"The moon succeeds {estimate_text(e.moon.value[0], e.moon.se[0], True)} of the time "
               f"(needs {'every point' if rules.moon_requires == 'all' else 'every point someone wins'}).")
-    out.print(f"Moon EV {e.moon_ev[0]} (a won game +{rules.target}, a lost one -{rules.target}) against "
+    out.print(f"In points: moon EV {e.moon_ev[0]} (a won game +{rules.target}, a lost one -{rules.target}) against "
               f"{e.best_numeric_ev[0]} for bidding {rules.min_bid}: the moon "
               f"{'pays' if analysis.moon_pays else 'does not pay'} ({e.moon_gain[0]} points).")
+    game = analysis.game
+    if game is not None:
+        us, them = analysis.score
+        best, best_se = game.best_numeric()
+        break_even, break_even_se = game.moon_break_even()
+        after = game.moon_success_win
+        success = "wins the game" if after.value == 1 else f"resets you to 0 (then P(win) {estimate_text(*_pair(after), True)})"
+        verdict = "pays" if game.win[0, -1] > best[0] else "does not pay"
+        out.print(f"In games at {us}–{them} (they deal): a success {success}, a failure loses. Shooting wins "
+                  f"{estimate_text(game.win[0, -1], game.win_se[0, -1], True)} of games, the best numeric bid "
+                  f"{estimate_text(best[0], best_se[0], True)}: the moon breaks even at a success rate of "
+                  f"{estimate_text(break_even[0], break_even_se[0], True)}, so it {verdict} here.")
 
 
 @contextlib.contextmanager

@@ -55,6 +55,12 @@ PASS: Literal["pass"] = "pass"
 MOON: Literal["moon"] = "moon"
 Bid = int | Literal["pass", "moon"]
 
+# The trump tables as plain Python lists: indexing them is several times faster than NumPy scalars.
+_TRUMP_RANK = TABLES.trump_rank.tolist()
+_TRICK_RANK = TABLES.trick_rank.tolist()
+_EFFECTIVE_SUIT = TABLES.effective_suit.tolist()
+_SCORING_TRUMP_MASK = [int(m) for m in TABLES.scoring_trump_mask]
+
 
 def team_of(seat: int) -> int:
     """Seats 0 and 2 are team 0; seats 1 and 3 are team 1."""
@@ -157,16 +163,16 @@ def thrown_in(auction: Sequence[Bid]) -> bool:
 
 
 def is_trump(card: int, trump: int) -> bool:
-    return TABLES.trump_rank[trump, card] >= 0
+    return _TRUMP_RANK[trump][card] >= 0
 
 
 def is_scoring_trump(card: int, trump: int) -> bool:
-    return bool(int(TABLES.scoring_trump_mask[trump]) >> card & 1)
+    return bool(_SCORING_TRUMP_MASK[trump] >> card & 1)
 
 
 def effective_suit(card: int, trump: int) -> int:
     """The suit a card belongs to for following: trump for the jick and the jokers."""
-    return int(TABLES.effective_suit[trump, card])
+    return _EFFECTIVE_SUIT[trump][card]
 
 
 def _keep_class(card: int, trump: int) -> int:
@@ -300,13 +306,13 @@ def trick_winner(trick: Sequence[int], trump: int) -> int:
     def strength(index: int) -> tuple[int, int]:
         c = trick[index]
         if is_trump(c, trump):
-            rank = int(TABLES.trump_rank[trump, c])
+            rank = _TRUMP_RANK[trump][c]
             if c in _JOKERS and set(trick) >= _JOKERS:
                 first_joker = min(trick.index(j) for j in _JOKERS)
                 rank = _HIGH_JOKER_RANK if index == first_joker else _LOW_JOKER_RANK
             return (2, rank)
         if effective_suit(c, trump) == led:
-            return (1, int(TABLES.trick_rank[trump, c]))
+            return (1, _TRICK_RANK[trump][c])
         return (0, 0)
 
     return max(range(len(trick)), key=strength)
@@ -398,7 +404,7 @@ def award_points(rules: Rules, trump: int, tricks: Sequence[Trick]) -> tuple[dic
     trumps_played = [c for c in played_by if is_trump(c, trump)]
 
     def rank(c: int) -> int:
-        return int(TABLES.trump_rank[trump, c])
+        return _TRUMP_RANK[trump][c]
 
     if rules.high is High.ACE:
         high = played_by.get(ace)

@@ -1,8 +1,12 @@
-"""Hand records (INTERFACES.md): reading, checking and replaying them through the reference engine.
+"""Hand and game records (docs/formats.md): reading, checking and replaying them through the reference engine.
 
 :func:`parse_record` turns the JSON object into a typed :class:`HandRecord`, checking its shape and its
 cards. :func:`replay` then walks the hand through the rules (auction, discards, every play) with the
 reference engine and scores it. Both raise :class:`RecordError` with one line naming the first problem.
+
+A game record (recognised by its ``deals``) is a sequence of hand records; :func:`parse_game_record` and
+:func:`replay_game` check each deal the same way and the game around them (:mod:`smear_sim.reference.game`:
+the dealer, the scores carried, no hand after the end), naming the deal number in every message.
 """
 
 from __future__ import annotations
@@ -18,9 +22,21 @@ from ..core.errors import CardError, IllegalAction, RecordError, RulesError
 from ..core.io import read_input
 from ..core.rules import Rules, format_value
 from . import hand as ref
+from .game import FIRST_DEALER, GameResult, GameState, next_dealer
 from .hand import MOON, PASS, Bid, HandResult, Trick
 
-__all__ = ["HandRecord", "load_record", "parse_record", "replay", "score_record"]
+__all__ = [
+    "GameRecord",
+    "HandRecord",
+    "is_game_record",
+    "load_record",
+    "parse_game_record",
+    "parse_record",
+    "replay",
+    "replay_game",
+    "score_game_record",
+    "score_record",
+]
 
 
 @dataclass(frozen=True)
@@ -38,7 +54,7 @@ class HandRecord:
     plays: tuple[int, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of INTERFACES.md (only the rule options that differ from the defaults)."""
+        """The JSON object of docs/formats.md (only the rule options that differ from the defaults)."""
         record: dict[str, Any] = {
             "rules": self.rules.changed(),
             "dealer": self.dealer,
@@ -82,7 +98,11 @@ def parse_record(obj: Any, settings: Mapping[str, Any] | None = None) -> HandRec
     """
     if not isinstance(obj, Mapping):
         raise RecordError("a hand record is a JSON object with dealer, hands, kitty and bids")
-    rules = _record_rules(obj.get("rules"), settings or {})
+    return _parse_hand(obj, _record_rules(obj.get("rules"), settings or {}))
+
+
+def _parse_hand(obj: Mapping, rules: Rules) -> HandRecord:
+    """:func:`parse_record` once the rules are known."""
     dealer = obj.get("dealer")
     if not _is_int(dealer) or not 0 <= dealer <= 3:
         raise RecordError(f"dealer must be a seat 0-3, got {dealer!r}")
@@ -156,7 +176,7 @@ def _is_int(value: Any) -> bool:
 
 def _require(obj: Mapping, key: str) -> Any:
     if key not in obj:
-        raise RecordError(f"the record has no {key!r}; see INTERFACES.md for the hand record format")
+        raise RecordError(f"the record has no {key!r}; see docs/formats.md for the hand record format")
     return obj[key]
 
 
@@ -267,3 +287,97 @@ def _check_play(record, kept, seat, trick, c, t, i, leader, bidder) -> None:
 def score_record(obj: Any, settings: Mapping[str, Any] | None = None) -> HandResult:
     """Check a hand record (its JSON object) and score it: the engine behind ``smear-sim score``."""
     return replay(parse_record(obj, settings))
+
+
+# -- game records ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game, or a game in progress: its rules, where it starts and its deals in order."""
+
+    rules: Rules
+    start_scores: tuple[int, int]
+    start_dealer: int
+    deals: tuple[HandRecord, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        deals = []
+        for deal in self.deals:
+            record = deal.to_json()
+            del record["rules"]  # a deal's rules are the game's
+            deals.append(record)
+        return {"rules": self.rules.changed(),
+                "start": {"scores": list(self.start_scores), "dealer": self.start_dealer}, "deals": deals}
+
+
+def is_game_record(obj: Any) -> bool:
+    """Whether a record's JSON object is a game record (it has ``deals``) rather than a hand record."""
+    return isinstance(obj, Mapping) and "deals" in obj
+
+
+def parse_game_record(obj: Any, settings: Mapping[str, Any] | None = None) -> GameRecord:
+    """Check a game record's shape, its start, the deal passing clockwise and every deal as a hand record;
+    ``settings`` as for :func:`parse_record`. A deal's own ``rules`` may be left out, or must give the game's
+    rules. The scores and the end of the game are checked by :func:`replay_game`."""
+    if not isinstance(obj, Mapping):
+        raise RecordError("a game record is a JSON object with deals")
+    rules = _record_rules(obj.get("rules"), settings or {})
+    start = obj.get("start") or {}
+    if not isinstance(start, Mapping):
+        raise RecordError(f"start must be an object such as {{\"scores\": [0, 0], \"dealer\": 3}}, got {start!r}")
+    scores = start.get("scores", [0, 0])
+    if not (isinstance(scores, list) and len(scores) == 2 and all(_is_int(x) for x in scores)):
+        raise RecordError(f"start.scores must be two whole numbers [team 0, team 1], got {scores!r}")
+    dealer = start.get("dealer", FIRST_DEALER)
+    if not _is_int(dealer):
+        raise RecordError(f"start.dealer must be a seat 0-3, got {dealer!r}")
+    try:
+        state = GameState.start(rules, (scores[0], scores[1]), dealer)
+    except IllegalAction as exc:
+        raise RecordError(f"start: {exc}") from None
+    deals = obj["deals"]
+    if not isinstance(deals, list):
+        raise RecordError("deals must be a list of hand records, one per hand in the order dealt")
+    parsed = []
+    for number, deal in enumerate(deals, 1):
+        if not isinstance(deal, Mapping):
+            raise RecordError(f"deal {number}: a deal is a hand record (a JSON object), got {type(deal).__name__}")
+        try:
+            if _is_int(deal.get("dealer")):  # the deal that follows decides who bids, so check it first
+                state.verify_dealer(deal["dealer"])
+            if deal.get("rules") is not None:
+                own_rules = _record_rules(deal["rules"], settings or {})
+                if own_rules != rules:
+                    raise RecordError(f"its rules ({own_rules.summary('the defaults')}) differ from the game's "
+                                      f"({rules.summary('the defaults')}); leave the deal's rules out")
+            record = _parse_hand(deal, rules)
+        except (RecordError, IllegalAction) as exc:
+            raise RecordError(f"deal {number}: {exc}") from None
+        parsed.append(record)
+        state = GameState(state.scores, next_dealer(state.dealer), None, number)
+    return GameRecord(rules, (scores[0], scores[1]), dealer, tuple(parsed))
+
+
+def replay_game(record: GameRecord) -> GameResult:
+    """Check that each deal follows the last (dealer, scores, not after the end) and replay it."""
+    start = GameState.start(record.rules, record.start_scores, record.start_dealer)
+    state = start
+    results = []
+    for number, deal in enumerate(record.deals, 1):
+        try:
+            state.verify_deal(deal.dealer, deal.scores_before)
+        except IllegalAction as exc:
+            raise RecordError(f"deal {number}: {exc}") from None
+        try:
+            result = replay(deal)
+        except RecordError as exc:
+            raise RecordError(f"deal {number}: {exc}") from None
+        results.append(result)
+        state = state.after(result)
+    return GameResult(start, tuple(results), state)
+
+
+def score_game_record(obj: Any, settings: Mapping[str, Any] | None = None) -> GameResult:
+    """Check a game record (its JSON object) and score every deal: ``smear-sim score`` for games."""
+    return replay_game(parse_game_record(obj, settings))

@@ -294,6 +294,24 @@ def test_class_table_save_and_load_round_trip(table, tmp_path):
         ClassTable.load(tmp_path / "junk.npz")
 
 
+def test_class_counts_from_before_games_still_load(table, tmp_path):
+    """Files saved before the joint points histogram load with it empty, and refuse only the game view."""
+    path = tmp_path / "old.npz"
+    meta = {"hands": table.hands, "seed": table.seed, "policy": table.policy, "rules": table.rules.as_dict()}
+    np.savez_compressed(path, counts=table.counts[:, :L.CLS_JOINT], meta=np.array(json.dumps(meta)))
+    old = ClassTable.load(path)
+    assert table.has_joint and not old.has_joint
+    pd.testing.assert_frame_equal(old.frame(), table.frame())
+    joint = table.counts[:, L.CLS_JOINT:].reshape(-1, L.MAX_K, L.MAX_K)
+    assert np.array_equal(joint.sum(axis=2), table.counts[:, L.CLS_HIST: L.CLS_HIST + L.MAX_K])
+    from smear_sim.analysis.equity import match_equity
+
+    equity = match_equity(20_000, seed=1, floor=-10)
+    with pytest.raises(SmearError, match="saved before games"):
+        moon_table(old, ("trumps",), score=(3, 4), equity=equity)
+    assert len(moon_table(table, ("trumps",), score=(3, 4), equity=equity))
+
+
 def test_moon_table_is_sorted_and_values_the_moon_at_the_target():
     rules = Rules(target=11)
     small = class_table(20_000, seed=4, rules=rules)

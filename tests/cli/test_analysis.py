@@ -186,16 +186,18 @@ def test_report_readme_lists_files_that_exist(tmp_path):
     (out / "notes.txt").write_text("mine")
     (out / "charts" / "make9_by_trumps_and_top.png").write_text("an earlier report's chart")
     (out / MANIFEST).write_text("charts/make9_by_trumps_and_top.png\n")
-    result = ok("report", "--hands", "20000", "--out", str(out), "--rule", "target=15")
+    result = ok("report", "--hands", "20000", "--equity-hands", "20000", "--out", str(out), "--rule", "target=15")
     assert f"to {out}/" in result.stdout
     readme = (out / "README.md").read_text(encoding="utf-8")
-    assert f"smear-sim report --hands 20000 --out {out} --rule target=15" in readme
+    assert f"smear-sim report --hands 20000 --equity-hands 20000 --out {out} --rule target=15" in readme
     assert "rules: target=15" in readme and "RULES.md" not in readme  # the rules themselves, not a file name
-    assert "<!DOCTYPE html>" in (out / "index.html").read_text(encoding="utf-8")
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "<!DOCTYPE html>" in page and 'id="equity"' in page
     listed = re.findall(r"^\| `([^`]+)` \|", readme, flags=re.MULTILINE)
-    assert {"bid_table.csv", "bid_table.md", "bid_table.npz", "moon_table.csv", "moon_table.md",
-            "index.html"} <= set(listed)
-    assert sum(name.startswith("charts/") for name in listed) == 6
+    assert {"bid_table.csv", "bid_table.md", "bid_table.npz", "moon_table.csv", "moon_table.md", "equity.csv",
+            "equity.md", "index.html"} <= set(listed)
+    assert sum(name.startswith("charts/") for name in listed) == 8
+    assert {"charts/equity.png", "charts/moon_break_even_by_score.png"} <= set(listed)
     for name in listed:
         assert (out / name).is_file(), name
     written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())

@@ -112,12 +112,16 @@ def test_match_json_and_table():
 
 
 def test_bench_json_fields():
-    assert "Throughput" in ok("bench", "--hands", "1000", "--repeats", "1", "--threads", "1").stdout
+    out = ok("bench", "--hands", "1000", "--repeats", "1", "--threads", "1").stdout
+    assert "Throughput" in out and "Complete games" in out
     # all threads again afterwards; bench takes the rule options like every command that simulates
     data = ok_json("bench", "--hands", "1000", "--repeats", "1", "--rule", "round_points=true")
     assert data["rules"] == Rules(round_points=True).as_dict()
-    for name in ("threads", "deal_only_per_s", "full_hand_per_s", "full_hand_per_s_single", "ratio_to_deal_only"):
+    for name in ("threads", "deal_only_per_s", "full_hand_per_s", "full_hand_per_s_single", "ratio_to_deal_only",
+                 "full_game_per_s", "hands_per_game", "game_hand_ratio"):
         assert isinstance(data[name], (int, float)) and data[name] > 0, name
+    assert data["game_hand_ratio"] == pytest.approx(
+        data["full_game_per_s"] * data["hands_per_game"] / data["full_hand_per_s"], rel=0.01)
     assert data["threads"] >= 1
     assert data["ratio_to_deal_only"] == pytest.approx(data["full_hand_per_s"] / data["deal_only_per_s"], abs=1e-3)
 

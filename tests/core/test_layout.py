@@ -46,3 +46,14 @@ def test_class_dimensions():
     assert math.prod(sizes.values()) == L.N_CLASSES
     assert tuple(sizes.values()) == (L.N_TRUMPS, L.N_TOP, L.N_TWO, L.N_JACK, L.N_JICK, L.N_JOKERS, L.N_ACES)
     assert sizes["top"] == len(TRUMP_RANK_NAMES)  # the class suit always holds a trump (at least 3)
+
+
+def test_game_counts_follow_the_hand_counts():
+    offsets = sorted([L.GAMES, L.GAME_UNFINISHED, L.GAME_DEALS, L.GAME_DEALS_SQ, L.GAME_WINS, L.GAME_WINS + 1])
+    assert offsets == list(range(L.AGG_SIZE, L.GAME_SIZE))  # AGG_* first, so hand counts add into a game row
+    assert L.MAX_DEALS >= 1000
+
+
+def test_record_and_class_fields_for_games():
+    assert L.REC_SCORES_BEFORE + 2 <= L.REC_SIZE
+    assert L.CLS_SIZE - L.CLS_JOINT == L.MAX_K * L.MAX_K

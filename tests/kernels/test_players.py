@@ -202,6 +202,18 @@ def _kernel_call(code: int):
     return "pass" if code == PASS else "moon" if code == MOON else int(code)
 
 
+def choose_bid(policy, state, hand, low, high, moon_ok, must, array, max_points, *, calls=(), dealer=3,
+               scores=(0, 0)):
+    """``kp.choose_bid`` for the seat after ``calls`` (opener first), with the team scores (team 0, team 1)."""
+    position = len(calls)
+    seat = (dealer + 1 + position) % 4
+    codes = np.zeros(4, dtype=np.int64)
+    codes[:position] = [PASS if c == "pass" else MOON if c == "moon" else c for c in calls]
+    us, them = (scores[0], scores[1]) if seat % 2 == 0 else (scores[1], scores[0])
+    return kp.choose_bid(policy, state, hand, seat, dealer, codes, position, us, them, low, high, moon_ok, must,
+                         array, max_points)
+
+
 @pytest.mark.parametrize("name", list(BID_RULES))
 def test_choose_bid_is_always_legal(name):
     """Walk random auctions; at each turn both policies' calls must be legal for the reference engine."""
@@ -224,10 +236,36 @@ def test_choose_bid_is_always_legal(name):
             must = (forced == 0 and position == 0) or (forced == 1 and position == 3 and not bidder_yet)
             low = max(rules.min_bid, highest + 1)
             for policy in (kp.RANDOM, kp.HEURISTIC):
-                call = _kernel_call(kp.choose_bid(policy, state, hand, low, rules.max_points, rules.moon, must,
-                                                  array, rules.max_points))
+                call = _kernel_call(choose_bid(policy, state, hand, low, rules.max_points, rules.moon, must, array,
+                                               rules.max_points, calls=auction, dealer=r.randrange(4),
+                                               scores=(r.randint(-30, 20), r.randint(-30, 20))))
                 assert ref.can_bid(rules, auction, call), (auction, call, policy)
             auction.append(r.choice(ref.legal_bids(rules, auction)))
+
+
+BID_ARGUMENTS = ["state", "hand", "seat", "dealer", "calls", "n_calls", "us", "them", "low", "high", "moon_ok", "must",
+                 "rules", "max_points"]
+
+
+def test_every_player_bids_with_the_auction_the_dealer_and_the_score():
+    """The one bidding signature (kernels/players/__init__.py): a score-aware player plugs in unchanged."""
+    import inspect
+
+    assert list(inspect.signature(kp.choose_bid.py_func).parameters) == ["policy", *BID_ARGUMENTS]
+    for player in (heuristic, kp.random):
+        assert list(inspect.signature(player.bid.py_func).parameters) == BID_ARGUMENTS, player.__name__
+
+
+def test_heuristic_bid_ignores_the_auction_the_dealer_and_the_score():
+    array = Rules().to_array()
+    state = new_state()
+    r = random.Random(4)
+    for _ in range(300):
+        hand = np.uint64(mask_of(r.sample(range(54), 9)))
+        first = choose_bid(kp.HEURISTIC, state, hand, 3, 4, True, False, array, 4, calls=("pass", 2), dealer=0)
+        other = choose_bid(kp.HEURISTIC, state, hand, 3, 4, True, False, array, 4, calls=(2, "pass"), dealer=2,
+                           scores=(r.randint(-30, 20), r.randint(-30, 20)))
+        assert first == other
 
 
 def test_heuristic_bid_follows_its_value():
@@ -237,17 +275,17 @@ def test_heuristic_bid_follows_its_value():
     state = new_state()
     weak = np.uint64(mask_of(parse_cards("3S 5H 7D 9C 4S 6H 8D 3C 4D")))  # best suit worth about 0.3
     assert heuristic.best_suit(weak, array)[1] < 0.5
-    assert kp.choose_bid(kp.HEURISTIC, state, weak, 2, 4, True, False, array, 4) == PASS
-    assert kp.choose_bid(kp.HEURISTIC, state, weak, 2, 4, True, True, array, 4) == 2  # must bid: the lowest
-    assert kp.choose_bid(kp.HEURISTIC, state, weak, 3, 4, False, True, array, 4) == 3
+    assert choose_bid(kp.HEURISTIC, state, weak, 2, 4, True, False, array, 4) == PASS
+    assert choose_bid(kp.HEURISTIC, state, weak, 2, 4, True, True, array, 4) == 2  # must bid: the lowest
+    assert choose_bid(kp.HEURISTIC, state, weak, 3, 4, False, True, array, 4) == 3
     strong = np.uint64(mask_of(parse_cards("AH KH 2H JH 10H QH JD 9S 4D")))  # worth about 3.6 in hearts
-    assert kp.choose_bid(kp.HEURISTIC, state, strong, 2, 4, False, False, array, 4) == 4
+    assert choose_bid(kp.HEURISTIC, state, strong, 2, 4, False, False, array, 4) == 4
     r = random.Random(12)
     calls = []
     for _ in range(3000):
         hand = np.uint64(mask_of(biased_hand(r, 9, r.randrange(4))))
         value = heuristic.best_suit(hand, array)[1]
-        calls.append((value, int(kp.choose_bid(kp.HEURISTIC, state, hand, 1, 4, False, False, array, 4))))
+        calls.append((value, int(choose_bid(kp.HEURISTIC, state, hand, 1, 4, False, False, array, 4))))
     calls.sort()
     assert all(a[1] <= b[1] for a, b in pairwise(calls))
     assert {c for _, c in calls} >= {2, 3, 4}

@@ -8,9 +8,19 @@ import pytest
 from matplotlib.figure import Figure
 
 from smear_sim.analysis.classes import class_table
+from smear_sim.analysis.equity import match_equity
 from smear_sim.analysis.hand import evaluate_hand
 from smear_sim.core.errors import SmearError
-from smear_sim.output.charts import heatmap, make_curves, moon_chart, points_distribution, save_figure
+from smear_sim.core.rules import Rules
+from smear_sim.output.charts import (
+    equity_heatmap,
+    heatmap,
+    make_curves,
+    moon_break_even_chart,
+    moon_chart,
+    points_distribution,
+    save_figure,
+)
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -78,3 +88,36 @@ def test_save_figure_png_and_svg(analysis, tmp_path):
     with pytest.raises(SmearError, match="png or svg"):
         save_figure(fig, tmp_path / "hand.pdf")
     assert not (tmp_path / "hand.pdf").exists()
+
+
+@pytest.fixture(scope="module")
+def equity():
+    return match_equity(30_000, seed=1, rules=Rules(target=11), floor=-10)
+
+
+def test_equity_heatmap_has_a_panel_per_dealing_team(equity):
+    fig = equity_heatmap(equity)
+    titles = [ax.get_title() for ax in fig.axes]
+    assert "'them' deals the next hand" in titles and "'us' deal the next hand" in titles
+    assert fig.axes[0].get_xlabel() == "their score" and fig.axes[0].get_ylabel() == "your score"
+    assert "30,000 simulated hands" in footnote(fig) and "target=11" in footnote(fig)
+
+
+def test_moon_break_even_chart_for_a_hand(equity):
+    analysis = evaluate_hand("AH KH QH 2H 10H 6S 9S 4D 3C", samples=3000, rules=Rules(target=11), equity=equity)
+    fig = moon_break_even_chart(analysis)
+    ax = fig.axes[0]
+    assert "where shooting the moon pays" in ax.get_title()
+    image = ax.get_images()[0].get_array()
+    assert image.shape == (21, 21)  # scores -10..10 both ways
+    assert float(image.max()) <= 1.0 and float(image.min()) >= 0.0
+    with pytest.raises(SmearError, match="needs a hand analysed"):
+        moon_break_even_chart(evaluate_hand("AH KH QH 2H 10H 6S 9S 4D 3C", samples=1000, score=None))
+
+
+def test_moon_chart_at_a_score(table):
+    score_equity = match_equity(30_000, seed=1, floor=-10)
+    fig = moon_chart(table, ("trumps", "top"), top=5, min_count=200, score=(15, 19), equity=score_equity)
+    assert "P(win the game) at 15–19" in fig.axes[0].get_title()
+    with pytest.raises(SmearError, match="same rules and policy"):
+        moon_chart(table, ("trumps",), score=(15, 19), equity=None)

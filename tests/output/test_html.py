@@ -155,3 +155,23 @@ def test_the_page_shows_the_rules_the_command_and_the_example_hand(report):
     assert "<code>target</code>" in text
     script = " ".join(report["page"].scripts)
     assert "sortable" in script and "aria-sort" in script  # the headers sort their columns
+
+
+def test_the_page_shows_the_match_equity_table(report):
+    from smear_sim.analysis.equity import match_equity
+
+    rules = report["table"].rules
+    equity = match_equity(20_000, seed=3, rules=rules, floor=-10)
+    png = io.BytesIO()
+    Figure(figsize=(1, 1)).savefig(png, format="png", dpi=20)
+    charts = [("equity.png", "the equity chart", png.getvalue()), ("points.png", "a chart", png.getvalue())]
+    text = report_page(report["table"], report["frame"], report["moon"], command="smear-sim report", charts=charts,
+                       equity=equity)
+    section = text[text.index('<section id="equity">'): text.index("</section>", text.index('id="equity"'))]
+    assert "Match equity" in section and "the equity chart" in section and "a chart" not in section
+    assert f"{100 * equity.win(14, 0, 'them').value:.1f}" in section
+    rows = re.findall(r'<tr><th scope="row">(-?\d+)</th>((?:<td>[\d.]+</td>)+)</tr>', section)
+    assert len(rows) == 2 * 15  # scores 0..14 for each dealing team
+    first = [float(v) for v in re.findall(r"<td>([\d.]+)</td>", rows[0][1])]
+    assert first == [round(100 * equity.win(14, them, "them").value, 1) for them in range(15)]
+    assert 'href="#equity"' in text

@@ -12,8 +12,10 @@ import pytest
 
 import smear_sim
 from smear_sim.analysis.classes import DEFAULT_FEATURES, ClassTable, class_table
+from smear_sim.analysis.equity import match_equity
+from smear_sim.core.rules import Rules
 from smear_sim.output.format import bid_table_columns
-from smear_sim.output.report import markdown_table, write_bid_table, write_moon_table
+from smear_sim.output.report import markdown_table, write_bid_table, write_equity_table, write_moon_table
 
 
 @pytest.fixture(scope="module")
@@ -68,3 +70,16 @@ def test_write_moon_table(table, tmp_path):
 def test_the_class_table_named_in_the_report_readme_exists():
     """The README of a report sends users to `smear_sim.ClassTable.load`."""
     assert smear_sim.ClassTable is ClassTable
+
+
+def test_write_equity_table(tmp_path):
+    equity = match_equity(20_000, seed=2, rules=Rules(target=11), floor=-12)
+    csv, md = write_equity_table(equity, tmp_path / "equity")
+    frame = pd.read_csv(csv)
+    assert list(frame.columns) == ["us", "them", "dealer", "win", "win_se", "hands_left"]
+    assert len(frame) == 2 * 23 * 23 and frame["us"].min() == -12 and frame["them"].max() == 10
+    text = md.read_text(encoding="utf-8")
+    assert text.startswith("# Match equity") and "20,000 simulated hands" in text
+    assert "## P(win) in %, 'them' dealing the next hand" in text
+    grid = [line for line in text.splitlines() if line.startswith("| **")]
+    assert len(grid) == 2 * 21  # rows from -10 (the window shown) to 10, for each dealing team

@@ -22,11 +22,25 @@ _SCORING_MASK = TABLES.scoring_trump_mask
 
 
 @njit(cache=True, inline="always")
-def choose_bid(policy, state, hand, low, high, moon_ok, must, rules, max_points):
-    """A call from ``low..high`` (empty when low > high), PASS (unless ``must``) or MOON (if ``moon_ok``)."""
+def choose_bid(policy, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
+               max_points):
+    """The call of ``seat`` holding ``hand``: a number from ``low..high`` (none when low > high), PASS (unless
+    ``must``) or MOON (if ``moon_ok``).
+
+    Every player's ``bid`` takes these arguments after ``policy``, whether it uses them or not:
+
+    - ``seat`` and ``dealer`` are seats 0-3; the seat's place in the auction is ``n_calls``
+      (0 = the opener, left of the dealer, .. 3 = the dealer);
+    - ``calls[:n_calls]`` are the calls made before it, in auction order (int64 codes: PASS, 1..7 or MOON);
+    - ``us`` and ``them`` are the scores before the hand of the seat's own team and of the other team;
+    - ``low``, ``high``, ``moon_ok`` and ``must`` are the legal calls, worked out from the calls and the rules
+      (``high`` = ``max_points``, the points at stake).
+    """
     if policy == RANDOM:
-        return random.bid(state, low, high, moon_ok, must)
-    return heuristic.bid(hand, low, high, moon_ok, must, rules, max_points)
+        return random.bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
+                          max_points)
+    return heuristic.bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
+                         max_points)
 
 
 @njit(cache=True, inline="always")

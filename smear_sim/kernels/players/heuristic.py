@@ -6,11 +6,12 @@
   plus 0.15 / 0.10 / 0.05 for the ace / king / queen that protect it, or 0.10 per ace or king held to
   capture it; Game 0.10 + 0.07 a trump + 0.12 for the ten of trump + 0.05 an off-suit ace (at most
   0.9); with round points, 0.7 / 0.6 / 0.55 for the jick / high joker / low joker.
-- Bidding: it wants the highest bid b whose threshold the value of its best suit reaches: 0.6 + 1.1 (b - 2)
-  points, or 0.2 + 0.85 (b - 2) with round points. These thresholds were measured with ``smear-sim hand``
-  on 3,000 random hands: from them on, the bid's EV is no longer negative on average (kitty included).
-  It bids what it wants when that is legal (capped at the points at stake), the lowest legal bid when
-  it must bid, and passes otherwise. It bids moon with the ace and the two of its best suit and a value
+- Bidding: on the hand alone (it ignores the calls before it, its seat and the score), it wants the
+  highest bid b whose threshold the value of its best suit reaches: 0.6 + 1.1 (b - 2) points, or
+  0.2 + 0.85 (b - 2) with round points. These thresholds were measured with ``smear-sim hand`` on 3,000
+  random hands: from them on, the bid's EV is no longer negative on average (kitty included). It bids
+  what it wants when that is legal (capped at the points at stake), the lowest legal bid when it must
+  bid, and passes otherwise. It bids moon with the ace and the two of its best suit and a value
   of at least M - 1.1 for M points at stake (2.9 without round points, where such hands succeed about
   three times in four).
 - Trump: the suit of highest value over the 13 cards after the kitty.
@@ -167,8 +168,12 @@ def best_suit(hand, rules):
 
 
 @njit(cache=True, inline="always")
-def bid(hand, low, high, moon_ok, must, rules, max_points):
-    """A call from ``low..high`` (empty when low > high), PASS (unless ``must``) or MOON (if ``moon_ok``)."""
+def bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules, max_points):
+    """A call from ``low..high`` (empty when low > high), PASS (unless ``must``) or MOON (if ``moon_ok``).
+
+    The arguments are those of :func:`smear_sim.kernels.players.choose_bid`; this player bids on its hand's
+    value alone, so it ignores the auction so far, the dealer and the score.
+    """
     n_numbers = max(0, high - low + 1)
     t, value = best_suit(hand, rules)
     if (moon_ok and value >= max_points - MOON_MARGIN and has(hand, _BY_RANK[t, TR_ACE])

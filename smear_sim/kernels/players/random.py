@@ -18,8 +18,11 @@ from ..rng import below
 
 
 @njit(cache=True, inline="always")
-def bid(state, low, high, moon_ok, must):
-    """A uniform legal call: PASS (unless ``must``), a number from ``low..high`` or MOON (if ``moon_ok``)."""
+def bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules, max_points):
+    """A uniform legal call: PASS (unless ``must``), a number from ``low..high`` or MOON (if ``moon_ok``).
+
+    The arguments are those of :func:`smear_sim.kernels.players.choose_bid`; only the legal calls matter here.
+    """
     n_numbers = max(0, high - low + 1)
     n = n_numbers + (0 if must else 1) + (1 if moon_ok else 0)
     pick = below(state, n)

@@ -1,0 +1,109 @@
+"""Solving the game's recursion over the score grid: absorbing Markov chains by Gauss-Seidel sweeps.
+
+The match-equity table (:mod:`smear_sim.analysis.equity`) is a linear system ``x = r + P x`` over the states
+of a game (both scores and the dealing team): from each state a hand leads, with known probabilities, to
+another state or to the end of the game. :func:`solve_chain` solves it for many right-hand sides at once,
+and :func:`solve_transposed` solves ``y = w + P^T y``, which gives the derivatives of a few combinations of
+states at once.
+
+Both sweep the states in a given order and use each new value at once (Gauss-Seidel), until no value
+changes by more than ``tolerance`` (or after ``max_sweeps`` sweeps), each right-hand side in parallel. Both
+return ``(x, residual, sweeps)``: ``x`` is ``[m, states]``, one row per right-hand side; ``residual`` is the
+largest ``|rhs + A x - x|``, so the error of ``x`` is at most ``residual`` times the expected number of steps
+to the end of the chain; ``sweeps`` is the most sweeps any right-hand side took.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+
+@njit(cache=True, inline="always")
+def _dense_row(nxt, weights, w_row, s, xc, rc):
+    value = rc[s]
+    for j in range(nxt.shape[1]):
+        t = nxt[s, j]
+        if t >= 0:
+            value += weights[w_row, j] * xc[t]
+    return value
+
+
+@njit(cache=True, parallel=True)
+def solve_chain(nxt, weights, rhs, order, tolerance, max_sweeps):
+    """Solve ``x = rhs + P x`` for each row of ``rhs`` (``[m, states]``).
+
+    ``nxt[s, j]`` (``[states, K]`` int32) is the state that transition ``j`` leads to from ``s``, or -1 where the
+    chain ends there; its probability is ``weights[s, j]``, or ``weights[0, j]`` for every state when
+    ``weights`` has one row (the same distribution everywhere, kept once where the cache holds it).
+    """
+    m, n_states = rhs.shape
+    if nxt.shape[0] != n_states or order.shape[0] != n_states or weights.shape[1] != nxt.shape[1]:
+        raise ValueError("solve_chain: nxt, order and weights must match the states and transitions")
+    if weights.shape[0] != 1 and weights.shape[0] != n_states:
+        raise ValueError("solve_chain: weights has one row, or one row per state")
+    if nxt.size and (nxt.min() < -1 or nxt.max() >= n_states):
+        raise ValueError("solve_chain: a transition leads outside the states")
+    per_state = weights.shape[0] > 1
+    x = np.zeros((m, n_states))
+    sweeps = np.zeros(m, dtype=np.int64)
+    residual = np.zeros(m)
+    for c in prange(m):
+        xc = x[c]
+        rc = rhs[c]
+        for sweep in range(max_sweeps):
+            change = 0.0
+            for s in order:
+                value = _dense_row(nxt, weights, s if per_state else 0, s, xc, rc)
+                change = max(change, abs(value - xc[s]))
+                xc[s] = value
+            sweeps[c] = sweep + 1
+            if change <= tolerance:
+                break
+        worst = 0.0
+        for s in range(n_states):
+            worst = max(worst, abs(_dense_row(nxt, weights, s if per_state else 0, s, xc, rc) - xc[s]))
+        residual[c] = worst
+    return x, residual.max(), sweeps.max()
+
+
+@njit(cache=True, inline="always")
+def _sparse_row(indptr, indices, data, s, xc, rc):
+    value = rc[s]
+    for i in range(indptr[s], indptr[s + 1]):
+        value += data[i] * xc[indices[i]]
+    return value
+
+
+@njit(cache=True, parallel=True)
+def solve_transposed(indptr, indices, data, rhs, order, tolerance, max_sweeps):
+    """Solve ``y = rhs + A y`` for each row of ``rhs`` (``[m, states]``), ``A`` in compressed sparse rows.
+
+    Row ``s`` of ``A`` holds ``data[i]`` in column ``indices[i]`` for ``i`` in ``indptr[s] .. indptr[s+1]-1``. With
+    ``A = P^T`` (every state's inflows) ``y`` is ``(I - P^T)^-1 rhs``.
+    """
+    m, n_states = rhs.shape
+    if indptr.shape[0] != n_states + 1 or order.shape[0] != n_states or indices.shape[0] != data.shape[0]:
+        raise ValueError("solve_transposed: indptr and order must have one entry per state")
+    if indices.size and (indices.min() < 0 or indices.max() >= n_states):
+        raise ValueError("solve_transposed: an entry points outside the states")
+    x = np.zeros((m, n_states))
+    sweeps = np.zeros(m, dtype=np.int64)
+    residual = np.zeros(m)
+    for c in prange(m):
+        xc = x[c]
+        rc = rhs[c]
+        for sweep in range(max_sweeps):
+            change = 0.0
+            for s in order:
+                value = _sparse_row(indptr, indices, data, s, xc, rc)
+                change = max(change, abs(value - xc[s]))
+                xc[s] = value
+            sweeps[c] = sweep + 1
+            if change <= tolerance:
+                break
+        worst = 0.0
+        for s in range(n_states):
+            worst = max(worst, abs(_sparse_row(indptr, indices, data, s, xc, rc) - xc[s]))
+        residual[c] = worst
+    return x, residual.max(), sweeps.max()
