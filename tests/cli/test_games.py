@@ -195,3 +195,13 @@ def test_bad_game_options_exit_2_with_one_line(name):
 
 def test_dealer_out_of_range_is_a_usage_error():
     assert "--dealer" in assert_clean_process_failure(run("simulate", "--games", "5", "--dealer", "4"))
+
+
+def test_games_and_the_equity_table_give_the_same_numbers_on_the_cluster(dask_scheduler):
+    from tests.cli.test_cluster import same_json
+
+    data = same_json("simulate", "--games", "3000", "--seed", "4", "--start-scores=-3,12", "--dealer", "1",
+                     scheduler=dask_scheduler, drop=("timing",))
+    assert data["games"] == 3000
+    same_json("equity", "--hands", "30000", "--rule", "target=11", scheduler=dask_scheduler)
+    same_json("hand", MOON_HAND, "--samples", "5000", "--score", "15,19", *SMALL_EQUITY, scheduler=dask_scheduler)
