@@ -63,7 +63,8 @@ def hand(
     precision: Annotated[float | None, typer.Option("--precision", metavar="SE", help="Stop once the "
                                                        "standard error of the mean points is below SE.")] = None,
     seed: Seed = 1,
-    policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats: heuristic or random.")]
+    policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats: heuristic, heuristic-v1, random or "
+                                             "pimc:K.")]
     = "heuristic",
     threads: Threads = None,
     rules_file: RulesFile = None,

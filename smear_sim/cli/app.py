@@ -172,7 +172,7 @@ Threads = Annotated[
 ]
 PolicyOpt = Annotated[
     str, typer.Option("--policy", metavar="NAME[,NAME]", help="Player policy for both teams, or team 0,team 1: "
-                      "heuristic or random.")
+                      "heuristic, heuristic-v1, random or pimc:K (search with K sampled deals a card).")
 ]
 ChunkSize = Annotated[
     int | None, typer.Option("--chunk-size", min=1, help="Hands (or games) per kernel call, or per task on a "

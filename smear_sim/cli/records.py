@@ -1,4 +1,4 @@
-"""Commands on hand and game records and on rules: ``score`` and ``rules``."""
+"""Commands on hand and game records and on rules: ``score``, ``solve`` and ``rules``."""
 
 from __future__ import annotations
 
@@ -48,6 +48,40 @@ def score(
         from ..output.terminal import print_game_score, print_score
 
         (print_game_score if game else print_score)(parsed, result)
+
+
+@app.command()
+@clean_errors
+def solve(
+    record: Annotated[str, typer.Argument(metavar="RECORD", help="Hand record JSON file whose plays may stop "
+                                          "early, or - for standard input.")],
+    rules_file: RulesFile = None,
+    rule: RuleOverrides = None,
+    json_output: JsonFlag = False,
+) -> None:
+    """Double-dummy value of a hand in progress: perfect play by both sides with every hand visible.
+
+    The value is the bidding team's score change minus the other team's (on a moon hand +target for a
+    success, -target for a failure), and each legal card of the seat to play gets its own. A record with
+    all 24 cards played gives its scored value.
+
+    [bold]Examples[/bold]
+
+      smear-sim solve position.json --json
+
+      smear-sim simulate --hands 1 --trace one.jsonl; head -1 one.jsonl | smear-sim solve -
+    """
+    from ..analysis.solve import solve_record
+    from ..core.rules import rule_settings
+    from ..reference.record import load_record
+
+    result = solve_record(load_record(record), rule_settings(rules_file, rule or ()))
+    if json_output:
+        print_json(result.to_json())
+    else:
+        from ..output.terminal import print_solve
+
+        print_solve(result)
 
 
 @app.command()

@@ -1,4 +1,4 @@
-"""Commands that simulate play: ``simulate``, ``match`` and ``bench``."""
+"""Commands that simulate play: ``simulate``, ``match``, ``tournament`` and ``bench``."""
 
 from __future__ import annotations
 
@@ -162,6 +162,74 @@ def match(
         from ..output.terminal import print_match
 
         print_match(result)
+
+
+@app.command()
+@clean_errors
+def tournament(
+    players: Annotated[list[str], typer.Argument(metavar="PLAYER...", help="Two or more policies, e.g. random "
+                                                 "heuristic-v1 heuristic pimc:8.")],
+    deals: Annotated[int, typer.Option("--deals", min=1, help="Deals per pair; each is played twice.")] = 200_000,
+    search_deals: Annotated[int | None, typer.Option("--search-deals", min=1, help="Deals for the pairs with a "
+                                                        "search player (pimc), which play about a thousand times "
+                                                        "slower (default: --deals).")] = None,
+    games: Annotated[int | None, typer.Option("--games", min=1, help="Also play this many complete games per pair, "
+                                              "each twice with the teams swapped; the ratings then come from "
+                                              "the games won.")] = None,
+    search_games: Annotated[int | None, typer.Option("--search-games", min=1, help="Games for the pairs with a "
+                                                        "search player (default: --games).")] = None,
+    seed: Seed = 1,
+    threads: Threads = None,
+    rules_file: RulesFile = None,
+    rule: RuleOverrides = None,
+    cluster: ClusterOpt = None,
+    scheduler: SchedulerOpt = None,
+    out: Annotated[Path | None, typer.Option("--out", metavar="FILE.md", help="Also write the tables as Markdown, "
+                                             "with the command that made them.")] = None,
+    json_output: JsonFlag = False,
+) -> None:
+    """Rate players: every pair meets in duplicate, then each player gets a rating with a 95% interval.
+
+    Each pair's margins (score and points won per hand, with standard errors) come from the same deals played
+    twice, each side holding each team's cards. With --games each pair also plays complete games, each game's
+    deals twice with the teams swapped. The ratings fit a Bradley-Terry model to the games each player won
+    (with --games), or else to the deals it won on score, on the Elo scale (docs/formats.md).
+
+    [bold]Examples[/bold]
+
+      smear-sim tournament random heuristic-v1 heuristic --deals 1000000 --games 20000
+
+      smear-sim tournament heuristic pimc:8 --deals 200000 --search-deals 2000 --out players.md
+    """
+    import shlex
+
+    from ..analysis.match import tournament as run_tournament
+    from ..analysis.match import tournament_plan
+    from ..core.rules import format_value
+
+    active = rules_from(rules_file, rule)
+    total = sum(n + g for _, _, n, g in tournament_plan(players, deals, search_deals, games, search_games))
+    with executor_for(threads, cluster, scheduler) as executor, \
+            progress_for(total, "playing deals and games", True) as progress:
+        result = run_tournament(players, deals=deals, search_deals=search_deals, games=games,
+                                search_games=search_games, seed=seed, rules=active, progress=progress,
+                                executor=executor)
+    if out is not None:
+        from ..output.report import write_tournament
+
+        command = "smear-sim tournament " + " ".join(shlex.quote(p) for p in result.players)
+        command += f" --deals {deals}" + (f" --search-deals {search_deals}" if search_deals else "")
+        command += (f" --games {games}" if games else "") + (f" --search-games {search_games}" if search_games else "")
+        command += f" --seed {seed}" + "".join(f" --rule {k}={format_value(v)}" for k, v in active.changed().items())
+        write_tournament(result, out, command)
+    if json_output:
+        print_json(result.to_json())
+    else:
+        from ..output.terminal import print_tournament
+
+        print_tournament(result)
+        if out is not None:
+            typer.echo(f"Wrote {out}")
 
 
 @app.command()

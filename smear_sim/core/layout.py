@@ -65,6 +65,27 @@ REC_PLAYS = _rec.add(24)
 REC_TRICK_WINNERS = _rec.add(6)
 REC_SIZE = _rec.size
 
+# -- a hand in progress (kernels/state.py): one int64 array; card masks use bits 0..53, so they fit -------
+_st = _Fields()
+ST_HANDS = _st.add(4)  # cards each seat holds now
+ST_KNOWN = _st.add(4)  # cards each seat saw before play: its 9 dealt, and the kitty for the bidder
+ST_PLAYED = _st.add(4)  # cards each seat has played, this trick's included
+ST_TAKEN = _st.add(2)  # cards in the tricks each team has taken
+ST_TRICK = _st.add()  # cards in the trick in progress
+ST_VOIDS = _st.add()  # bit 4 * seat + suit: the seat showed it holds no card of that (effective) suit
+ST_LEADER = _st.add()  # the seat that led the trick in progress
+ST_N_IN_TRICK = _st.add()  # cards played to it, 0..3
+ST_TRICKS_DONE = _st.add()  # tricks completed, 0..6
+ST_LED_SUIT = _st.add()  # effective suit led, -1 before the lead
+ST_WIN_SEAT = _st.add()  # seat whose card leads the trick now, -1 before the lead
+ST_WIN_CARD = _st.add()
+ST_WIN_KEY = _st.add()  # trick.card_key of the winning card
+ST_TRUMP = _st.add()
+ST_BIDDER = _st.add()
+ST_BID = _st.add()  # bid code; PASS in hand analysis, where no bid was made
+ST_BEFORE = _st.add(2)  # both teams' scores before the hand
+ST_SIZE = _st.size
+
 # -- simulate: streamed aggregate counts (all integers, so sums are order-free) -------------------------
 _agg = _Fields()
 AGG_HANDS = _agg.add()

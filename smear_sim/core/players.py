@@ -1,34 +1,100 @@
-"""The players by name: the one list of policy names and the numbers the kernels know them by.
+"""The players by name: the one list of policy names and the codes the kernels know them by.
 
-A policy is a complete player (bidding, trump, discards, play). The kernels dispatch on the number
-(:mod:`smear_sim.kernels.players`); people and files use the name. This module imports no Numba, so the
-command line can check a ``--policy`` before any kernel loads.
+A policy is a complete player (bidding, trump, discards, play). The kernels dispatch on a code
+(:mod:`smear_sim.kernels.players`); people and files use the name. A policy may take one whole-number
+parameter, written after a colon: ``pimc:16`` is the search player with 16 sampled deals a decision. The
+kernel code packs both: ``code = number + PARAM_SCALE * parameter``, where ``number`` is the name's index in
+:data:`POLICIES`; a policy without a parameter has parameter 0, so its code is its number. This module
+imports no Numba, so the command line can check a ``--policy`` before any kernel loads.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
 from .errors import SmearError
 
-__all__ = ["POLICIES", "parse_policies", "policy_array"]
+__all__ = [
+    "FAST_POLICIES",
+    "PARAM_SCALE",
+    "POLICIES",
+    "PolicySpec",
+    "parse_policies",
+    "parse_policy",
+    "policy_array",
+    "policy_code",
+]
 
-POLICIES = ("random", "heuristic")  # index = the kernels' policy number
+POLICIES = ("random", "heuristic", "heuristic-v1", "pimc")  # index = the kernels' policy number
+FAST_POLICIES = ("random", "heuristic", "heuristic-v1")  # the ones that play about a million hands a second
+PARAM_SCALE = 256  # code = number + PARAM_SCALE * parameter
+
+# Policies that take a parameter: (meaning, default, smallest, largest).
+_PARAMETERS = {"pimc": ("sampled deals per card decision", 16, 1, 4096)}
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """A policy name and its parameter (0 for policies without one)."""
+
+    name: str
+    param: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.name}:{self.param}" if self.name in _PARAMETERS else self.name
+
+
+def _choices() -> str:
+    names = [f"{n}:K" if n in _PARAMETERS else n for n in POLICIES]
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def parse_policy(text: str) -> PolicySpec:
+    """One policy name such as ``heuristic`` or ``pimc:16`` (``pimc`` alone takes the default K)."""
+    name, colon, param_text = text.strip().lower().partition(":")
+    name = name.strip()
+    if name not in POLICIES:
+        raise SmearError(f"unknown policy {text.strip()!r}: choose {_choices()}")
+    if name not in _PARAMETERS:
+        if colon:
+            raise SmearError(f"policy {name!r} takes no parameter; write just {name!r}")
+        return PolicySpec(name)
+    meaning, default, low, high = _PARAMETERS[name]
+    if not colon:
+        return PolicySpec(name, default)
+    try:
+        param = int(param_text.strip())
+    except ValueError:
+        param = None
+    if param is None or not low <= param <= high:
+        raise SmearError(f"{name}:K needs K, the {meaning}, a whole number from {low} to {high}; got "
+                         f"{param_text.strip()!r}")
+    return PolicySpec(name, param)
 
 
 def parse_policies(text: str | tuple[str, str] | list[str]) -> tuple[str, str]:
-    """``"heuristic"`` for both teams, or ``"heuristic,random"`` for team 0 and team 1."""
-    names = [n.strip().lower() for n in (text.split(",") if isinstance(text, str) else text)]
+    """``"heuristic"`` for both teams, or ``"heuristic,pimc:8"`` for team 0 and team 1.
+
+    Names come back in their canonical form (lower case, the parameter written out: ``pimc`` gives
+    ``pimc:16``).
+    """
+    names = [n for n in (text.split(",") if isinstance(text, str) else text)]
     if len(names) == 1:
         names *= 2
     if len(names) != 2:
         raise SmearError(f"--policy {text!r}: give one policy, or two separated by a comma (team 0,team 1)")
-    for name in names:
-        if name not in POLICIES:
-            raise SmearError(f"unknown policy {name!r}: choose {' or '.join(POLICIES)}")
-    return names[0], names[1]
+    a, b = (str(parse_policy(n)) for n in names)
+    return a, b
+
+
+def policy_code(name: str) -> int:
+    """The kernels' code for one policy name."""
+    spec = parse_policy(name)
+    return POLICIES.index(spec.name) + PARAM_SCALE * spec.param
 
 
 def policy_array(policies: tuple[str, str]) -> np.ndarray:
-    """The kernels' policy numbers for team 0 and team 1."""
-    return np.array([POLICIES.index(p) for p in policies], dtype=np.int64)
+    """The kernels' policy codes for team 0 and team 1."""
+    return np.array([policy_code(p) for p in policies], dtype=np.int64)

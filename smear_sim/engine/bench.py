@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from ..core import layout as L
-from ..core.players import POLICIES, policy_array
+from ..core.players import FAST_POLICIES, policy_array
 from ..core.rules import Rules
 from .runner import (
     DEFAULT_CHUNK,
@@ -46,8 +46,9 @@ def run_bench(
     rules: Rules | None = None,
     threads: int | None = None,
 ) -> dict[str, Any]:
-    """The bench figures of docs/formats.md, the same for every policy under ``policies`` under ``rules``, and
-    complete games.
+    """The bench figures of docs/formats.md, the same for every fast policy under
+    ``policies`` under ``rules``, and complete games. (The search players play about a thousand times slower;
+    benchmarks/pimc.py measures them.)
 
     Games are played from 0-0 with the default policy, ``hands // 10`` of them per timed run (about as many
     hands as a run of hands). ``game_hand_ratio`` is games/s times the mean hands per game over full hands/s:
@@ -78,7 +79,7 @@ def run_bench(
     with using_threads(threads):
         deal_rate = _median_rate(deal, deal_hands, repeats)
     per_policy: dict[str, dict[str, float]] = {}
-    for policy in POLICIES:
+    for policy in FAST_POLICIES:
         with using_threads(threads):
             all_threads = _median_rate(full(policy, threads), hands, repeats)
         with using_threads(1):

@@ -48,20 +48,22 @@ from ..core.layout import (
     REC_POINTS,
     REC_SIZE,
     REC_TRUMP,
+    ST_SIZE,
 )
 from .bits import ZERO, has
 from .classes import hand_class
 from .game import play_game
 from .hand import count_hand, deal_playable, play_hand
-from .players.heuristic import policy_tables
+from .players import policy_tables
 from .rng import stream_key
 
 
 @njit(cache=True)
 def _scratch():
-    """One thread's working arrays: random state, deck, the 4 hands + kitty, seen cards, hand record."""
+    """One thread's working arrays: random state, deck, the 4 hands + kitty, seen cards, hand record and
+    hand state."""
     return (np.zeros(1, dtype=np.uint64), np.empty(54, dtype=np.int64), np.empty(5, dtype=np.uint64),
-            np.empty(4, dtype=np.uint64), np.zeros(REC_SIZE, dtype=np.int64))
+            np.empty(4, dtype=np.uint64), np.zeros(REC_SIZE, dtype=np.int64), np.zeros(ST_SIZE, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -80,12 +82,12 @@ def simulate_hands(seed, start, count, n_blocks, rules, policies):
     give, keep = policy_tables(rules)
     for b in prange(n_blocks):
         lo, hi = _block_bounds(count, n_blocks, b)
-        state, deck, hands, known, rec = _scratch()
+        state, deck, hands, known, rec, hs = _scratch()
         for i in range(lo, hi):
             index = start + i
             state[0] = stream_key(seed, index)
             rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
-            play_hand(state, hands, known, index % 4, 0, 0, rules, policies, -1, -1, give, keep, rec, False)
+            play_hand(state, hands, known, hs, index % 4, 0, 0, rules, policies, -1, -1, give, keep, rec, False)
             count_hand(agg[b], rec)
     return agg
 
@@ -98,12 +100,12 @@ def trace_hands(seed, start, count, rules, policies):
     misdeal_rule = rules[R_MISDEAL] == 1
     give, keep = policy_tables(rules)
     for i in prange(count):
-        state, deck, hands, known, _ = _scratch()
+        state, deck, hands, known, _, hs = _scratch()
         index = start + i
         state[0] = stream_key(seed, index)
         rec = out[i]
         rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
-        play_hand(state, hands, known, index % 4, 0, 0, rules, policies, -1, -1, give, keep, rec, True)
+        play_hand(state, hands, known, hs, index % 4, 0, 0, rules, policies, -1, -1, give, keep, rec, True)
     return out
 
 
@@ -115,7 +117,7 @@ def deal_only(seed, start, count, n_blocks, rules):
     misdeal_rule = rules[R_MISDEAL] == 1
     for b in prange(n_blocks):
         lo, hi = _block_bounds(count, n_blocks, b)
-        state, deck, hands, _, _ = _scratch()
+        state, deck, hands, _, _, _ = _scratch()
         mix = ZERO
         redeals = 0
         for i in range(lo, hi):
@@ -141,11 +143,11 @@ def simulate_games(seed, start, count, n_blocks, rules, policies, score0, score1
     no_trace = np.zeros((0, REC_SIZE), dtype=np.int64)
     for b in prange(n_blocks):
         lo, hi = _block_bounds(count, n_blocks, b)
-        state, deck, hands, known, rec = _scratch()
+        state, deck, hands, known, rec, hs = _scratch()
         row = acc[b]
         for i in range(lo, hi):
             winner, deals, _, _ = play_game(stream_key(seed, start + i), score0, score1, dealer, rules, policies,
-                                            give, keep, pool, deck, hands, known, state, rec, row, no_trace, False)
+                                            give, keep, pool, deck, hands, known, hs, state, rec, row, no_trace, False)
             row[GAMES] += 1
             if winner >= 0:
                 row[GAME_WINS + winner] += 1
@@ -168,19 +170,19 @@ def trace_games(seed, start, count, rules, policies, score0, score1, dealer):
     lengths = np.zeros(count, dtype=np.int64)
     no_trace = np.zeros((0, REC_SIZE), dtype=np.int64)
     for i in prange(count):
-        state, deck, hands, known, rec = _scratch()
+        state, deck, hands, known, rec, hs = _scratch()
         agg = np.zeros(AGG_SIZE, dtype=np.int64)
         lengths[i] = play_game(stream_key(seed, start + i), score0, score1, dealer, rules, policies, give, keep,
-                               pool, deck, hands, known, state, rec, agg, no_trace, False)[1]
+                               pool, deck, hands, known, hs, state, rec, agg, no_trace, False)[1]
     offsets = np.zeros(count + 1, dtype=np.int64)
     for i in range(count):
         offsets[i + 1] = offsets[i] + lengths[i]
     out = np.zeros((offsets[count], REC_SIZE), dtype=np.int64)
     for i in prange(count):
-        state, deck, hands, known, rec = _scratch()
+        state, deck, hands, known, rec, hs = _scratch()
         agg = np.zeros(AGG_SIZE, dtype=np.int64)
         play_game(stream_key(seed, start + i), score0, score1, dealer, rules, policies, give, keep, pool, deck,
-                  hands, known, state, rec, agg, out[offsets[i]: offsets[i + 1]], True)
+                  hands, known, hs, state, rec, agg, out[offsets[i]: offsets[i + 1]], True)
     return out, offsets
 
 
@@ -218,7 +220,7 @@ def hand_outcomes(seed, start, count, n_blocks, rules, policies, dealer_score, o
     give, keep = policy_tables(rules)
     for b in prange(n_blocks):
         lo, hi = _block_bounds(count, n_blocks, b)
-        state, deck, hands, known, rec = _scratch()
+        state, deck, hands, known, rec, hs = _scratch()
         for i in range(lo, hi):
             index = start + i
             dealer = index % 4
@@ -228,7 +230,7 @@ def hand_outcomes(seed, start, count, n_blocks, rules, policies, dealer_score, o
                 score0, score1 = other_score, dealer_score
             else:
                 score0, score1 = dealer_score, other_score
-            play_hand(state, hands, known, dealer, score0, score1, rules, policies, -1, -1, give, keep, rec, False)
+            play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, -1, -1, give, keep, rec, False)
             acc[b, outcome_code(rec, dealer & 1)] += 1
     return acc
 
@@ -259,12 +261,12 @@ def analyze_hands(seed, start, count, n_blocks, rules, policies, fixed_hand, tru
     give, keep = policy_tables(rules)
     for b in prange(n_blocks):
         lo, hi = _block_bounds(count, n_blocks, b)
-        state, deck, hands, known, rec = _scratch()
+        state, deck, hands, known, rec, hs = _scratch()
         for i in range(lo, hi):
             state[0] = stream_key(seed, start + i)
             deal_playable(state, pool, n_pool, fixed_seat, fixed_hand, deck, hands, misdeal_rule)
             cls = hand_class(hands[0]) if classify else 0
-            play_hand(state, hands, known, 3, 0, 0, rules, policies, 0, trump, give, keep, rec, False)
+            play_hand(state, hands, known, hs, 3, 0, 0, rules, policies, 0, trump, give, keep, rec, False)
             row = acc[b, cls]
             k = rec[REC_POINTS]
             other = rec[REC_POINTS + 1]
@@ -285,10 +287,11 @@ def analyze_hands(seed, start, count, n_blocks, rules, policies, fixed_hand, tru
 def duplicate_hands(seed, start, count, n_blocks, rules, policies):
     """Each deal played twice, ``policies`` as given then swapped between the teams.
 
-    Returns per-block sums ``[score margin, its square, points margin, its square]`` of the first policy's
-    team over the other's, each margin totalled over the deal's two hands.
+    Returns per-block sums ``[score margin, its square, points margin, its square, deals won on score, deals
+    lost on score, deals won on points, deals lost on points]`` of the first policy's team over the other's,
+    each margin totalled over the deal's two hands (a deal is won when that total is positive).
     """
-    acc = np.zeros((n_blocks, 4), dtype=np.int64)
+    acc = np.zeros((n_blocks, 8), dtype=np.int64)
     pool = np.arange(54, dtype=np.int64)
     misdeal_rule = rules[R_MISDEAL] == 1
     swapped = np.empty(2, dtype=np.int64)
@@ -297,7 +300,7 @@ def duplicate_hands(seed, start, count, n_blocks, rules, policies):
     give, keep = policy_tables(rules)
     for b in prange(n_blocks):
         lo, hi = _block_bounds(count, n_blocks, b)
-        state, deck, hands, known, rec = _scratch()
+        state, deck, hands, known, rec, hs = _scratch()
         for i in range(lo, hi):
             index = start + i
             score = 0
@@ -305,7 +308,7 @@ def duplicate_hands(seed, start, count, n_blocks, rules, policies):
             for seating in range(2):
                 state[0] = stream_key(seed, index)  # the same stream, so the same deal
                 deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
-                play_hand(state, hands, known, index % 4, 0, 0, rules, policies if seating == 0 else swapped,
+                play_hand(state, hands, known, hs, index % 4, 0, 0, rules, policies if seating == 0 else swapped,
                           -1, -1, give, keep, rec, False)
                 sign = 1 if seating == 0 else -1
                 score += sign * (rec[REC_DELTA] - rec[REC_DELTA + 1])
@@ -314,4 +317,48 @@ def duplicate_hands(seed, start, count, n_blocks, rules, policies):
             acc[b, 1] += score * score
             acc[b, 2] += points
             acc[b, 3] += points * points
+            acc[b, 4] += score > 0
+            acc[b, 5] += score < 0
+            acc[b, 6] += points > 0
+            acc[b, 7] += points < 0
+    return acc
+
+
+@njit(cache=True, parallel=True)
+def duplicate_games(seed, start, count, n_blocks, rules, policies):
+    """Each game played twice from 0-0 with seat 3 dealing first, ``policies`` as given then swapped between
+    the teams: game ``i``'s deals are the same cards both times (:func:`smear_sim.kernels.game.play_game`
+    keys each deal by the game and its number).
+
+    Returns per-block counts ``[games the first policy won, games the second won, games unfinished, deals,
+    the sum over game pairs of the square of the first policy's wins in the pair (an unfinished game half a
+    win), times 4]``: the last gives the win rate's standard error.
+    """
+    acc = np.zeros((n_blocks, 5), dtype=np.int64)
+    pool = np.arange(54, dtype=np.int64)
+    swapped = np.empty(2, dtype=np.int64)
+    swapped[0] = policies[1]
+    swapped[1] = policies[0]
+    give, keep = policy_tables(rules)
+    no_trace = np.zeros((0, REC_SIZE), dtype=np.int64)
+    for b in prange(n_blocks):
+        lo, hi = _block_bounds(count, n_blocks, b)
+        state, deck, hands, known, rec, hs = _scratch()
+        agg = np.zeros(AGG_SIZE, dtype=np.int64)
+        for i in range(lo, hi):
+            key = stream_key(seed, start + i)
+            halves = 0  # the first policy's wins in this pair of games, in halves
+            for seating in range(2):
+                winner, deals, _, _ = play_game(key, 0, 0, 3, rules, policies if seating == 0 else swapped, give,
+                                                keep, pool, deck, hands, known, hs, state, rec, agg, no_trace, False)
+                if winner < 0:
+                    acc[b, 2] += 1
+                    halves += 1
+                elif winner == seating:  # the first policy is team 0, then team 1
+                    acc[b, 0] += 1
+                    halves += 2
+                else:
+                    acc[b, 1] += 1
+                acc[b, 3] += deals
+            acc[b, 4] += halves * halves
     return acc

@@ -17,8 +17,8 @@ from .rng import stream_key
 
 
 @njit(cache=True)
-def play_game(key, score0, score1, dealer, rules, policies, give, keep, pool, deck, hands, known, state, rec, agg,
-              out, trace):
+def play_game(key, score0, score1, dealer, rules, policies, give, keep, pool, deck, hands, known, hs, state, rec,
+              agg, out, trace):
     """Play one game from scores ``(score0, score1)`` with seat ``dealer`` dealing first.
 
     ``key`` is the game's stream key. Every hand is counted into ``agg`` (``AGG_*`` offsets); with ``trace`` the
@@ -33,7 +33,7 @@ def play_game(key, score0, score1, dealer, rules, policies, give, keep, pool, de
     while deals < MAX_DEALS:
         state[0] = stream_key(key, deals)
         rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
-        play_hand(state, hands, known, dealer, score0, score1, rules, policies, -1, -1, give, keep, rec, trace)
+        play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, -1, -1, give, keep, rec, trace)
         count_hand(agg, rec)
         if trace:
             out[deals, :] = rec

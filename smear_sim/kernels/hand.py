@@ -1,8 +1,9 @@
 """One complete hand of Smear in Numba: deal, auction, kitty, trump, discards, six tricks and scoring.
 
 :func:`play_hand` fills a per-hand record (layout in :mod:`smear_sim.core.layout`) that the drivers aggregate
-(:func:`count_hand`) or copy out as a trace. It mirrors the reference engine rule for rule; the trace check in the tests
-replays its hands through that engine.
+(:func:`count_hand`) or copy out as a trace. The card play runs on a hand state (:mod:`smear_sim.kernels.state`)
+and the scoring is :mod:`smear_sim.kernels.scoring`. It mirrors the reference engine rule for rule; the trace
+check in the tests replays its hands through that engine.
 """
 
 from __future__ import annotations
@@ -34,14 +35,9 @@ from ..core.layout import (
     N_POINTS,
     PASS,
     R_FORCED_BID,
-    R_HIGH,
-    R_LOW,
-    R_LOW_TO,
     R_MIN_BID,
     R_MOON,
-    R_MOON_REQUIRES,
     R_ROUND_POINTS,
-    R_TARGET,
     R_TRUMP_ANYTIME,
     REC_AWARDS,
     REC_BID,
@@ -62,12 +58,18 @@ from ..core.layout import (
     REC_TRICK_WINNERS,
     REC_TRUMP,
     REC_WINNER,
+    ST_HANDS,
+    ST_LEADER,
+    ST_LED_SUIT,
+    ST_N_IN_TRICK,
 )
-from ..core.tables import MISDEAL_MASK, P_GAME, P_HIGH, P_JACK, P_JICK, P_LOW, TABLES
-from .bits import ONE, ZERO, bit, has, lowest_card, popcount
+from ..core.tables import MISDEAL_MASK, TABLES
+from .bits import ONE, ZERO, bit, lowest_card
 from .players import choose_bid, choose_keep, choose_play, choose_trump
 from .rng import below
-from .trick import beats, card_key, legal_mask
+from .scoring import score_state
+from .state import play_card, start_play
+from .trick import legal_mask
 
 _EFFECTIVE_SUIT = TABLES.effective_suit
 _TRUMP_CARDS = TABLES.trump_cards
@@ -162,122 +164,6 @@ def auction(state, hands, dealer, score0, score1, rules, policies, rec):
 # -- play ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
-def _team_holding(c, mask0, mask1):
-    if c < 0:
-        return -1
-    if has(mask0, c):
-        return 0
-    if has(mask1, c):
-        return 1
-    return -1
-
-
-@njit(cache=True, inline="always")
-def card_points(mask):
-    """The card points (for Game) of the cards in ``mask``."""
-    total = 0
-    for i in range(len(_SCORING_POINTS)):
-        total += _SCORING_POINTS[i] * popcount(mask & _SCORING_RANK_MASKS[i])
-    return total
-
-
-@njit(cache=True)
-def award_points(rec, rules, t, played0, played1, taken0, taken1):
-    """Write each point's team (-1 nobody) and both teams' card points; return points won per team."""
-    played = played0 | played1
-    if rules[R_HIGH] == 0:
-        high = _team_holding(_POINT_CARDS[t, P_HIGH], played0, played1)
-    else:
-        high = -1
-        for i in range(16):
-            c = _TRUMP_CARDS[t, i]
-            if has(played, c):
-                high = _team_holding(c, played0, played1)
-                break
-    low_card = -1
-    if rules[R_LOW] == 0:
-        low_card = _POINT_CARDS[t, P_LOW]
-    else:
-        for i in range(15, -1, -1):
-            if has(played, _TRUMP_CARDS[t, i]):
-                low_card = _TRUMP_CARDS[t, i]
-                break
-    if rules[R_LOW_TO] == 0:
-        low = _team_holding(low_card, played0, played1)
-    else:
-        low = _team_holding(low_card, taken0, taken1)
-    points0 = card_points(taken0)
-    points1 = card_points(taken1)
-    rec[REC_CARD_POINTS] = points0
-    rec[REC_CARD_POINTS + 1] = points1
-    rec[REC_AWARDS + P_HIGH] = high
-    rec[REC_AWARDS + P_LOW] = low
-    rec[REC_AWARDS + P_JACK] = _team_holding(_POINT_CARDS[t, P_JACK], taken0, taken1)
-    rec[REC_AWARDS + P_GAME] = -1 if points0 == points1 else (0 if points0 > points1 else 1)
-    n_points = 4
-    if rules[R_ROUND_POINTS] == 1:
-        n_points = 7
-        for i in range(P_JICK, n_points):  # the jick and the jokers go with the tricks that hold them
-            rec[REC_AWARDS + i] = _team_holding(_POINT_CARDS[t, i], taken0, taken1)
-    else:
-        for i in range(P_JICK, 7):
-            rec[REC_AWARDS + i] = -1
-    won0 = 0
-    won1 = 0
-    for i in range(n_points):
-        if rec[REC_AWARDS + i] == 0:
-            won0 += 1
-        elif rec[REC_AWARDS + i] == 1:
-            won1 += 1
-    rec[REC_POINTS] = won0
-    rec[REC_POINTS + 1] = won1
-    return n_points
-
-
-@njit(cache=True)
-def moon_succeeded(rec, rules, team, n_points):
-    """Whether ``team`` won every point the moon requires (all at stake, or all that someone won)."""
-    for i in range(n_points):
-        winner = rec[REC_AWARDS + i]
-        if winner != team and (rules[R_MOON_REQUIRES] == 0 or winner >= 0):
-            return False
-    return True
-
-
-@njit(cache=True)
-def settle(rec, rules, bidder, bid, n_points, before0, before1):
-    """Bid result, moon, score changes and game end, from the awards already written."""
-    team = bidder & 1
-    other = 1 - team
-    before = (before0, before1)
-    delta_team = 0
-    delta_other = rec[REC_POINTS + other]
-    winner = -1
-    if bid == MOON:
-        made = moon_succeeded(rec, rules, team, n_points)
-        rec[REC_MOON] = 1 if made else 0
-        if made and before[team] < 0:
-            delta_team = -before[team]
-        elif made:
-            winner = team
-        else:
-            winner = other
-    else:
-        rec[REC_MOON] = -1
-        made = rec[REC_POINTS + team] >= bid
-        delta_team = rec[REC_POINTS + team] if made else -bid
-    rec[REC_MADE] = 1 if made else 0
-    rec[REC_DELTA + team] = delta_team
-    rec[REC_DELTA + other] = delta_other
-    if winner < 0:
-        if made and before[team] + delta_team >= rules[R_TARGET]:
-            winner = team
-        elif before[other] + delta_other >= rules[R_TARGET]:
-            winner = other
-    rec[REC_WINNER] = winner
-
-
 @njit(cache=True)
 def _write_cards(rec, offset, mask, slots):
     i = 0
@@ -292,14 +178,16 @@ def _write_cards(rec, offset, mask, slots):
 
 
 @njit(cache=True)
-def play_hand(state, hands, known, dealer, score0, score1, rules, policies, bidder, trump, give, keep, rec, trace):
+def play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, bidder, trump, give, keep, rec,
+              trace):
     """Play one dealt hand to the end and write its record.
 
     ``hands`` holds the four seats' masks and the kitty (index 4); ``score0`` and ``score1`` are the teams'
     scores before the hand. With ``bidder`` -1 the auction decides the bidder; otherwise that seat takes the
     kitty without an auction (hand analysis), and the bid is left to the caller. With ``trump`` -1 the
     bidder's policy names trump. ``trace`` also writes the deal and the discards. ``known`` is scratch space
-    for the cards each seat has seen in its own hand.
+    for the cards each seat has seen in its own hand, and ``hs`` for the hand state the card play runs on
+    (:mod:`smear_sim.kernels.state`).
     """
     rec[REC_DEALER] = dealer
     rec[REC_SCORES_BEFORE] = score0
@@ -341,55 +229,17 @@ def play_hand(state, hands, known, dealer, score0, score1, rules, policies, bidd
             _write_cards(rec, REC_DISCARDS + 7 * seat, known[seat] & ~kept, 7)
         hands[seat] = kept
 
+    start_play(hs, hands, known, t, bidder, bid, score0, score1)
     anytime = rules[R_TRUMP_ANYTIME] == 1
-    bidding_team = bidder & 1
-    played = ZERO
-    played0 = ZERO
-    played1 = ZERO
-    taken0 = ZERO
-    taken1 = ZERO
-    leader = bidder
-    for trick in range(6):
-        led_suit = -1
-        win_seat = -1
-        win_card = -1
-        win_key = -1
-        trick_mask = ZERO
-        for i in range(4):
-            seat = (leader + i) % 4
-            hand = hands[seat]
-            legal = legal_mask(hand, t, led_suit, anytime)
-            c = choose_play(policies[seat & 1], state, hand, legal, seat, t, i, led_suit, win_seat, win_card,
-                            win_key, trick_mask, known[seat] | played, bidding_team, give)
-            hands[seat] = hand & ~bit(c)
-            rec[REC_PLAYS + 4 * trick + i] = c
-            if i == 0:
-                led_suit = _EFFECTIVE_SUIT[t, c]
-                win_seat = seat
-                win_card = c
-                win_key = card_key(c, t, led_suit)
-            elif beats(c, t, led_suit, win_key, trick_mask):
-                win_seat = seat
-                win_card = c
-                win_key = card_key(c, t, led_suit)
-            trick_mask |= bit(c)
-            played |= bit(c)
-            if seat & 1:
-                played1 |= bit(c)
-            else:
-                played0 |= bit(c)
-        if win_seat & 1:
-            taken1 |= trick_mask
-        else:
-            taken0 |= trick_mask
-        rec[REC_TRICK_WINNERS + trick] = win_seat
-        leader = win_seat
-
-    n_points = award_points(rec, rules, t, played0, played1, taken0, taken1)
-    if bid == PASS:  # analysis: the caller evaluates every bid from the points
-        rec[REC_MOON] = 1 if moon_succeeded(rec, rules, bidding_team, n_points) else 0
-        return
-    settle(rec, rules, bidder, bid, n_points, score0, score1)
+    for k in range(24):
+        seat = (hs[ST_LEADER] + hs[ST_N_IN_TRICK]) % 4  # state.to_play, and legal_cards below, by hand:
+        legal = legal_mask(np.uint64(hs[ST_HANDS + seat]), t, hs[ST_LED_SUIT], anytime)  # no array arguments
+        c = choose_play(policies[seat & 1], state, hs, legal, rules, give)
+        rec[REC_PLAYS + k] = c
+        winner = play_card(hs, c, anytime)
+        if winner >= 0:
+            rec[REC_TRICK_WINNERS + k // 4] = winner
+    score_state(hs, rules, rec)
 
 
 @njit(cache=True)

@@ -22,8 +22,8 @@ from .format import (
     rules_label,
 )
 
-__all__ = ["BID_TABLE_SUFFIXES", "markdown_table", "table_json", "write_bid_table", "write_equity_table",
-           "write_moon_table", "write_report"]
+__all__ = ["BID_TABLE_SUFFIXES", "markdown_table", "table_json", "tournament_markdown", "write_bid_table",
+           "write_equity_table", "write_moon_table", "write_report", "write_tournament"]
 
 
 def markdown_table(frame: pd.DataFrame, columns: Sequence[Column]) -> str:
@@ -248,3 +248,57 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
         )
     written.append(readme)
     return written
+
+
+# -- tournaments ------------------------------------------------------------------------------------------
+
+
+def tournament_markdown(result, command: str) -> str:
+    """A tournament's pairs and ratings as Markdown, with the command that made it."""
+    rules = result.rules.summary("the RULES.md defaults")
+    games = {(g.policy_a, g.policy_b): g for g in result.games}
+    lines = [
+        "# Players rated against each other",
+        "",
+        "Made by:",
+        "",
+        "```",
+        command,
+        "```",
+        "",
+        f"Seed {result.seed}, rules: {rules}. Every pair of players meets in duplicate: each deal is played twice, "
+        "each side holding each team's cards, so the luck of the deal cancels. Margins are the first player's "
+        "hand score (or points won) minus the second's, per hand, ± standard error."
+        + (" Games are complete games from 0-0, each game's deals played twice with the teams swapped; the win "
+           "rate is A's share of the games won." if games else ""),
+        "",
+    ]
+    header = ["A", "B", "deals", "score margin per hand", "points margin per hand", "deals A won / lost on score"]
+    if games:
+        header += ["games", "A's game win rate"]
+    lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for pair in result.pairs:
+        cells = [pair.policy_a, pair.policy_b, f"{pair.deals:,}", str(pair.score_margin), str(pair.points_margin),
+                 f"{pair.score_wins:,} / {pair.score_losses:,}"]
+        if games:
+            g = games.get((pair.policy_a, pair.policy_b))
+            cells += ["", ""] if g is None else [f"{2 * g.games:,}", str(g.win_rate)]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        f"Ratings: {result.rating_basis} (400 points = odds of 10 to 1), with a 95% interval.",
+        "",
+        "| player | rating | 95% interval |",
+        "|---|---|---|",
+    ]
+    for rating in sorted(result.ratings, key=lambda r: -r.elo):
+        low, high = rating.interval
+        lines.append(f"| {rating.player} | {rating.elo:+.0f} | {low:+.0f} to {high:+.0f} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_tournament(result, path: str | Path, command: str) -> Path:
+    path = Path(path)
+    with atomic_write(path) as handle:
+        handle.write(tournament_markdown(result, command))
+    return path

@@ -264,6 +264,47 @@ def print_match(result) -> None:
     out.print(f"{result.policy_a} gains per hand: score {result.score_margin}, points won {result.points_margin}.")
 
 
+def print_tournament(result) -> None:
+    out = console()
+    games = {(g.policy_a, g.policy_b): g for g in result.games}
+    table = Table(title=f"Duplicate pairs (seed {result.seed}); margins are A minus B per hand", box=box.SIMPLE)
+    columns = ["A", "B", "deals", "score margin", "points margin", "A won / lost (score)"]
+    if games:
+        columns += ["games", "A's game win rate"]
+    for name in columns:
+        table.add_column(name, justify="left" if name in ("A", "B") else "right")
+    for pair in result.pairs:
+        cells = [pair.policy_a, pair.policy_b, f"{pair.deals:,}", str(pair.score_margin), str(pair.points_margin),
+                 f"{pair.score_wins:,} / {pair.score_losses:,}"]
+        if games:
+            g = games.get((pair.policy_a, pair.policy_b))
+            cells += ["", ""] if g is None else [f"{2 * g.games:,}", str(g.win_rate)]
+        table.add_row(*cells)
+    out.print(table)
+    ratings = Table(title=f"Ratings: {result.rating_basis}", box=box.SIMPLE)
+    for name in ("player", "rating", "95% interval"):
+        ratings.add_column(name, justify="left" if name == "player" else "right")
+    for rating in sorted(result.ratings, key=lambda r: -r.elo):
+        low, high = rating.interval
+        ratings.add_row(rating.player, f"{rating.elo:+.0f}", f"{low:+.0f} to {high:+.0f}")
+    out.print(ratings)
+
+
+def print_solve(result) -> None:
+    out = console()
+    if result.to_play is None:
+        out.print(f"All 24 cards are played: the hand is worth [bold]{result.value:+d}[/] to the bidding team.")
+        return
+    out.print(f"Seat {result.to_play} to play. With every hand visible and perfect play, the position is worth "
+              f"[bold]{result.value:+d}[/] to the bidding team (its score change minus the other team's).")
+    table = Table(box=box.SIMPLE)
+    table.add_column("card")
+    table.add_column("value", justify="right")
+    for c, value in sorted(result.cards, key=lambda cv: -cv[1]):
+        table.add_row(card_name(c), f"{value:+d}")
+    out.print(table)
+
+
 def print_bench(figures: dict) -> None:
     out = console()
     table = Table(title=f"Throughput on {figures['threads']} threads (median of {figures['repeats']} runs)",

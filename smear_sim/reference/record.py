@@ -28,12 +28,14 @@ from .hand import MOON, PASS, Bid, HandResult, Trick
 __all__ = [
     "GameRecord",
     "HandRecord",
+    "Position",
     "is_game_record",
     "load_record",
     "parse_game_record",
     "parse_record",
     "replay",
     "replay_game",
+    "replay_position",
     "score_game_record",
     "score_record",
 ]
@@ -89,19 +91,20 @@ def load_record(source: str | Path) -> dict[str, Any]:
 # -- shape and cards ------------------------------------------------------------------------------------
 
 
-def parse_record(obj: Any, settings: Mapping[str, Any] | None = None) -> HandRecord:
+def parse_record(obj: Any, settings: Mapping[str, Any] | None = None, *, partial: bool = False) -> HandRecord:
     """Check the record's shape, rules and cards (not yet the play) and return it typed.
 
     ``settings`` are rule options set outside the record (``--rules``/``--rule``; see
     :func:`smear_sim.rules.rule_settings`); they apply to the options the record's ``rules`` leave out, and
-    an option set differently in both is an error.
+    an option set differently in both is an error. With ``partial`` the ``plays`` may stop before the 24th
+    card: the record is a hand in progress (:func:`replay_position`).
     """
     if not isinstance(obj, Mapping):
         raise RecordError("a hand record is a JSON object with dealer, hands, kitty and bids")
-    return _parse_hand(obj, _record_rules(obj.get("rules"), settings or {}))
+    return _parse_hand(obj, _record_rules(obj.get("rules"), settings or {}), partial)
 
 
-def _parse_hand(obj: Mapping, rules: Rules) -> HandRecord:
+def _parse_hand(obj: Mapping, rules: Rules, partial: bool = False) -> HandRecord:
     """:func:`parse_record` once the rules are known."""
     dealer = obj.get("dealer")
     if not _is_int(dealer) or not 0 <= dealer <= 3:
@@ -150,7 +153,7 @@ def _parse_hand(obj: Mapping, rules: Rules) -> HandRecord:
         raise RecordError(f"trump must be one of S H D C, got {trump!r}")
     bidder = _bidder(record)
     discards = _card_lists(obj, "discards", 4, lambda seat: 7 if seat == bidder else 3)
-    plays = _cards(_require(obj, "plays"), "plays", 24, allow_duplicates=True)
+    plays = _cards(_require(obj, "plays"), "plays", 24, allow_duplicates=True, at_most=partial)
     return HandRecord(rules, dealer, record.scores_before, hands, kitty, record.bids, trump_suit, discards, plays)
 
 
@@ -180,7 +183,8 @@ def _require(obj: Mapping, key: str) -> Any:
     return obj[key]
 
 
-def _cards(value: Any, where: str, count: int, *, allow_duplicates: bool = False) -> tuple[int, ...]:
+def _cards(value: Any, where: str, count: int, *, allow_duplicates: bool = False,
+           at_most: bool = False) -> tuple[int, ...]:
     if not isinstance(value, list):
         raise RecordError(f"{where} must be a list of {count} cards such as \"10H\"")
     cards = []
@@ -191,8 +195,8 @@ def _cards(value: Any, where: str, count: int, *, allow_duplicates: bool = False
             cards.append(parse_card(token))
         except CardError as exc:
             raise RecordError(f"{where}[{i}]: {exc}") from None
-    if len(cards) != count:
-        raise RecordError(f"{where} has {len(cards)} cards; it must have {count}")
+    if len(cards) > count if at_most else len(cards) != count:
+        raise RecordError(f"{where} has {len(cards)} cards; it must have {'at most ' if at_most else ''}{count}")
     if not allow_duplicates and len(set(cards)) != len(cards):
         twice = next(c for c in cards if cards.count(c) > 1)
         raise RecordError(f"card {card_name(twice)} appears twice in {where}")
@@ -223,15 +227,41 @@ def _check_auction(rules: Rules, dealer: int, bids) -> None:
             raise RecordError(f"bids[{position}] (seat {seat}) {bid!r} is illegal: {exc}") from None
 
 
-def replay(record: HandRecord) -> HandResult:
-    """Check the auction, discards and plays against the rules, then score the hand."""
+@dataclass(frozen=True)
+class Position:
+    """A hand in progress after the plays of a record: who holds what, the tricks so far, whose turn it is."""
+
+    record: HandRecord
+    bidder: int
+    bid: Bid
+    start: tuple[tuple[int, ...], ...]  # each seat's 6 kept cards at the first lead, sorted
+    held: tuple[tuple[int, ...], ...]  # each seat's cards now, sorted
+    tricks: tuple[Trick, ...]  # the completed tricks
+    trick: tuple[int, ...]  # the cards of the trick in progress, in play order
+    leader: int  # the seat that led (or leads) the trick in progress
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat to play next, None when all 24 cards are played."""
+        return None if len(self.tricks) == 6 else (self.leader + len(self.trick)) % 4
+
+    def legal(self) -> list[int]:
+        """The legal cards of the seat to play (none when the hand is over)."""
+        seat = self.to_play
+        if seat is None:
+            return []
+        return ref.legal_plays(self.record.rules, self.held[seat], self.trick, self.record.trump)
+
+
+def replay_position(record: HandRecord) -> Position:
+    """Check the auction, discards and the plays so far (a full or partial ``plays``) against the rules and
+    return the hand in progress. A hand thrown in has no card play: it is an error here."""
     rules = record.rules
     _check_auction(rules, record.dealer, record.bids)
     won = ref.auction_winner(record.bids)
     if won is None:
-        return ref.thrown_in_result(rules, record.scores_before)
+        raise RecordError("all four passed, so the hand was thrown in and has no card play")
     bidder = ref.seat_of_bid(record.dealer, won[0])
-    bid = won[1]
     trump = record.trump
     assert trump is not None and record.discards is not None and record.plays is not None
 
@@ -244,21 +274,37 @@ def replay(record: HandRecord) -> HandResult:
             role = "the bidder, holding 13 with the kitty" if seat == bidder else f"seat {seat}"
             raise RecordError(f"discards[{seat}] ({role}) with trump {SUIT_NAMES[trump]}: {exc}") from None
         kept.append(set(held) - set(record.discards[seat]))
+    start = tuple(tuple(sorted(k)) for k in kept)
 
-    tricks = []
+    tricks: list[Trick] = []
+    cards: list[int] = []
     leader = bidder
-    for t in range(6):
-        cards: list[int] = []
-        for i in range(4):
-            seat = (leader + i) % 4
-            c = record.plays[4 * t + i]
-            _check_play(record, kept, seat, cards, c, t, i, leader, bidder)
-            kept[seat].discard(c)
-            cards.append(c)
-        winner = (leader + ref.trick_winner(cards, trump)) % 4
-        tricks.append(Trick(leader, tuple(cards), winner))
-        leader = winner
-    return ref.score_hand(rules, bidder, bid, trump, tricks, record.scores_before)
+    for number, c in enumerate(record.plays):
+        t, i = divmod(number, 4)
+        seat = (leader + i) % 4
+        _check_play(record, kept, seat, cards, c, t, i, leader, bidder)
+        kept[seat].discard(c)
+        cards.append(c)
+        if len(cards) == 4:
+            winner = (leader + ref.trick_winner(cards, trump)) % 4
+            tricks.append(Trick(leader, tuple(cards), winner))
+            leader = winner
+            cards = []
+    return Position(record, bidder, won[1], start, tuple(tuple(sorted(k)) for k in kept), tuple(tricks),
+                    tuple(cards), leader)
+
+
+def replay(record: HandRecord) -> HandResult:
+    """Check the auction, discards and plays against the rules, then score the hand."""
+    if ref.auction_winner(record.bids) is None:
+        _check_auction(record.rules, record.dealer, record.bids)
+        return ref.thrown_in_result(record.rules, record.scores_before)
+    position = replay_position(record)
+    assert record.trump is not None
+    if len(position.tricks) < 6:
+        raise RecordError(f"plays stop after {len(record.plays or ())} cards; a hand to score has all 24")
+    return ref.score_hand(record.rules, position.bidder, position.bid, record.trump, position.tricks,
+                          record.scores_before)
 
 
 def _check_play(record, kept, seat, trick, c, t, i, leader, bidder) -> None:

@@ -6,22 +6,33 @@ import numpy as np
 import pytest
 
 from smear_sim.core.errors import SmearError
-from smear_sim.core.players import POLICIES, parse_policies, policy_array
+from smear_sim.core.players import PARAM_SCALE, POLICIES, parse_policies, policy_array
 
 
 def test_parse_policies():
     assert parse_policies("heuristic") == ("heuristic", "heuristic")
     assert parse_policies(" Heuristic , RANDOM ") == ("heuristic", "random")
     assert parse_policies(["random", "heuristic"]) == ("random", "heuristic")
-    with pytest.raises(SmearError, match="choose random or heuristic"):
+    assert parse_policies("pimc, heuristic-v1") == ("pimc:16", "heuristic-v1")
+    assert parse_policies("PIMC:8") == ("pimc:8", "pimc:8")
+    with pytest.raises(SmearError, match="choose random, heuristic, heuristic-v1 or pimc:K"):
         parse_policies("greedy")
     with pytest.raises(SmearError, match="two separated by a comma"):
         parse_policies("random,random,random")
+    for bad in ("pimc:0", "pimc:x", "pimc:", "pimc:5000"):
+        with pytest.raises(SmearError, match="pimc:K needs K"):
+            parse_policies(bad)
+    with pytest.raises(SmearError, match="takes no parameter"):
+        parse_policies("heuristic:3")
 
 
 def test_policy_array_matches_the_kernel_numbers():
     from smear_sim.kernels import players
 
     assert POLICIES[players.RANDOM] == "random" and POLICIES[players.HEURISTIC] == "heuristic"
+    assert POLICIES[players.HEURISTIC_V1] == "heuristic-v1" and POLICIES[players.PIMC] == "pimc"
     codes = policy_array(("heuristic", "random"))
     assert codes.dtype == np.int64 and list(codes) == [players.HEURISTIC, players.RANDOM]
+    codes = policy_array(("pimc:12", "heuristic-v1"))
+    assert list(codes) == [players.PIMC + PARAM_SCALE * 12, players.HEURISTIC_V1]
+    assert players.policy_kind(codes[0]) == players.PIMC and players.policy_param(codes[0]) == 12

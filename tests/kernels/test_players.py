@@ -7,6 +7,7 @@ shows it beats the random player by many standard errors.
 
 from __future__ import annotations
 
+import math
 import random
 from itertools import pairwise
 
@@ -15,18 +16,20 @@ import pytest
 from random_hands import random_record
 
 from smear_sim.analysis.match import duplicate_match
+from smear_sim.analysis.solve import hand_state
 from smear_sim.core.cards import HIGH_JOKER, LOW_JOKER, card, mask_of, parse_cards
-from smear_sim.core.layout import MOON, PASS
+from smear_sim.core.layout import MOON, PASS, ST_HANDS, ST_LEADER, ST_PLAYED, ST_SIZE, ST_VOIDS
+from smear_sim.core.players import policy_code
 from smear_sim.core.rules import Rules
 from smear_sim.core.tables import TABLES, jick_of
 from smear_sim.kernels import players as kp
-from smear_sim.kernels import trick as kt
-from smear_sim.kernels.players import heuristic
+from smear_sim.kernels import state as ks
+from smear_sim.kernels.players import heuristic, heuristic_v1, policy_tables
 from smear_sim.kernels.rng import stream_key
 from smear_sim.reference import hand as ref
-from smear_sim.reference.record import parse_record
+from smear_sim.reference.record import parse_record, replay_position
 
-POLICIES = {"random": kp.RANDOM, "heuristic": kp.HEURISTIC}
+POLICIES = {"random": kp.RANDOM, "heuristic": kp.HEURISTIC, "heuristic-v1": kp.HEURISTIC_V1}
 ACE, KING, QUEEN, JACK, TEN, TWO = 12, 11, 10, 9, 8, 0
 
 
@@ -61,7 +64,7 @@ def scoring(t: int) -> list[int]:
 @pytest.mark.parametrize("policy", list(POLICIES))
 @pytest.mark.parametrize("size", [9, 13])
 def test_choose_keep_is_always_legal(policy, size):
-    _, keep = heuristic.policy_tables(Rules().to_array())
+    _, keep = policy_tables(Rules().to_array())
     r = random.Random(f"{policy}{size}")
     state = new_state(4)
     for _ in range(1500):
@@ -75,7 +78,7 @@ def test_choose_keep_is_always_legal(policy, size):
 
 def test_random_keep_covers_every_legal_keep():
     """Random discards are uniform over the legal keeps: each of the 3 keeps appears about 1/3 of the time."""
-    _, keep = heuristic.policy_tables(Rules().to_array())
+    _, keep = policy_tables(Rules().to_array())
     t = 1
     hand = parse_cards("AH KH 2H JH 3S 4S 5D 6C 7C")  # 4 trumps, keep 2 of the 5 non-trumps: C(5,2) = 10 keeps
     legal = {tuple(k) for k in ref.legal_keeps(hand, t)}
@@ -103,14 +106,15 @@ def _doc_priority(c: int, t: int) -> int:
     return {ACE: 40, KING: 39, TEN: 38, QUEEN: 37, JACK: 36}.get(rank, rank)
 
 
-def test_heuristic_keep_follows_the_documented_order():
-    _, keep = heuristic.policy_tables(Rules().to_array())
+@pytest.mark.parametrize("policy", ["heuristic", "heuristic-v1"])
+def test_heuristic_keep_follows_the_documented_order(policy):
+    _, keep = policy_tables(Rules().to_array())
     r = random.Random(3)
     state = new_state(2)
     for _ in range(2000):
         t = r.randrange(4)
         hand = biased_hand(r, r.choice([9, 13]), t)
-        kept = cards_in(kp.choose_keep(kp.HEURISTIC, state, np.uint64(mask_of(hand)), t, keep[t]))
+        kept = cards_in(kp.choose_keep(POLICIES[policy], state, np.uint64(mask_of(hand)), t, keep[t]))
         held_scoring = [c for c in hand if c in scoring(t)]
         if len(held_scoring) <= 6:  # never a scoring trump discarded when the rule lets it keep them all
             assert set(held_scoring) <= set(kept)
@@ -123,7 +127,7 @@ def test_heuristic_keep_follows_the_documented_order():
 
 
 def test_heuristic_keep_examples():
-    _, keep = heuristic.policy_tables(Rules().to_array())
+    _, keep = policy_tables(Rules().to_array())
     state = new_state()
     # 8 scoring hearts: keeps A 2 J K Q jick, buries 10H and the high joker.
     hand = parse_cards("AH 2H JH KH QH JD 10H HJ 5S")
@@ -138,8 +142,8 @@ def test_heuristic_keep_examples():
 # -- hand value, bids and trump -------------------------------------------------------------------------------
 
 
-def doc_suit_value(hand: list[int], t: int, rules: Rules) -> float:
-    """The heuristic's hand value exactly as the policies module docstring states it."""
+def doc_suit_value_v1(hand: list[int], t: int, rules: Rules) -> float:
+    """heuristic-v1's hand value exactly as its module docstring states it."""
     h = set(hand)
     ace, king, queen = card(ACE, t) in h, card(KING, t) in h, card(QUEEN, t) in h
     value = 1.0 if ace else 0.35 if king else 0.12 if queen else 0.0
@@ -159,25 +163,69 @@ def doc_suit_value(hand: list[int], t: int, rules: Rules) -> float:
     return value
 
 
-VALUE_RULES = [Rules(), Rules(low_to="taker"), Rules(low="lowest"), Rules(round_points=True)]
+def doc_suit_value_v2(hand: list[int], t: int, rules: Rules) -> float:
+    """heuristic (v2)'s hand value exactly as its module docstring states it."""
+    h = set(hand)
+    trumps = [c for c in trumps_of(t) if c in h]  # highest first
+    ace, king, queen = card(ACE, t) in h, card(KING, t) in h, card(QUEEN, t) in h
+
+    def none_above(m: int) -> float:
+        return math.comb(27, m) / math.comb(45, m)
+
+    order = trumps_of(t)
+    if rules.high == "ace":
+        value = 1.0 if ace else 0.0
+    else:
+        value = none_above(order.index(trumps[0])) if trumps else 0.0
+    if rules.low == "two":
+        low = 1.0 if card(TWO, t) in h else 0.0
+    else:
+        low = none_above(15 - order.index(trumps[-1])) if trumps else 0.0
+    value += 0.75 * low if rules.low_to == "taker" else low
+    if card(JACK, t) in h:
+        value += 0.55 + 0.15 * ace + 0.10 * king + 0.05 * queen
+    else:
+        value += 0.10 * (ace + king)
+    if rules.trump_anytime:
+        game = 0.10 + heuristic.GAME_TRUMP_ANYTIME * len(trumps) + 0.12 * (card(TEN, t) in h)
+    else:
+        off_aces = sum(1 for s in range(4) if s != t and card(ACE, s) in h)
+        game = 0.10 + heuristic.GAME_TRUMP * len(trumps) + 0.12 * (card(TEN, t) in h) + 0.05 * off_aces
+    value += min(game, 0.9)
+    if rules.round_points:
+        value += 0.7 * (jick_of(t) in h) + 0.6 * (HIGH_JOKER in h) + 0.55 * (LOW_JOKER in h)
+    return value
 
 
-@pytest.mark.parametrize("rules", VALUE_RULES, ids=["defaults", "low_to_taker", "low_lowest", "round_points"])
-def test_suit_value_matches_the_documented_formula(rules):
+VALUE_RULES = [Rules(), Rules(low_to="taker"), Rules(low="lowest", high="highest"), Rules(round_points=True),
+               Rules(trump_anytime=True)]
+
+
+@pytest.mark.parametrize("rules", VALUE_RULES, ids=["defaults", "low_to_taker", "lowest_highest", "round_points",
+                                                   "trump_anytime"])
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_suit_value_matches_the_documented_formula(rules, version):
+    if version == "v1":
+        module, doc_value, policy = heuristic_v1, doc_suit_value_v1, kp.HEURISTIC_V1
+    else:
+        module, doc_value, policy = heuristic, doc_suit_value_v2, kp.HEURISTIC
     r = random.Random(str(rules))
     array = rules.to_array()
-    for _ in range(500):
+    for _ in range(300):
         t = r.randrange(4)
         hand = biased_hand(r, r.choice([9, 13]), t)
         for suit in range(4):
-            assert heuristic.suit_value(np.uint64(mask_of(hand)), suit, array) == pytest.approx(
-                doc_suit_value(hand, suit, rules), abs=1e-9)
-        best, value = heuristic.best_suit(np.uint64(mask_of(hand)), array)
-        values = [doc_suit_value(hand, s, rules) for s in range(4)]
+            assert module.suit_value(np.uint64(mask_of(hand)), suit, array) == pytest.approx(
+                doc_value(hand, suit, rules), abs=1e-9)
+        best, value = module.best_suit(np.uint64(mask_of(hand)), array)
+        values = [doc_value(hand, s, rules) for s in range(4)]
         assert value == pytest.approx(max(values))
         assert values[best] == pytest.approx(max(values))
-        assert best == min(s for s in range(4) if values[s] > max(values) - 1e-9)  # ties to the lower suit
-        assert kp.choose_trump(kp.HEURISTIC, new_state(), np.uint64(mask_of(hand)), array) == best
+        tied = [s for s in range(4) if values[s] > max(values) - 1e-9]
+        assert best in tied
+        if len({values[s] for s in tied}) == 1:
+            assert best == min(tied)  # exact ties go to the lower suit
+        assert kp.choose_trump(policy, new_state(), np.uint64(mask_of(hand)), array) == best
 
 
 def test_random_trump_is_uniform():
@@ -235,7 +283,7 @@ def test_choose_bid_is_always_legal(name):
             bidder_yet = any(b != "pass" for b in auction)
             must = (forced == 0 and position == 0) or (forced == 1 and position == 3 and not bidder_yet)
             low = max(rules.min_bid, highest + 1)
-            for policy in (kp.RANDOM, kp.HEURISTIC):
+            for policy in (kp.RANDOM, kp.HEURISTIC, kp.HEURISTIC_V1):
                 call = _kernel_call(choose_bid(policy, state, hand, low, rules.max_points, rules.moon, must, array,
                                                rules.max_points, calls=auction, dealer=r.randrange(4),
                                                scores=(r.randint(-30, 20), r.randint(-30, 20))))
@@ -252,40 +300,43 @@ def test_every_player_bids_with_the_auction_the_dealer_and_the_score():
     import inspect
 
     assert list(inspect.signature(kp.choose_bid.py_func).parameters) == ["policy", *BID_ARGUMENTS]
-    for player in (heuristic, kp.random):
+    for player in (heuristic, heuristic_v1, kp.random):
         assert list(inspect.signature(player.bid.py_func).parameters) == BID_ARGUMENTS, player.__name__
 
 
-def test_heuristic_bid_ignores_the_auction_the_dealer_and_the_score():
+@pytest.mark.parametrize("policy", ["heuristic", "heuristic-v1"])
+def test_heuristic_bid_ignores_the_auction_the_dealer_and_the_score(policy):
     array = Rules().to_array()
     state = new_state()
     r = random.Random(4)
     for _ in range(300):
         hand = np.uint64(mask_of(r.sample(range(54), 9)))
-        first = choose_bid(kp.HEURISTIC, state, hand, 3, 4, True, False, array, 4, calls=("pass", 2), dealer=0)
-        other = choose_bid(kp.HEURISTIC, state, hand, 3, 4, True, False, array, 4, calls=(2, "pass"), dealer=2,
+        first = choose_bid(POLICIES[policy], state, hand, 3, 4, True, False, array, 4, calls=("pass", 2), dealer=0)
+        other = choose_bid(POLICIES[policy], state, hand, 3, 4, True, False, array, 4, calls=(2, "pass"), dealer=2,
                            scores=(r.randint(-30, 20), r.randint(-30, 20)))
         assert first == other
 
 
-def test_heuristic_bid_follows_its_value():
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_heuristic_bid_follows_its_value(version):
     """A hand of no value passes (or bids the lowest when it must); the call never falls as the value rises."""
+    module, policy = (heuristic_v1, kp.HEURISTIC_V1) if version == "v1" else (heuristic, kp.HEURISTIC)
     rules = Rules()
     array = rules.to_array()
     state = new_state()
     weak = np.uint64(mask_of(parse_cards("3S 5H 7D 9C 4S 6H 8D 3C 4D")))  # best suit worth about 0.3
-    assert heuristic.best_suit(weak, array)[1] < 0.5
-    assert choose_bid(kp.HEURISTIC, state, weak, 2, 4, True, False, array, 4) == PASS
-    assert choose_bid(kp.HEURISTIC, state, weak, 2, 4, True, True, array, 4) == 2  # must bid: the lowest
-    assert choose_bid(kp.HEURISTIC, state, weak, 3, 4, False, True, array, 4) == 3
+    assert module.best_suit(weak, array)[1] < 0.5
+    assert choose_bid(policy, state, weak, 2, 4, True, False, array, 4) == PASS
+    assert choose_bid(policy, state, weak, 2, 4, True, True, array, 4) == 2  # must bid: the lowest
+    assert choose_bid(policy, state, weak, 3, 4, False, True, array, 4) == 3
     strong = np.uint64(mask_of(parse_cards("AH KH 2H JH 10H QH JD 9S 4D")))  # worth about 3.6 in hearts
-    assert choose_bid(kp.HEURISTIC, state, strong, 2, 4, False, False, array, 4) == 4
+    assert choose_bid(policy, state, strong, 2, 4, False, False, array, 4) == 4
     r = random.Random(12)
     calls = []
     for _ in range(3000):
         hand = np.uint64(mask_of(biased_hand(r, 9, r.randrange(4))))
-        value = heuristic.best_suit(hand, array)[1]
-        calls.append((value, int(choose_bid(kp.HEURISTIC, state, hand, 1, 4, False, False, array, 4))))
+        value = module.best_suit(hand, array)[1]
+        calls.append((value, int(choose_bid(policy, state, hand, 1, 4, False, False, array, 4))))
     calls.sort()
     assert all(a[1] <= b[1] for a, b in pairwise(calls))
     assert {c for _, c in calls} >= {2, 3, 4}
@@ -294,92 +345,92 @@ def test_heuristic_bid_follows_its_value():
 # -- play ------------------------------------------------------------------------------------------------------
 
 
-def _play_situations(rules: Rules, r: random.Random, n_records: int):
-    """Every play of random legal hands: (hand, legal, seat, trump, position, trick, seen, bidding team)."""
+def _play_states(rules: Rules, r: random.Random, n_records: int):
+    """Every card decision of random legal hands, as (hand state, legal cards by the reference engine)."""
     done = 0
     while done < n_records:
         record = random_record(rules, r)
-        parsed = parse_record(record)
-        won = ref.auction_winner(parsed.bids)
-        if won is None:
+        if "plays" not in record:
             continue
         done += 1
-        bidder = ref.seat_of_bid(parsed.dealer, won[0])
-        t = parsed.trump
-        held = [set(parsed.hands[s]) | (set(parsed.kitty) if s == bidder else set()) for s in range(4)]
-        kept = [held[s] - set(parsed.discards[s]) for s in range(4)]
-        played: set[int] = set()
-        leader = bidder
-        for trick_no in range(6):
-            trick: list[int] = []
-            for i in range(4):
-                seat = (leader + i) % 4
-                seen = held[seat] | played
-                yield kept[seat], ref.legal_plays(rules, kept[seat], trick, t), seat, t, i, list(trick), seen, \
-                    bidder % 2
-                c = parsed.plays[4 * trick_no + i]
-                kept[seat].discard(c)
-                trick.append(c)
-                played.add(c)
-            leader = (leader + ref.trick_winner(trick, t)) % 4
+        plays = record["plays"]
+        for k in range(24):
+            position = replay_position(parse_record(record | {"plays": plays[:k]}, partial=True))
+            yield hand_state(position), position.legal()
 
 
-def _choose_play(policy, state, hand, legal, seat, t, i, trick, seen, bidding_team, give):
-    led_suit = -1 if not trick else int(TABLES.effective_suit[t, trick[0]])
-    win_seat = win_card = win_key = -1
-    if trick:
-        w = ref.trick_winner(trick, t)
-        leader = (seat - i) % 4
-        win_seat, win_card = (leader + w) % 4, trick[w]
-        win_key = kt.card_key(win_card, t, led_suit)
-    return kp.choose_play(policy, state, np.uint64(mask_of(hand)), np.uint64(mask_of(legal)), seat, t, i, led_suit,
-                          win_seat, win_card, win_key, np.uint64(mask_of(trick)), np.uint64(mask_of(seen)),
-                          bidding_team, give)
+def situation(seat: int, hand: str, t: int, *, trick: str = "", seen: str = "", bidder: int = 0, bid: int = 3,
+              voids: tuple[tuple[int, int], ...] = (), played_before: str = "") -> np.ndarray:
+    """A hand state for a decision of ``seat``, holding ``hand``: ``trick`` is the trick so far (led by the seat
+    that many places before ``seat``), ``seen`` more cards the seat saw before play (discards, the kitty),
+    ``played_before`` cards played in earlier tricks (by the seat's left-hand opponent, taken by nobody),
+    ``voids`` (seat, suit) pairs shown. The other hands get the rest of the deck: the players never read them."""
+    own = parse_cards(hand)
+    cards = parse_cards(trick) if trick else []
+    earlier = parse_cards(played_before) if played_before else []
+    leader = (seat - len(cards)) % 4
+    rest = [c for c in range(54) if c not in own + cards + earlier + (parse_cards(seen) if seen else [])]
+    hands = [0, 0, 0, 0]
+    hands[seat] = mask_of(own)
+    for k, other in enumerate(s for s in range(4) if s != seat):
+        hands[other] = mask_of(rest[6 * k: 6 * k + 6])
+    known = [h for h in hands]
+    known[seat] |= mask_of(parse_cards(seen)) if seen else 0
+    hs = np.zeros(ST_SIZE, dtype=np.int64)
+    ks.start_play(hs, np.array(hands, dtype=np.uint64), np.array(known, dtype=np.uint64), t, bidder, bid, 0, 0)
+    hs[ST_LEADER] = leader
+    hs[ST_PLAYED + (seat + 1) % 4] = mask_of(earlier)
+    for seat_void, suit in voids:
+        hs[ST_VOIDS] |= 1 << (4 * seat_void + suit)
+    rules = Rules().to_array()
+    for c in cards:
+        hs[ST_HANDS + ks.to_play(hs)] |= 1 << c
+        ks.apply_card(hs, c, rules)
+    assert ks.to_play(hs) == seat
+    return hs
+
+
+def play(policy: int, hs: np.ndarray, rules: Rules | None = None) -> int:
+    rules = rules or Rules()
+    array = rules.to_array()
+    give, _ = policy_tables(array)
+    return int(kp.choose_play(policy, new_state(), hs, ks.legal_cards(hs, array), array, give))
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(trump_anytime=True, round_points=True, low_to="taker")],
                          ids=["defaults", "trump_anytime_round_points_taker"])
 def test_choose_play_is_always_legal(rules):
-    give, _ = heuristic.policy_tables(rules.to_array())
+    array = rules.to_array()
+    give, _ = policy_tables(array)
     state = new_state(8)
     n = 0
-    for hand, legal, seat, t, i, trick, seen, team in _play_situations(rules, random.Random(str(rules)), 80):
-        for policy in (kp.RANDOM, kp.HEURISTIC):
-            c = _choose_play(policy, state, hand, legal, seat, t, i, trick, seen, team, give)
-            assert c in legal, (policy, hand, trick, t)
+    for hs, legal in _play_states(rules, random.Random(str(rules)), 40):
+        kernel_legal = ks.legal_cards(hs, array)
+        assert cards_in(kernel_legal) == legal
+        for policy in (kp.RANDOM, kp.HEURISTIC, kp.HEURISTIC_V1, policy_code("pimc:2")):
+            c = kp.choose_play(policy, state, hs, kernel_legal, array, give)
+            assert c in legal, (policy, legal)
         n += 1
-    assert n == 80 * 24
+    assert n == 40 * 24
 
 
-def test_heuristic_bidder_leads_its_boss_trump():
-    give, _ = heuristic.policy_tables(Rules().to_array())
-    state = new_state()
-    hand = parse_cards("AH 5C 7D")
-    assert _choose_play(kp.HEURISTIC, state, hand, hand, 0, 1, 0, [], hand, 0, give) == card(ACE, 1)
+def test_heuristic_v1_bidder_leads_its_boss_trump():
+    v1 = kp.HEURISTIC_V1
+    assert play(v1, situation(0, "AH 5C 7D", 1)) == card(ACE, 1)
     # The king is not the boss while the ace is unseen: with one trump it leads its cheapest non-trump...
-    hand = parse_cards("KH 5C 7D")
-    assert _choose_play(kp.HEURISTIC, state, hand, hand, 0, 1, 0, [], hand, 0, give) == parse_cards("5C")[0]
+    assert play(v1, situation(0, "KH 5C 7D", 1)) == parse_cards("5C")[0]
     # ...but once the ace has been played the king is the boss, and the bidder draws trump with it.
-    seen = hand + parse_cards("AH")
-    assert _choose_play(kp.HEURISTIC, state, hand, hand, 0, 1, 0, [], seen, 0, give) == card(KING, 1)
+    assert play(v1, situation(0, "KH 5C 7D", 1, seen="AH")) == card(KING, 1)
     # A defender leads its boss off-suit ace rather than its trump.
-    hand = parse_cards("AH AS 7D")
-    assert _choose_play(kp.HEURISTIC, state, hand, hand, 1, 1, 0, [], hand, 0, give) == card(ACE, 0)
+    assert play(v1, situation(1, "AH AS 7D", 1)) == card(ACE, 0)
 
 
-def test_heuristic_smears_points_on_its_partners_sure_trick_and_takes_with_a_boss():
-    give, _ = heuristic.policy_tables(Rules().to_array())
-    state = new_state()
+def test_heuristic_v1_smears_points_on_its_partners_sure_trick_and_takes_with_a_boss():
+    v1 = kp.HEURISTIC_V1
     # Seat 3 plays last; its partner (seat 1) is winning: it drops its ten, the richest card.
-    trick = parse_cards("3C KC 4C")  # leader seat 0, so seat 1 played KC
-    hand = parse_cards("10C 5C 2S")
-    legal = ref.legal_plays(Rules(), hand, trick, 1)
-    assert _choose_play(kp.HEURISTIC, state, hand, legal, 3, 1, 3, trick, hand + trick, 0, give) == card(TEN, 3)
+    assert play(v1, situation(3, "10C 5C 2S", 1, trick="3C KC 4C")) == card(TEN, 3)
     # Seat 1, second to play after an opponent's lead, takes with its boss ace rather than its low card.
-    trick = parse_cards("KC")
-    hand = parse_cards("AC 5C 2S")
-    legal = ref.legal_plays(Rules(), hand, trick, 1)
-    assert _choose_play(kp.HEURISTIC, state, hand, legal, 1, 1, 1, trick, hand + trick, 0, give) == card(ACE, 3)
+    assert play(v1, situation(1, "AC 5C 2S", 1, trick="KC")) == card(ACE, 3)
 
 
 # -- heuristic against random -----------------------------------------------------------------------------------

@@ -1,39 +1,78 @@
-"""``heuristic``: a sensible human-style player built from simple, documented rules.
+"""``heuristic`` (v2): a sensible human-style player built from simple, documented rules.
 
-- Hand value. For a suit as trump, the points a hand should win are estimated as: High 1 with the ace
-  (0.35 with the king, 0.12 with the queen as top); Low 1 with the two (0.75 when Low goes to the
-  taker; under ``low=lowest`` also 0.5 with the three, 0.25 with the four); Jack 0.55 with the jack,
-  plus 0.15 / 0.10 / 0.05 for the ace / king / queen that protect it, or 0.10 per ace or king held to
-  capture it; Game 0.10 + 0.07 a trump + 0.12 for the ten of trump + 0.05 an off-suit ace (at most
-  0.9); with round points, 0.7 / 0.6 / 0.55 for the jick / high joker / low joker.
-- Bidding: on the hand alone (it ignores the calls before it, its seat and the score), it wants the
-  highest bid b whose threshold the value of its best suit reaches: 0.6 + 1.1 (b - 2) points, or
-  0.2 + 0.85 (b - 2) with round points. These thresholds were measured with ``smear-sim hand`` on 3,000
-  random hands: from them on, the bid's EV is no longer negative on average (kitty included). It bids
-  what it wants when that is legal (capped at the points at stake), the lowest legal bid when it must
-  bid, and passes otherwise. It bids moon with the ace and the two of its best suit and a value
-  of at least M - 1.1 for M points at stake (2.9 without round points, where such hands succeed about
-  three times in four).
+v2 fixes six errors of the first heuristic (kept as ``heuristic-v1``): it sees ruffs, takes with its most
+valuable card in last seat, overtakes by position, defends against the contract, values High by the
+``high`` rule and ``trump_anytime``, and bids moon only when it usually succeeds.
+
+Hand value and bidding
+
+- Hand value. For a suit as trump, the points a hand should win are estimated as:
+  - High: under ``high=ace``, 1 with the ace and nothing otherwise (without the ace, whether the team gets
+    High does not depend on the hand). Under ``high=highest``, the chance that no opponent holds a trump
+    above the hand's top trump: with m higher trumps, C(27, m) / C(45, m) (the opponents hold 18 of the 45
+    cards a player does not see, and every trump dealt is kept).
+  - Low: under ``low=two``, 1 with the two; under ``low=lowest``, the same chance for the trumps below the
+    hand's lowest trump. Times 0.75 when Low goes to the taker.
+  - Jack: 0.55 with the jack, plus 0.15 / 0.10 / 0.05 for the ace / king / queen that protect it, or 0.10
+    per ace or king held to capture it.
+  - Game: 0.10 + 0.07 a trump + 0.12 for the ten of trump + 0.05 an off-suit ace (at most 0.9). Under
+    ``trump_anytime`` every trump may be played on any trick, so off-suit aces count nothing and each trump
+    counts {GAME_TRUMP_ANYTIME}.
+  - With round points, 0.7 / 0.6 / 0.55 for the jick / high joker / low joker.
+- Bidding: it wants the highest bid b whose threshold the value of its best suit reaches: BASE + STEP (b - 2)
+  points, with (BASE, STEP) = {BID_NO_ROUND} without round points and {BID_ROUND} with them. The thresholds
+  were measured with ``benchmarks/calibrate_bids.py`` (hand analysis of 3,000 random hands): from them on,
+  the bid's EV is no longer negative on average (kitty included). It bids what it wants when that is legal
+  (capped at the points at stake), the lowest legal bid when it must bid, and passes otherwise.
+- Moon: it bids moon with the ace, the two and the jack of its best suit, at least {MOON_TRUMPS} trumps and a
+  value of at least M - {MOON_MARGIN} for M points at stake; the moon tables of ``smear-sim moon`` show such
+  classes succeeding well above the break-even rate, while A-2-J with three trumps succeeds about half the
+  time.
 - Trump: the suit of highest value over the 13 cards after the kitty.
 - Discards: the rule fixes most of the keep; within the class that must be cut it keeps scoring trumps
   in the order A 2 J K Q jick 10 HJ LJ, other trumps high before low, and non-trumps A, K, 10, Q, J,
   then by rank.
-- Leading: the bidding team draws trump with its highest trump when that trump is the best still out,
-  or leads its cheapest trump when it holds three or more; otherwise it leads an off-suit card that is
-  the best still out in its suit (the highest such), else its cheapest non-trump.
-- Following: when the partner's card is winning and is sure to hold (the seat plays last, or the card
-  is the best still out), it "smears" its most valuable card onto the trick (tens and the jack of
-  trump first). When an opponent is winning, it takes the trick with its cheapest card that is sure to
-  hold, or, when the trick already holds points, with its highest winning card; otherwise it plays
-  its cheapest card. "Cheapest" means the fewest card points and points-carrying cards (jack of trump,
-  the two when Low goes to the taker, round-point cards), then the lowest rank, so it saves its
-  trumps, its two and its jack and does not feed points to the opponents.
 
-"Best still out" is judged from what the seat has seen: its own hand and discards, and the cards played.
+Card play. Everything is judged from what the seat has seen: its own hand, its discards (and the kitty
+when it bid), the cards played and the voids shown. Definitions:
+
+- A card is *boss* when no unseen card outranks it in its suit. A card is *sure* when no opponent still to
+  play to the trick can beat it: it is boss and, unless it is a trump, no such opponent can ruff it. An
+  opponent can ruff unless it has shown a trump void or no trump is unseen; under the default rules it
+  must also be void in the suit, which a seat can never rule out, because discards are unseen.
+- The *catcher* is the seat's lowest trump that outranks the jack of trump while the jack is unseen: the
+  card that captures the jack.
+- A trick is *worth taking* when it holds a point-carrying card (the jack, the round-point cards, the two
+  when Low goes to the taker) or at least {WORTH_GAME} card points.
+- "Cheapest" means the fewest card points and points-carrying cards, then the lowest rank; "richest" the
+  most, then the lowest rank.
+- The contract is *open* while the bidding team has not yet won its bid in decided points and can still
+  reach it. Decided points: High once the ace is played (``high=ace``), Low once the two is played (``low=two``
+  and ``low_to=player``), the Jack and the round points once taken.
+
+Leading:
+- The bidding team draws trump with its highest trump when that trump is boss, or leads its cheapest trump
+  when it holds three or more.
+- A defender, while the contract is open and trumps are unseen, leads a boss trump (not the catcher), or
+  else its cheapest trump that carries no points and is not the catcher when it holds two or more: this
+  draws the bidder's protection from its jack and ten.
+- Otherwise it leads its highest sure off-suit card, else its cheapest off-suit card, else its cheapest card.
+
+Following, partner winning: it smears its richest card when the partner's card is sure, and plays its
+cheapest card otherwise.
+
+Following, an opponent winning (a *taker* is a legal card that beats the card winning now; the catcher is a
+taker only when the trick is worth taking):
+- second hand (low): on a trick worth taking, it takes with its lowest sure taker, else its highest taker;
+  otherwise it plays its cheapest card;
+- third hand (high): it takes with its lowest sure taker, else, when the trick holds card points, with
+  its highest taker; otherwise it plays its cheapest card;
+- last hand: it takes with its richest taker that would not keep its value later (one that is not boss
+  beyond ruffs), when that taker carries points; otherwise with its lowest taker;
+- with no taker it plays its cheapest card.
 
 The decision functions are inlined into their callers at the Numba IR level (``inline="always"``): each
-is called once per card or per seat, and a real call would pass its arrays with reference counting,
-which cost about a quarter of the time of a hand.
+is called once per card or per seat, and a real call would pass its arrays with reference counting.
 """
 
 from __future__ import annotations
@@ -45,79 +84,88 @@ from ...core.cards import ACE
 from ...core.layout import (
     MOON,
     PASS,
+    R_HIGH,
     R_LOW,
     R_LOW_TO,
     R_ROUND_POINTS,
+    R_TRUMP_ANYTIME,
+    ST_BID,
+    ST_BIDDER,
+    ST_KNOWN,
+    ST_LEADER,
+    ST_LED_SUIT,
+    ST_N_IN_TRICK,
+    ST_PLAYED,
+    ST_TAKEN,
+    ST_TRICK,
+    ST_TRUMP,
+    ST_VOIDS,
+    ST_WIN_CARD,
+    ST_WIN_KEY,
+    ST_WIN_SEAT,
 )
 from ...core.tables import (
     P_HIGH_JOKER,
-    P_JACK,
     P_JICK,
-    P_LOW,
     P_LOW_JOKER,
     TABLES,
     TR_ACE,
-    TR_FOUR,
     TR_JACK,
     TR_KING,
     TR_QUEEN,
     TR_TEN,
-    TR_THREE,
     TR_TWO,
 )
 from ..bits import ONE, ZERO, bit, has, lowest_card, popcount
 from ..trick import beats
 
 _TRUMP_MASK = TABLES.trump_mask
-_SCORING_MASK = TABLES.scoring_trump_mask
+_TRUMP_CARDS = TABLES.trump_cards
 _EFFECTIVE_SUIT = TABLES.effective_suit
 _TRICK_RANK = TABLES.trick_rank
 _HIGHER_TRUMPS = TABLES.higher_trumps
 _HIGHER_IN_SUIT = TABLES.higher_in_suit
 _SUIT_MASK = TABLES.suit_mask
 _CARD_POINTS = TABLES.card_points
+_ACES = TABLES.rank_masks[ACE]
 _POINT_CARDS = TABLES.point_cards
 _BY_RANK = TABLES.trump_by_rank
-_ACES = TABLES.rank_masks[ACE]
-
-# Keep scores. Scoring trumps by trump rank (0 = two .. 15 = ace), in the order A 2 J K Q jick 10 HJ LJ (ranks
-# 1-7 are not scoring trumps); non-trumps by printed rank (0 = two .. 12 = ace): A, K, 10, Q, J, then rank.
-_KEEP_SCORING_TRUMP = np.array([95, 0, 0, 0, 0, 0, 0, 0, 70, 60, 65, 75, 90, 80, 85, 100], dtype=np.int64)
-_KEEP_PLAIN = np.array([0, 1, 2, 3, 4, 5, 6, 7, 12, 10, 11, 14, 20], dtype=np.int64)
+_DECK = (ONE << np.uint64(54)) - ONE
+_HIGH_TRUMPS = np.array([np.uint64(sum(1 << int(TABLES.trump_by_rank[t, r]) for r in (TR_ACE, TR_KING, TR_QUEEN)))
+                         for t in range(4)], dtype=np.uint64)  # the A, K and Q of each trump suit
 
 # Hand value at which a bid of 2 starts to pay, and the value each further point of bid needs; index by
 # round_points (see the module docstring for how they were measured).
-BID_BASE = (0.6, 0.2)
-BID_STEP = (1.1, 0.85)
+BID_BASE = (0.49, -0.06)
+BID_STEP = (1.14, 0.89)
 MOON_MARGIN = 1.1
+MOON_TRUMPS = 4
+GAME_TRUMP = 0.07
+GAME_TRUMP_ANYTIME = 0.09
+WORTH_GAME = 10  # card points that make a trick worth taking
+POINT_CARRIER = 6  # give[] adds this to a card that carries a point to its taker
 
 
-@njit(cache=True)
-def policy_tables(rules):
-    """Per-trump card scores derived from the rules: ``give[t, c]`` (what a card is worth to whoever
-    takes it) and ``keep[t, c]`` (how much the heuristic wants to keep it)."""
-    give = np.zeros((4, 54), dtype=np.int64)
-    keep = np.zeros((4, 54), dtype=np.int64)
-    for t in range(4):
-        for c in range(54):
-            give[t, c] = _CARD_POINTS[c]
-            rank = _TRICK_RANK[t, c]
-            if rank < 16:
-                keep[t, c] = _KEEP_PLAIN[rank]
-            elif has(_SCORING_MASK[t], c):
-                keep[t, c] = _KEEP_SCORING_TRUMP[rank - 16]
-            else:
-                keep[t, c] = 30 + rank - 16  # other trumps: high before low, after every scoring trump
-        give[t, _POINT_CARDS[t, P_JACK]] += 6  # the jack of trump carries the Jack point
-        if rules[R_LOW_TO] == 1:
-            give[t, _POINT_CARDS[t, P_LOW]] += 6  # the two carries Low to whoever takes it
-        if rules[R_ROUND_POINTS] == 1:
-            for point in (P_JICK, P_HIGH_JOKER, P_LOW_JOKER):
-                give[t, _POINT_CARDS[t, point]] += 6
-    return give, keep
+def _fill_docstring() -> None:
+    global __doc__
+    __doc__ = __doc__.format(GAME_TRUMP_ANYTIME=GAME_TRUMP_ANYTIME, BID_NO_ROUND=(BID_BASE[0], BID_STEP[0]),
+                             BID_ROUND=(BID_BASE[1], BID_STEP[1]), MOON_TRUMPS=MOON_TRUMPS, MOON_MARGIN=MOON_MARGIN,
+                             WORTH_GAME=WORTH_GAME)
+
+
+_fill_docstring()
 
 
 # -- hand value and bidding ---------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def none_above(m):
+    """The chance that the two opponents hold none of ``m`` given trumps: C(27, m) / C(45, m)."""
+    p = 1.0
+    for i in range(m):
+        p *= (27.0 - i) / (45.0 - i)
+    return p
 
 
 @njit(cache=True, inline="always")
@@ -126,27 +174,34 @@ def suit_value(hand, t, rules):
     ace = has(hand, _BY_RANK[t, TR_ACE])
     king = has(hand, _BY_RANK[t, TR_KING])
     queen = has(hand, _BY_RANK[t, TR_QUEEN])
+    trumps = hand & _TRUMP_MASK[t]
     value = 0.0
-    if ace:
-        value += 1.0
-    elif king:
-        value += 0.35
-    elif queen:
-        value += 0.12
-    if has(hand, _BY_RANK[t, TR_TWO]):
-        value += 0.75 if rules[R_LOW_TO] == 1 else 1.0
-    elif rules[R_LOW] == 1:
-        if has(hand, _BY_RANK[t, TR_THREE]):
-            value += 0.5
-        elif has(hand, _BY_RANK[t, TR_FOUR]):
-            value += 0.25
+    if rules[R_HIGH] == 0:
+        value += 1.0 if ace else 0.0
+    elif trumps != ZERO:
+        above = 0
+        while not has(trumps, _TRUMP_CARDS[t, above]):
+            above += 1
+        value += none_above(above)
+    low = 0.0
+    if rules[R_LOW] == 0:
+        low = 1.0 if has(hand, _BY_RANK[t, TR_TWO]) else 0.0
+    elif trumps != ZERO:
+        below = 0
+        while not has(trumps, _TRUMP_CARDS[t, 15 - below]):
+            below += 1
+        low = none_above(below)
+    value += 0.75 * low if rules[R_LOW_TO] == 1 else low
     if has(hand, _BY_RANK[t, TR_JACK]):
         value += 0.55 + 0.15 * ace + 0.10 * king + 0.05 * queen
     else:
         value += 0.10 * (ace + king)
-    n_trumps = popcount(hand & _TRUMP_MASK[t])
-    off_aces = popcount(hand & _ACES & ~_TRUMP_MASK[t])
-    game = 0.10 + 0.07 * n_trumps + 0.12 * has(hand, _BY_RANK[t, TR_TEN]) + 0.05 * off_aces
+    n_trumps = popcount(trumps)
+    if rules[R_TRUMP_ANYTIME] == 1:
+        game = 0.10 + GAME_TRUMP_ANYTIME * n_trumps + 0.12 * has(hand, _BY_RANK[t, TR_TEN])
+    else:
+        off_aces = popcount(hand & _ACES & ~_TRUMP_MASK[t])
+        game = 0.10 + GAME_TRUMP * n_trumps + 0.12 * has(hand, _BY_RANK[t, TR_TEN]) + 0.05 * off_aces
     value += min(game, 0.9)
     if rules[R_ROUND_POINTS] == 1:
         value += (0.7 * has(hand, _POINT_CARDS[t, P_JICK]) + 0.6 * has(hand, _POINT_CARDS[t, P_HIGH_JOKER])
@@ -168,6 +223,13 @@ def best_suit(hand, rules):
 
 
 @njit(cache=True, inline="always")
+def wants_moon(hand, t, value, max_points):
+    """The moon rule of the module docstring, for ``hand`` with its best suit ``t`` of value ``value``."""
+    return (has(hand, _BY_RANK[t, TR_ACE]) and has(hand, _BY_RANK[t, TR_TWO]) and has(hand, _BY_RANK[t, TR_JACK])
+            and popcount(hand & _TRUMP_MASK[t]) >= MOON_TRUMPS and value >= max_points - MOON_MARGIN)
+
+
+@njit(cache=True, inline="always")
 def bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules, max_points):
     """A call from ``low..high`` (empty when low > high), PASS (unless ``must``) or MOON (if ``moon_ok``).
 
@@ -176,8 +238,7 @@ def bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok,
     """
     n_numbers = max(0, high - low + 1)
     t, value = best_suit(hand, rules)
-    if (moon_ok and value >= max_points - MOON_MARGIN and has(hand, _BY_RANK[t, TR_ACE])
-            and has(hand, _BY_RANK[t, TR_TWO])):
+    if moon_ok and wants_moon(hand, t, value, max_points):
         return MOON
     round_points = rules[R_ROUND_POINTS]
     want = 2 + np.int64(np.floor((value - BID_BASE[round_points]) / BID_STEP[round_points]))
@@ -235,6 +296,75 @@ def _is_boss(c, t, unseen):
     return _higher_cards(c, t) & unseen == ZERO
 
 
+@njit(cache=True, inline="always")
+def _sure(voids, c, t, unseen, opponents):
+    """Whether no seat of the mask ``opponents`` (bit per seat) can beat ``c``: see the module docstring.
+    ``voids`` is the state's void bits (``ST_VOIDS``)."""
+    if opponents == 0:
+        return True
+    if not _is_boss(c, t, unseen):
+        return False
+    if _TRICK_RANK[t, c] >= 16 or unseen & _TRUMP_MASK[t] == ZERO:
+        return True
+    for seat in range(4):  # noqa: SIM110 (no generators in Numba)
+        if (opponents >> seat) & 1 and not (voids >> (4 * seat + t)) & 1:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _opponents_after(leader, seat, n):
+    """Bit mask of the opponents of ``seat`` who play after it in this trick (``seat`` plays ``n``-th, from 0)."""
+    opponents = 0
+    for position in range(n + 1, 4):
+        other = (leader + position) % 4
+        if (other & 1) != (seat & 1):
+            opponents |= 1 << other
+    return opponents
+
+
+@njit(cache=True, inline="always")
+def _catcher(hand, t, unseen):
+    """The lowest trump of ``hand`` that outranks the jack of trump while the jack is unseen, else -1."""
+    jack = _BY_RANK[t, TR_JACK]
+    if not has(unseen, jack):
+        return -1
+    for i in range(3, -1, -1):  # trump order: A K Q J ...; the catchers are Q, K, A
+        c = _TRUMP_CARDS[t, i]
+        if c != jack and has(hand, c):
+            return c
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _decided(played, taken, t, rules):
+    """Points a team that has played ``played`` and taken ``taken`` has already won for certain (see "decided
+    points" in the module docstring)."""
+    points = 0
+    if rules[R_HIGH] == 0 and has(played, _BY_RANK[t, TR_ACE]):
+        points += 1
+    if rules[R_LOW] == 0 and rules[R_LOW_TO] == 0 and has(played, _BY_RANK[t, TR_TWO]):
+        points += 1
+    if has(taken, _BY_RANK[t, TR_JACK]):
+        points += 1
+    if rules[R_ROUND_POINTS] == 1:
+        for point in (P_JICK, P_HIGH_JOKER, P_LOW_JOKER):
+            points += has(taken, _POINT_CARDS[t, point])
+    return points
+
+
+@njit(cache=True, inline="always")
+def _contract_open(bid, ours, theirs, rules):
+    """Whether the bidding team (``ours`` points decided; the others ``theirs``) has not yet made ``bid`` in
+    decided points and can still make it."""
+    max_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
+    if bid == PASS:
+        return True
+    if bid == MOON:
+        return theirs == 0
+    return ours < bid and theirs <= max_points - bid
+
+
 CHEAPEST, RICHEST, HIGHEST, LOWEST = 0, 1, 2, 3
 
 
@@ -268,64 +398,138 @@ def _pick(cards, t, give, how):
 
 
 @njit(cache=True, inline="always")
-def play(legal, seat, t, n_in_trick, led_suit, win_seat, win_card, win_key, trick_mask, seen, bidding_team,
-         give):
-    """The card ``seat`` plays from ``legal`` (a non-empty mask of its legal cards).
+def _take(voids, cards, t, give, unseen, seat):
+    """The card of ``cards`` (each takes the trick for sure) to take it with: the most valuable one whose value
+    is at risk later (it carries points and is not sure against both opponents), else the lowest."""
+    both_opponents = (1 << ((seat + 1) % 4)) | (1 << ((seat + 3) % 4))
+    at_risk = ZERO
+    m = cards
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        if give[t, c] > 0 and not _sure(voids, c, t, unseen, both_opponents):
+            at_risk |= bit(c)
+    if at_risk != ZERO:
+        return _pick(at_risk, t, give, RICHEST)
+    return _pick(cards, t, give, LOWEST)
 
-    ``seen`` holds every card the seat knows to be out of the others' hands: its own hand and discards
-    and all cards played so far, this trick's included.
-    """
-    unseen = ~seen & ((ONE << np.uint64(54)) - ONE)
+
+@njit(cache=True, inline="always")
+def _lead(legal, rules, give, seat, t, unseen, voids, bidding_team, contract_open):
     trumps = _TRUMP_MASK[t]
-    if n_in_trick == 0:
-        held_trumps = legal & trumps
-        if (seat & 1) == bidding_team and held_trumps != ZERO:
-            top = _pick(held_trumps, t, give, HIGHEST)
+    held_trumps = legal & trumps
+    both_opponents = (1 << ((seat + 1) % 4)) | (1 << ((seat + 3) % 4))
+    if held_trumps != ZERO:
+        top = _pick(held_trumps, t, give, HIGHEST)
+        if (seat & 1) == bidding_team:
             if _is_boss(top, t, unseen):
                 return top
             if popcount(held_trumps) >= 3:
                 return _pick(held_trumps, t, give, CHEAPEST)
-        off = legal & ~trumps
-        if off != ZERO:
-            best = -1
-            m = off
+        elif unseen & trumps != ZERO and contract_open:
+            catcher = _catcher(legal, t, unseen)
+            if _is_boss(top, t, unseen) and top != catcher:
+                return top
+            spare = ZERO
+            m = held_trumps
             while m:
                 c = lowest_card(m)
                 m &= m - ONE
-                if _is_boss(c, t, unseen) and (best < 0 or _TRICK_RANK[t, c] > _TRICK_RANK[t, best]):
-                    best = c
-            if best >= 0:
-                return best
-            return _pick(off, t, give, CHEAPEST)
-        return _pick(legal, t, give, CHEAPEST)
+                if give[t, c] == 0 and c != catcher:
+                    spare |= bit(c)
+            if spare != ZERO and popcount(held_trumps) >= 2:
+                return _pick(spare, t, give, CHEAPEST)
+    off = legal & ~trumps
+    if off != ZERO:
+        best = -1
+        boss = -1
+        m = off
+        while m:
+            c = lowest_card(m)
+            m &= m - ONE
+            if _sure(voids, c, t, unseen, both_opponents) and (best < 0 or _TRICK_RANK[t, c] > _TRICK_RANK[t, best]):
+                best = c
+            if _is_boss(c, t, unseen) and (boss < 0 or _TRICK_RANK[t, c] > _TRICK_RANK[t, boss]):
+                boss = c
+        if best >= 0:
+            return best
+        if boss >= 0:
+            return boss
+        return _pick(off, t, give, CHEAPEST)
+    return _pick(legal, t, give, CHEAPEST)
 
+
+@njit(cache=True)
+def play(hs, legal, rules, give):
+    """The card the seat to play plays from ``legal`` (a non-empty mask of its legal cards), by the rules of
+    the module docstring."""
+    # Everything is read into scalars first: in Numba an array handed to a helper costs a reference count.
+    leader = hs[ST_LEADER]
+    n = hs[ST_N_IN_TRICK]
+    seat = (leader + n) % 4
+    t = hs[ST_TRUMP]
+    voids = hs[ST_VOIDS]
+    played0 = np.uint64(hs[ST_PLAYED]) | np.uint64(hs[ST_PLAYED + 2])
+    played1 = np.uint64(hs[ST_PLAYED + 1]) | np.uint64(hs[ST_PLAYED + 3])
+    unseen = _DECK & ~(np.uint64(hs[ST_KNOWN + seat]) | played0 | played1)
+    if n == 0:
+        bidding_team = hs[ST_BIDDER] & 1
+        ours = _decided(played1 if bidding_team else played0, np.uint64(hs[ST_TAKEN + bidding_team]), t, rules)
+        theirs = _decided(played0 if bidding_team else played1, np.uint64(hs[ST_TAKEN + 1 - bidding_team]), t,
+                          rules)
+        return _lead(legal, rules, give, seat, t, unseen, voids, bidding_team,
+                     _contract_open(hs[ST_BID], ours, theirs, rules))
+    opponents = _opponents_after(leader, seat, n)
+    win_seat = hs[ST_WIN_SEAT]
     if (win_seat & 1) == (seat & 1):
-        if n_in_trick == 3 or _is_boss(win_card, t, unseen):
-            return _pick(legal, t, give, RICHEST)
+        if _sure(voids, hs[ST_WIN_CARD], t, unseen, opponents):
+            smear = legal & ~_HIGH_TRUMPS[t]
+            return _pick(smear if smear != ZERO else legal, t, give, RICHEST)
         return _pick(legal, t, give, CHEAPEST)
 
-    winners = ZERO  # cards that take the lead now
-    sure = ZERO  # winners no unseen card can beat
-    m = legal
-    while m:
-        c = lowest_card(m)
-        m &= m - ONE
-        if beats(c, t, led_suit, win_key, trick_mask):
-            winners |= bit(c)
-            if _is_boss(c, t, unseen):
-                sure |= bit(c)
-    if winners == ZERO:
-        return _pick(legal, t, give, CHEAPEST)
-    if n_in_trick == 3:
-        return _pick(winners, t, give, LOWEST)
-    if sure != ZERO:
-        return _pick(sure, t, give, LOWEST)
-    trick_value = 0
+    trick_mask = np.uint64(hs[ST_TRICK])
+    value = 0
+    carrier = False
     m = trick_mask
     while m:
         c = lowest_card(m)
         m &= m - ONE
-        trick_value += give[t, c]
-    if trick_value > 0:
-        return _pick(winners, t, give, HIGHEST)
+        value += _CARD_POINTS[c]
+        carrier = carrier or give[t, c] - _CARD_POINTS[c] >= POINT_CARRIER
+    worth = carrier or value >= WORTH_GAME
+    catcher = _catcher(legal, t, unseen)
+    led_suit = hs[ST_LED_SUIT]
+    win_key = hs[ST_WIN_KEY]
+    takers = ZERO
+    sure = ZERO
+    m = legal
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        if c == catcher and not worth:
+            continue
+        if beats(c, t, led_suit, win_key, trick_mask):
+            takers |= bit(c)
+            if _sure(voids, c, t, unseen, opponents):
+                sure |= bit(c)
+    if takers == ZERO:
+        return _pick(legal, t, give, CHEAPEST)
+    if n == 3:
+        return _take(voids, takers, t, give, unseen, seat)
+    if n == 1:
+        if not worth:
+            return _pick(legal, t, give, CHEAPEST)
+        if sure != ZERO:
+            return _take(voids, sure, t, give, unseen, seat)
+        return _pick(takers, t, give, HIGHEST)
+    if sure != ZERO:
+        return _take(voids, sure, t, give, unseen, seat)
+    if value > 0:
+        return _pick(takers, t, give, HIGHEST)
     return _pick(legal, t, give, CHEAPEST)
+
+
+@njit(cache=True, inline="always")
+def cheapest(cards, t, give):
+    """The card of ``cards`` that gives away least (fewest points, then lowest rank)."""
+    return _pick(cards, t, give, CHEAPEST)

@@ -1,0 +1,74 @@
+"""``pimc:K``: perfect-information Monte Carlo, a search player.
+
+- Card play. At each card decision with more than one legal card, it samples K worlds: deals of the cards
+  its seat has not seen, consistent with everything it has seen, voids included
+  (:func:`smear_sim.kernels.state.sample_world`). It solves each world double dummy
+  (:mod:`smear_sim.kernels.solver`) for the value of every legal card, from its team's side, and plays the
+  card with the best total. Among equal totals it plays the card ``heuristic`` would play when that card
+  is one of them, else the cheapest of them.
+- The objective is the solver's: the bidding team's score change minus the other team's (+-target on a
+  moon hand; in hand analysis, where no bid was made, the bidding team's points minus the other's).
+- Bidding, trump and discards are ``heuristic``'s.
+- Randomness: the worlds are drawn from the hand's own random stream, so results do not depend on threads
+  or chunks.
+
+Known weaknesses of the method: each world is solved as if everyone could see every card, so it cannot
+value hiding or discovering information (strategy fusion), and the worlds ignore what the auction and
+the other players' earlier choices say about their hands.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...core.layout import ST_BIDDER, ST_SIZE, ST_TRUMP
+from ..bits import ONE, ZERO, bit, lowest_card, popcount
+from ..solver import new_solver, solve
+from ..state import sample_world, to_play
+from . import heuristic
+
+TT_BITS = 14  # positions met during play are small; a smaller table is cheaper to allocate per decision
+
+
+@njit(cache=True)
+def card_totals(rng, hs, legal, rules, k, solver, world, values, totals):
+    """Add, for each legal card, its value over ``k`` sampled worlds from the seat to play's side into
+    ``totals`` (indexed by card)."""
+    seat = to_play(hs)
+    sign = 1 if (seat & 1) == (hs[ST_BIDDER] & 1) else -1
+    for _ in range(k):
+        sample_world(hs, seat, rng, world)
+        solve(solver, world, rules, values)
+        m = legal
+        while m:
+            c = lowest_card(m)
+            m &= m - ONE
+            totals[c] += sign * values[c]
+
+
+@njit(cache=True)
+def play(rng, hs, legal, rules, give, k):
+    """The card the seat to play plays from ``legal``; ``rng`` is the hand's random stream."""
+    if popcount(legal) == 1:
+        return lowest_card(legal)
+    totals = np.zeros(54, dtype=np.int64)
+    card_totals(rng, hs, legal, rules, k, new_solver(TT_BITS), np.zeros(ST_SIZE, dtype=np.int64),
+                np.zeros(54, dtype=np.int64), totals)
+    best_total = -(1 << 60)
+    tied = ZERO
+    m = legal
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        if totals[c] > best_total:
+            best_total = totals[c]
+            tied = bit(c)
+        elif totals[c] == best_total:
+            tied |= bit(c)
+    if popcount(tied) == 1:
+        return lowest_card(tied)
+    favourite = heuristic.play(hs, legal, rules, give)
+    if tied & bit(favourite):
+        return favourite
+    return heuristic.cheapest(tied, hs[ST_TRUMP], give)

@@ -1,0 +1,528 @@
+"""The double-dummy solver: the exact value of a hand state when every hand is visible to both sides.
+
+The value is :func:`smear_sim.kernels.hand.hand_value` of the finished hand (the bidding team's score
+change minus the other team's; +-target on a moon hand) under perfect play by both sides from the state:
+the bidding team's seats maximise it, the others minimise it. The search is alpha-beta over the remaining
+cards, exact, with three savings that never change a value:
+
+- *Transposition table* at trick boundaries. Within one solve the hands at the root are fixed, so the cards
+  still out say who played every other card; with the seat to lead, the tricks' card points taken so far
+  (as team 0's minus team 1's) and which team took each card whose taker scores (the jack; the jick and
+  the jokers with round points; the two, or under ``low=lowest`` every trump, when Low goes to the taker),
+  they decide the value of the rest of the hand. Entries hold a lower and an upper bound and the best card.
+- *Equivalent cards*. Two cards of one hand that are adjacent in rank in their suit among the cards still
+  out (in any hand or in the trick in progress), and that carry nothing to the score under the rules in
+  force (no card points, not the two of trump, and no trump at all under ``high=highest`` or
+  ``low=lowest``, where any trump may decide High or Low), are the same move: only the higher is searched.
+  The jokers are never equivalent to anything: a joker led ranks above the other joker played after it,
+  so its strength is not its rank alone.
+- *Move ordering*: the table's best card first; then a leader's high cards, a follower's cheapest winner
+  or, on a partner's winning card, its richest card; then the cheapest cards.
+
+The last trick is played out without branching (each hand holds one card), and a position is not
+searched when the points still undecided cannot change its value (:func:`_bounds`).
+
+:func:`new_solver` allocates a solver's working arrays once; :func:`solve` reuses them, so a player can
+solve many positions without allocating. A solver is used by one thread at a time. The search keeps one
+hand state per depth in a flat array and never takes a row of an array: in Numba every array view costs a
+reference count, which made up most of the search's time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core.layout import (
+    HIGH_JOKER,
+    LOW_JOKER,
+    MOON,
+    PASS,
+    R_HIGH,
+    R_LOW,
+    R_LOW_TO,
+    R_MOON_REQUIRES,
+    R_ROUND_POINTS,
+    R_TARGET,
+    R_TRUMP_ANYTIME,
+    REC_SIZE,
+    ST_BID,
+    ST_BIDDER,
+    ST_HANDS,
+    ST_LEADER,
+    ST_LED_SUIT,
+    ST_N_IN_TRICK,
+    ST_PLAYED,
+    ST_SIZE,
+    ST_TAKEN,
+    ST_TRICK,
+    ST_TRICKS_DONE,
+    ST_TRUMP,
+    ST_WIN_KEY,
+    ST_WIN_SEAT,
+)
+from ..core.tables import TABLES
+from .bits import ONE, ZERO, bit, has, lowest_card, popcount
+from .rng import mix64
+from .scoring import card_points, score_state
+from .state import apply_card, legal_cards, mask_at, play_card, to_play
+from .trick import beats, legal_mask
+
+_TRUMP_MASK = TABLES.trump_mask
+_TRUMP_CARDS = TABLES.trump_cards
+_TRICK_RANK = TABLES.trick_rank
+_EFFECTIVE_SUIT = TABLES.effective_suit
+_HIGHER_TRUMPS = TABLES.higher_trumps
+_HIGHER_IN_SUIT = TABLES.higher_in_suit
+_SUIT_MASK = TABLES.suit_mask
+_CARD_POINTS = TABLES.card_points
+
+INF = 1 << 20
+TT_BITS = 16
+MAX_DEPTH = 26
+# Columns of the transposition table.
+_K1, _K2, _LO, _HI, _MOVE, _GEN = 0, 1, 2, 3, 4, 5
+# Fields of the solver's context array.
+_GEN_NOW, _NODES, _RELEVANT, _NEUTRAL, _TEAM, _TT_MASK, _OURS, _THEIRS, _NOBODY, _TAKERS = range(10)
+_CTX_SIZE = 10
+# Fields of a search frame (one row per depth).
+_F_ALPHA, _F_BETA, _F_ALPHA0, _F_BETA0, _F_MAX, _F_BEST, _F_BEST_MOVE, _F_NEXT, _F_COUNT, _F_INDEX, _F_K1, _F_K2 = range(12)
+_F_CARDS = 12  # the node's moves in search order (up to 6), then their sort keys
+_F_KEYS = 20
+_FRAME_SIZE = 28
+
+
+@njit(cache=True)
+def new_solver(tt_bits=TT_BITS):
+    """A solver's working arrays: ``(stack, rec, tt, ctx, frames)``: one hand state per depth (flat), a
+    hand record to score into, the transposition table, the solve's context and the search frames (with
+    each node's moves in search order)."""
+    size = 1 << tt_bits
+    ctx = np.zeros(_CTX_SIZE, dtype=np.int64)
+    ctx[_TT_MASK] = size - 1
+    return (np.zeros(MAX_DEPTH * ST_SIZE, dtype=np.int64), np.zeros(REC_SIZE, dtype=np.int64),
+            np.zeros((size, 6), dtype=np.int64), ctx, np.zeros((MAX_DEPTH, _FRAME_SIZE), dtype=np.int64))
+
+
+@njit(cache=True)
+def _rule_masks(t, rules):
+    """``(relevant, neutral)``: the cards whose taker scores, and the cards that carry nothing to the score."""
+    trumps = _TRUMP_MASK[t]
+    two = bit(t * 13)
+    relevant = bit(t * 13 + 9)
+    if rules[R_ROUND_POINTS] == 1:
+        relevant |= bit((3 - t) * 13 + 9) | bit(HIGH_JOKER) | bit(LOW_JOKER)
+    if rules[R_LOW_TO] == 1:
+        relevant |= trumps if rules[R_LOW] == 1 else two
+    neutral = ZERO
+    for c in range(54):
+        if _CARD_POINTS[c] == 0:
+            neutral |= bit(c)
+    neutral &= ~(two | bit(HIGH_JOKER) | bit(LOW_JOKER))
+    if rules[R_HIGH] == 1 or rules[R_LOW] == 1:
+        neutral &= ~trumps
+    return relevant, neutral
+
+
+@njit(cache=True, inline="always")
+def _lowest_ranked(mask, t):
+    """The card of the non-empty ``mask`` (all of one effective suit) with the lowest rank in that suit."""
+    c = lowest_card(mask)
+    if _TRICK_RANK[t, c] < 16:
+        return c  # a plain suit: card codes rise with rank
+    for i in range(15, -1, -1):
+        if has(mask, _TRUMP_CARDS[t, i]):
+            return _TRUMP_CARDS[t, i]
+    return c
+
+
+@njit(cache=True, inline="always")
+def _higher(c, t):
+    if _TRICK_RANK[t, c] >= 16:
+        return _HIGHER_TRUMPS[t, c]
+    return _HIGHER_IN_SUIT[c] & _SUIT_MASK[t, _EFFECTIVE_SUIT[t, c]]
+
+
+@njit(cache=True, inline="always")
+def _out(s, b):
+    """The cards still out in the state at ``s[b:]``: in a hand or in the trick in progress."""
+    return (mask_at(s, b + ST_HANDS) | mask_at(s, b + ST_HANDS + 1) | mask_at(s, b + ST_HANDS + 2)
+            | mask_at(s, b + ST_HANDS + 3) | mask_at(s, b + ST_TRICK))
+
+
+@njit(cache=True, inline="always")
+def distinct_moves(legal, neutral, out, t):
+    """``legal`` less the cards equivalent to a higher legal card (see the module docstring); ``out`` is
+    the cards still out."""
+    plain = legal & neutral
+    if plain & (plain - ONE) == ZERO:  # at most one such card: nothing to prune
+        return legal
+    moves = legal
+    m = plain
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        above = _higher(c, t) & out
+        if above != ZERO and has(plain, _lowest_ranked(above, t)):
+            moves &= ~bit(c)
+    return moves
+
+
+@njit(cache=True, inline="always")
+def representative(c, moves, out, t):
+    """The searched card that ``c`` (legal, maybe pruned) is equivalent to."""
+    while not has(moves, c):
+        c = _lowest_ranked(_higher(c, t) & out, t)
+    return c
+
+
+@njit(cache=True, inline="always")
+def _move_key(c, tt_move, t, n, partner_winning, led, win_key, trick):
+    """The search order of card ``c`` (higher first): the table's best card; then a leader's high cards, a
+    follower's cheapest winner or, on a partner's winning card, its richest card; then the cheapest cards."""
+    rank = _TRICK_RANK[t, c]
+    worth = _CARD_POINTS[c]
+    if c == tt_move:
+        return 1 << 20
+    if n == 0:
+        return rank * 4 + worth
+    if partner_winning:
+        return worth * 64 - rank
+    if beats(c, t, led, win_key, trick):
+        return 4096 - rank
+    return -(worth * 64 + rank)
+
+
+@njit(cache=True, inline="always")
+def _extreme_trump(cards, t, highest):
+    """The highest (or lowest) trump of ``cards``, -1 if none."""
+    for i in range(16):
+        c = _TRUMP_CARDS[t, i if highest else 15 - i]
+        if has(cards, c):
+            return c
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _owner(c, own0, own1):
+    if c < 0:
+        return -1
+    return 0 if has(own0, c) else (1 if has(own1, c) else -1)
+
+
+@njit(cache=True)
+def _fixed_awards(hs, rules, ctx):
+    """Record in ``ctx`` what is decided for the whole solve: the points that go to the player of a card
+    (every card still held will be played, so the team holding or having played it wins them), the points
+    no one can win, and the cards whose taker wins a point."""
+    t = hs[ST_TRUMP]
+    team = hs[ST_BIDDER] & 1
+    held0 = mask_at(hs, ST_HANDS) | mask_at(hs, ST_HANDS + 2) | mask_at(hs, ST_PLAYED) | mask_at(hs, ST_PLAYED + 2)
+    held1 = mask_at(hs, ST_HANDS + 1) | mask_at(hs, ST_HANDS + 3) | mask_at(hs, ST_PLAYED + 1) | mask_at(hs, ST_PLAYED + 3)
+    in_play = held0 | held1
+    high = _owner(t * 13 + 12, held0, held1) if rules[R_HIGH] == 0 else _owner(_extreme_trump(in_play, t, True),
+                                                                               held0, held1)
+    low = -1  # Low when it goes to the player
+    low_card = t * 13 if rules[R_LOW] == 0 else _extreme_trump(in_play, t, False)
+    takers = ZERO
+    if low_card >= 0 and has(in_play, low_card):
+        if rules[R_LOW_TO] == 0:
+            low = _owner(low_card, held0, held1)
+        else:
+            takers |= bit(low_card)
+    takers |= bit(t * 13 + 9)
+    n_points = 4
+    if rules[R_ROUND_POINTS] == 1:
+        n_points = 7
+        takers |= bit((3 - t) * 13 + 9) | bit(HIGH_JOKER) | bit(LOW_JOKER)
+    takers &= in_play
+    ours = (high == team) + (low == team)
+    theirs = (high == 1 - team) + (low == 1 - team)
+    ctx[_OURS] = ours
+    ctx[_THEIRS] = theirs
+    ctx[_NOBODY] = n_points - 1 - ours - theirs - popcount(takers)  # the rest, less Game
+    ctx[_TAKERS] = np.int64(takers)
+
+
+@njit(cache=True, inline="always")
+def _bounds(taken0, taken1, out, p0, p1, team, bid, fixed_ours, fixed_theirs, fixed_nobody, takers, target,
+            moon_in_play):
+    """``(worst, best)``: bounds on the final value that hold whatever is played from a position where the
+    teams have taken ``taken0``/``taken1`` (``p0``/``p1`` card points) and ``out`` is still out.
+
+    The points decided for the whole solve are ``fixed_*`` (:func:`_fixed_awards`); a point that goes to a
+    trick's taker (its card in ``takers``) is decided once its trick is taken, Game once one team's card
+    points cannot be caught. The bounds give every undecided point to one side and then to the other: the
+    value never falls as the bidding team wins more points or the other team fewer.
+    """
+    ours_taken = taken1 if team else taken0
+    theirs_taken = taken0 if team else taken1
+    ours = fixed_ours + popcount(takers & ours_taken)
+    theirs = fixed_theirs + popcount(takers & theirs_taken)
+    open_points = popcount(takers & ~taken0 & ~taken1)
+    nobody = fixed_nobody
+    p_ours, p_theirs = (p1, p0) if team else (p0, p1)
+    rest = card_points(out)
+    if p_ours > p_theirs + rest:
+        ours += 1
+    elif p_theirs > p_ours + rest:
+        theirs += 1
+    elif rest == 0:
+        nobody += 1
+    else:
+        open_points += 1
+    if bid == MOON:
+        best = target if theirs == 0 and (nobody == 0 or moon_in_play) else -target
+        worst = best if open_points == 0 else -target
+        return worst, best
+    if bid == PASS:
+        return ours - theirs - open_points, ours + open_points - theirs
+    worst = (ours if ours >= bid else -bid) - theirs - open_points
+    best = (ours + open_points if ours + open_points >= bid else -bid) - theirs
+    return worst, best
+
+
+@njit(cache=True)
+def _search(solver, rules, root, alpha, beta):
+    """Alpha-beta (fail-soft) from the state at depth ``root`` with the window ``alpha, beta``.
+
+    It keeps an explicit stack of frames rather than recursing (Numba cannot cache a recursive function),
+    and reads everything it needs from the arrays into scalars first: an array handed to a helper costs a
+    reference count in Numba, which made up most of the search's time.
+    """
+    stack, rec, tt, ctx, frames = solver
+    anytime = rules[R_TRUMP_ANYTIME] == 1
+    target = rules[R_TARGET]
+    moon_in_play = rules[R_MOON_REQUIRES] == 1
+    team = ctx[_TEAM]
+    gen = ctx[_GEN_NOW]
+    tt_mask = np.uint64(ctx[_TT_MASK])
+    relevant = np.uint64(ctx[_RELEVANT])
+    neutral = np.uint64(ctx[_NEUTRAL])
+    fixed_ours = ctx[_OURS]
+    fixed_theirs = ctx[_THEIRS]
+    fixed_nobody = ctx[_NOBODY]
+    takers = np.uint64(ctx[_TAKERS])
+    nodes = 0
+    d = root
+    entering = True  # start node d with the window (alpha, beta); else return ``value`` to its parent
+    value = 0
+    while True:
+        if entering:
+            nodes += 1
+            b = d * ST_SIZE
+            known = False
+            t = stack[b + ST_TRUMP]
+            n = stack[b + ST_N_IN_TRICK]
+            tricks_done = stack[b + ST_TRICKS_DONE]
+            out = _out(stack, b)
+            index = -1
+            tt_move = -1
+            k1 = np.int64(0)
+            k2 = np.int64(0)
+            if tricks_done == 6:
+                known = True
+                value = score_state(stack, rules, rec, b)
+            elif n == 0:
+                taken0 = mask_at(stack, b + ST_TAKEN)
+                taken1 = mask_at(stack, b + ST_TAKEN + 1)
+                p0 = card_points(taken0)
+                p1 = card_points(taken1)
+                worst, best = _bounds(taken0, taken1, out, p0, p1, team, stack[b + ST_BID], fixed_ours,
+                                      fixed_theirs, fixed_nobody, takers, target, moon_in_play)
+                if worst >= beta or worst == best:
+                    known = True
+                    value = worst
+                elif best <= alpha:
+                    known = True
+                    value = best
+                elif tricks_done == 5:  # the last trick: each hand holds one card
+                    c1 = b + ST_SIZE
+                    for k in range(ST_SIZE):
+                        stack[c1 + k] = stack[b + k]
+                    for _ in range(4):
+                        play_card(stack, lowest_card(mask_at(stack, c1 + ST_HANDS + to_play(stack, c1))), anytime,
+                                  c1)
+                    known = True
+                    value = score_state(stack, rules, rec, c1)
+                else:
+                    k1 = np.int64(out) | (stack[b + ST_LEADER] << 54)
+                    k2 = np.int64(taken0 & relevant) | ((p0 - p1 + 128) << 54)
+                    index = np.int64(mix64(np.uint64(k1) ^ mix64(np.uint64(k2))) & tt_mask)
+                    if tt[index, _GEN] == gen and tt[index, _K1] == k1 and tt[index, _K2] == k2:
+                        lo = tt[index, _LO]
+                        hi = tt[index, _HI]
+                        if lo >= beta or lo == hi:
+                            known = True
+                            value = lo
+                        elif hi <= alpha:
+                            known = True
+                            value = hi
+                        else:
+                            alpha = max(alpha, lo)
+                            beta = min(beta, hi)
+                            tt_move = tt[index, _MOVE]
+            if known:
+                entering = False
+                continue
+            seat = (stack[b + ST_LEADER] + n) % 4
+            maximize = (seat & 1) == team
+            hand = mask_at(stack, b + ST_HANDS + seat)
+            led = stack[b + ST_LED_SUIT]
+            moves = distinct_moves(legal_mask(hand, t, led, anytime), neutral, out, t)
+            partner_winning = n > 0 and (stack[b + ST_WIN_SEAT] & 1) == (seat & 1)
+            win_key = stack[b + ST_WIN_KEY]
+            trick = mask_at(stack, b + ST_TRICK)
+            count = 0
+            m = moves
+            while m:  # insertion sort into the frame, by _move_key
+                c = lowest_card(m)
+                m &= m - ONE
+                key = _move_key(c, tt_move, t, n, partner_winning, led, win_key, trick)
+                i = count
+                while i > 0 and frames[d, _F_KEYS + i - 1] < key:
+                    frames[d, _F_KEYS + i] = frames[d, _F_KEYS + i - 1]
+                    frames[d, _F_CARDS + i] = frames[d, _F_CARDS + i - 1]
+                    i -= 1
+                frames[d, _F_KEYS + i] = key
+                frames[d, _F_CARDS + i] = c
+                count += 1
+            frames[d, _F_INDEX] = index
+            frames[d, _F_K1] = k1
+            frames[d, _F_K2] = k2
+            frames[d, _F_ALPHA] = alpha
+            frames[d, _F_BETA] = beta
+            frames[d, _F_ALPHA0] = alpha
+            frames[d, _F_BETA0] = beta
+            frames[d, _F_MAX] = maximize
+            frames[d, _F_BEST] = -INF if maximize else INF
+            frames[d, _F_BEST_MOVE] = -1
+            frames[d, _F_NEXT] = 0
+            frames[d, _F_COUNT] = count
+        else:
+            if d == root:
+                ctx[_NODES] += nodes
+                return value
+            d -= 1
+            c = frames[d, _F_CARDS + frames[d, _F_NEXT] - 1]
+            if frames[d, _F_MAX]:
+                if value > frames[d, _F_BEST]:
+                    frames[d, _F_BEST] = value
+                    frames[d, _F_BEST_MOVE] = c
+                    if value > frames[d, _F_ALPHA]:
+                        frames[d, _F_ALPHA] = value
+            elif value < frames[d, _F_BEST]:
+                frames[d, _F_BEST] = value
+                frames[d, _F_BEST_MOVE] = c
+                if value < frames[d, _F_BETA]:
+                    frames[d, _F_BETA] = value
+            if frames[d, _F_ALPHA] >= frames[d, _F_BETA] or frames[d, _F_NEXT] == frames[d, _F_COUNT]:
+                value = frames[d, _F_BEST]  # searched: record its bounds in the table
+                index = frames[d, _F_INDEX]
+                if index >= 0:
+                    k1 = frames[d, _F_K1]
+                    k2 = frames[d, _F_K2]
+                    if not (tt[index, _GEN] == gen and tt[index, _K1] == k1 and tt[index, _K2] == k2):
+                        tt[index, _K1] = k1
+                        tt[index, _K2] = k2
+                        tt[index, _GEN] = gen
+                        tt[index, _LO] = -INF
+                        tt[index, _HI] = INF
+                    if value <= frames[d, _F_ALPHA0]:
+                        tt[index, _HI] = min(tt[index, _HI], value)
+                    elif value >= frames[d, _F_BETA0]:
+                        tt[index, _LO] = max(tt[index, _LO], value)
+                    else:
+                        tt[index, _LO] = value
+                        tt[index, _HI] = value
+                    tt[index, _MOVE] = frames[d, _F_BEST_MOVE]
+                continue
+        # search the next move of node d
+        c = frames[d, _F_CARDS + frames[d, _F_NEXT]]
+        frames[d, _F_NEXT] += 1
+        b = d * ST_SIZE
+        for k in range(ST_SIZE):
+            stack[b + ST_SIZE + k] = stack[b + k]
+        play_card(stack, c, anytime, b + ST_SIZE)
+        alpha = frames[d, _F_ALPHA]
+        beta = frames[d, _F_BETA]
+        d += 1
+        entering = True
+
+
+@njit(cache=True)
+def _exact(solver, rules, d, guess):
+    """The exact value of the state at depth ``d`` by zero-window searches converging on it (MTD(f)),
+    starting at ``guess``; the table keeps what each search proved."""
+    lo = -INF
+    hi = INF
+    g = guess
+    while lo < hi:
+        beta = g + 1 if g == lo else g
+        g = _search(solver, rules, d, beta - 1, beta)
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    return g
+
+
+@njit(cache=True)
+def _start(solver, hs, rules):
+    stack, _, _, ctx, _ = solver
+    ctx[_GEN_NOW] += 1
+    ctx[_TEAM] = hs[ST_BIDDER] & 1
+    relevant, neutral = _rule_masks(hs[ST_TRUMP], rules)
+    ctx[_RELEVANT] = np.int64(relevant)
+    ctx[_NEUTRAL] = np.int64(neutral)
+    _fixed_awards(hs, rules, ctx)
+    for k in range(ST_SIZE):
+        stack[k] = hs[k]
+
+
+@njit(cache=True)
+def solve_value(solver, hs, rules):
+    """The double-dummy value of the hand state ``hs`` (its score when the hand is over)."""
+    _start(solver, hs, rules)
+    return _exact(solver, rules, 0, 0)
+
+
+@njit(cache=True)
+def solve(solver, hs, rules, values):
+    """The double-dummy value of the hand state ``hs``, and in ``values[c]`` the value of each legal card
+    ``c`` of the seat to play (other entries are left as they are); a finished hand has no cards to play
+    and its value is its score."""
+    _start(solver, hs, rules)
+    stack, rec, _, ctx, _ = solver
+    if hs[ST_TRICKS_DONE] == 6:
+        return score_state(stack, rules, rec)
+    maximize = (to_play(hs) & 1) == ctx[_TEAM]
+    legal = legal_cards(hs, rules)
+    out = _out(hs, 0)
+    t = hs[ST_TRUMP]
+    moves = distinct_moves(legal, np.uint64(ctx[_NEUTRAL]), out, t)
+    best = -INF if maximize else INF
+    guess = 0
+    m = moves
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        for k in range(ST_SIZE):
+            stack[ST_SIZE + k] = hs[k]
+        apply_card(stack, c, rules, ST_SIZE)
+        v = _exact(solver, rules, 1, guess)
+        values[c] = v
+        guess = v
+        best = max(best, v) if maximize else min(best, v)
+    m = legal & ~moves
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        values[c] = values[representative(c, moves, out, t)]
+    return best
+
+
+@njit(cache=True)
+def nodes_searched(solver):
+    """Nodes visited by the solver since it was made (for benchmarks)."""
+    return solver[3][_NODES]

@@ -1,0 +1,207 @@
+"""The double-dummy solver (kernels/solver.py) is exact: it agrees with plain minimax everywhere.
+
+Two oracles: a pure-Python minimax over the reference engine (legal plays, trick winners and scoring of
+reference/hand.py, nothing from the kernels), on thousands of random positions with one to three tricks
+left; and a plain Numba minimax over the kernel hand state (no pruning, no table, every legal card), on
+more three-trick positions and on full hands whose game tree is small enough to walk.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from numba import njit
+from random_hands import random_record
+
+from smear_sim.analysis.solve import hand_state, solve_position
+from smear_sim.core.cards import mask_of
+from smear_sim.core.layout import MOON, REC_SIZE, ST_BIDDER, ST_SIZE
+from smear_sim.core.rules import Rules
+from smear_sim.kernels import solver
+from smear_sim.kernels import state as ks
+from smear_sim.kernels.bits import ONE
+from smear_sim.kernels.scoring import score_state
+from smear_sim.reference import hand as ref
+from smear_sim.reference.record import parse_record, replay_position
+
+RULE_SETS = {
+    "defaults": Rules(),
+    "round_points_taker": Rules(round_points=True, low_to="taker"),
+    "highest_lowest_taker": Rules(high="highest", low="lowest", low_to="taker"),
+    "anytime_in_play": Rules(trump_anytime=True, moon_requires="in_play", target=11),
+}
+
+
+# -- oracle 1: pure Python over the reference engine -------------------------------------------------------
+
+
+def _objective(rules: Rules, bid, result: ref.HandResult) -> int:
+    team = result.bidding_team
+    if bid == ref.MOON:
+        return rules.target if result.moon else -rules.target
+    return result.score_delta[team] - result.score_delta[1 - team]
+
+
+def reference_minimax(position) -> tuple[int, dict[int, int]]:
+    """The value of ``position`` and of each legal card, by walking every line with the reference engine."""
+    record = position.record
+    rules, trump, bidder, bid = record.rules, record.trump, position.bidder, position.bid
+    team = bidder % 2
+
+    def value(held, tricks, trick, leader) -> int:
+        if len(tricks) == 6:
+            return _objective(rules, bid, ref.score_hand(rules, bidder, bid, trump, tricks, record.scores_before))
+        return best(children(held, tricks, trick, leader), (leader + len(trick)) % 4)
+
+    def children(held, tricks, trick, leader):
+        seat = (leader + len(trick)) % 4
+        for c in ref.legal_plays(rules, held[seat], trick, trump):
+            after = list(held)
+            after[seat] = tuple(x for x in held[seat] if x != c)
+            cards = (*trick, c)
+            if len(cards) == 4:
+                winner = (leader + ref.trick_winner(cards, trump)) % 4
+                yield c, value(tuple(after), (*tricks, ref.Trick(leader, cards, winner)), (), winner)
+            else:
+                yield c, value(tuple(after), tricks, cards, leader)
+
+    def best(pairs, seat) -> int:
+        values = [v for _, v in pairs]
+        return max(values) if seat % 2 == team else min(values)
+
+    root = dict(children(position.held, position.tricks, position.trick, position.leader))
+    return best(root.items(), position.to_play), root
+
+
+def _positions(rules: Rules, r: random.Random, n: int, tricks_left: tuple[int, ...]):
+    """Random reachable positions: random legal hands cut with 1..4 cards of the trick in progress played."""
+    made = 0
+    while made < n:
+        record = random_record(rules, r)
+        if "plays" not in record:
+            continue
+        left = r.choice(tricks_left)
+        record["plays"] = record["plays"][: 24 - 4 * left + r.randrange(4)]
+        made += 1
+        yield replay_position(parse_record(record, partial=True))
+
+
+@pytest.mark.parametrize("name", list(RULE_SETS))
+def test_solver_matches_reference_minimax_with_one_to_three_tricks_left(name):
+    rules = RULE_SETS[name]
+    r = random.Random(name)
+    checked = 0
+    for position in _positions(rules, r, 450, (1, 1, 2, 2, 2, 3)):
+        value, cards = reference_minimax(position)
+        solved = solve_position(position)
+        assert solved.value == value, (position, solved, value)
+        assert dict(solved.cards) == cards, (position, solved, cards)
+        checked += 1
+    assert checked == 450
+
+
+# -- oracle 2: plain minimax over the kernel state ----------------------------------------------------------
+
+
+@njit
+def plain_minimax(hs, rules, rec, budget, alpha, beta, prune):
+    """The value of ``hs`` over every line: plain minimax, or with ``prune`` plain alpha-beta (cut-offs only,
+    every legal card in code order, no table). ``budget[0]`` counts leaves down (negative: gave up)."""
+    if ks.is_over(hs):
+        budget[0] -= 1
+        return score_state(hs, rules, rec)
+    maximize = (ks.to_play(hs) & 1) == (hs[ST_BIDDER] & 1)
+    best = -(1 << 30) if maximize else 1 << 30
+    m = ks.legal_cards(hs, rules)
+    child = np.empty(ST_SIZE, dtype=np.int64)
+    for c in range(54):
+        if not (m >> np.uint64(c)) & ONE:
+            continue
+        child[:] = hs
+        ks.apply_card(child, c, rules)
+        v = plain_minimax(child, rules, rec, budget, alpha, beta, prune)
+        if budget[0] < 0:
+            return 0
+        if maximize:
+            best = max(best, v)
+            alpha = max(alpha, v)
+        else:
+            best = min(best, v)
+            beta = min(beta, v)
+        if prune and alpha >= beta:
+            break
+    return best
+
+
+def plain_values(hs: np.ndarray, rules: np.ndarray, prune: bool) -> dict[int, int]:
+    """Each legal card's value by plain minimax (or plain alpha-beta with ``prune``)."""
+    rec = np.zeros(REC_SIZE, dtype=np.int64)
+    budget = np.array([10**8], dtype=np.int64)
+    values = {}
+    legal = int(ks.legal_cards(hs, rules))
+    for c in range(54):
+        if legal >> c & 1:
+            child = hs.copy()
+            ks.apply_card(child, c, rules)
+            values[c] = int(plain_minimax(child, rules, rec, budget, -(1 << 30), 1 << 30, prune))
+    assert budget[0] >= 0
+    return values
+
+
+def _check_against_plain(hs: np.ndarray, rules: np.ndarray, sv, prune: bool) -> None:
+    expected = plain_values(hs, rules, prune)
+    values = np.zeros(54, dtype=np.int64)
+    value = solver.solve(sv, hs, rules, values)
+    maximize = ks.to_play(hs) % 2 == hs[ST_BIDDER] % 2
+    assert value == (max if maximize else min)(expected.values()), (hs, expected, value)
+    assert {c: int(values[c]) for c in expected} == expected, (hs, expected)
+    assert solver.solve_value(sv, hs, rules) == value
+
+
+@pytest.mark.parametrize("name", list(RULE_SETS))
+def test_solver_matches_plain_minimax_with_three_tricks_left(name):
+    """Also checks that plain alpha-beta (the full-hand oracle below) equals plain minimax."""
+    rules = RULE_SETS[name]
+    array = rules.to_array()
+    sv = solver.new_solver(10)  # a small table, so that entries are overwritten too
+    for position in _positions(rules, random.Random(f"plain {name}"), 500, (3,)):
+        hs = hand_state(position)
+        _check_against_plain(hs, array, sv, prune=False)
+        assert plain_values(hs, array, prune=True) == plain_values(hs, array, prune=False)
+
+
+def _full_hand(r: random.Random, rules: Rules) -> np.ndarray:
+    """A random hand state at the first lead: 6 random cards a seat, any trump, bidder, bid and scores."""
+    deck = list(range(54))
+    r.shuffle(deck)
+    hands = np.array([mask_of(deck[6 * s: 6 * s + 6]) for s in range(4)], dtype=np.uint64)
+    bid = r.choice([*range(rules.min_bid, rules.max_points + 1), MOON])
+    hs = np.zeros(ST_SIZE, dtype=np.int64)
+    ks.start_play(hs, hands, hands, r.randrange(4), r.randrange(4), bid, r.randint(-10, 20), r.randint(-10, 20))
+    return hs
+
+
+@pytest.mark.parametrize("name", list(RULE_SETS))
+def test_solver_matches_plain_alpha_beta_on_full_hands(name):
+    rules = RULE_SETS[name]
+    array = rules.to_array()
+    r = random.Random(f"full {name}")
+    sv = solver.new_solver()
+    for _ in range(40):
+        _check_against_plain(_full_hand(r, rules), array, sv, prune=True)
+
+
+def test_solve_record_cli_shape_on_a_finished_hand():
+    """With all 24 cards played the value is the scored value and no card is listed."""
+    rules = Rules()
+    record = random_record(rules, random.Random(5))
+    while "plays" not in record:
+        record = random_record(rules, random.Random(len(str(record))))
+    position = replay_position(parse_record(record, partial=True))
+    result = solve_position(position)
+    scored = ref.score_hand(rules, position.bidder, position.bid, position.record.trump, position.tricks,
+                            position.record.scores_before)
+    assert result.to_play is None and result.cards == ()
+    assert result.value == _objective(rules, position.bid, scored)
