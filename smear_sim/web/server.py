@@ -41,7 +41,7 @@ from ..analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table, parse_f
 from ..analysis.hand import EXAMPLE_HAND, HandQuery, hand_query
 from ..core.cards import SUIT_NAMES
 from ..core.errors import SmearError
-from ..core.players import POLICIES
+from ..core.players import FAST_POLICIES, parse_policy
 from ..core.rules import Rules, describe_options
 from ..output.format import FEATURES
 from ..output.report import table_json
@@ -70,7 +70,9 @@ def hand_request(body: Any, max_samples: int) -> HandQuery:
     if not isinstance(cards, str) and not (isinstance(cards, list) and all(isinstance(c, str) for c in cards)):
         raise SmearError(f'cards must be a string such as "{EXAMPLE_HAND}" or a list of card names')
     trump = _optional(body, "trump", str, "one of S H D C")
-    policy = _optional(body, "policy", str, "a policy name: " + " or ".join(POLICIES)) or "heuristic"
+    policy = _optional(body, "policy", str, "a policy name: " + " or ".join(FAST_POLICIES)) or "heuristic"
+    if parse_policy(policy).name not in FAST_POLICIES:  # a search player is far too slow for the page
+        raise SmearError(f"policy {policy!r} is not offered here: choose {' or '.join(FAST_POLICIES)}")
     seed = _optional(body, "seed", int, "a whole number")
     samples = _optional(body, "samples", int, "a whole number of deals")
     precision = _optional(body, "precision", (int, float), "a standard error such as 0.01")
@@ -214,7 +216,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     async def rules() -> JSONResponse:
         return JSONResponse({
             "options": describe_options(),
-            "policies": list(POLICIES),
+            "policies": list(FAST_POLICIES),
             "hand": {"fields": list(HAND_FIELDS), "trumps": list(SUIT_NAMES), "default_samples": DEFAULT_SAMPLES,
                      "max_samples": max_samples},
             "table_features": {name: label.help for name, label in FEATURES.items()},

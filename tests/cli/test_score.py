@@ -297,3 +297,36 @@ def test_subprocess_rules_toml_round_trip():
     proc = run("rules", "--toml", "--rule", "forced_bid=dealer")
     assert proc.returncode == 0
     assert Rules.from_mapping(tomllib.loads(proc.stdout)) == Rules(forced_bid="dealer")
+
+
+# -- solve ----------------------------------------------------------------------------------------------------
+
+
+def test_solve_a_hand_in_progress_and_a_finished_hand():
+    """The JSON of docs/formats.md; the best card's value is the position's; a full record gives its score."""
+    record = json.loads((GOLDEN_DIR / "basic.json").read_text())
+    record.pop("result", None)
+    finished = json.loads(invoke("solve", "-", "--json", input=json.dumps(record)).stdout)
+    scored = json.loads(invoke("score", "-", "--json", input=json.dumps(record)).stdout)
+    team = scored["bidding_team"]
+    assert finished == {"to_play": None, "value": scored["score_delta"][team] - scored["score_delta"][1 - team],
+                        "cards": []}
+    record["plays"] = record["plays"][:13]  # the 14th card is seat (leader + 1)'s to play
+    result = invoke("solve", "-", "--json", input=json.dumps(record))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data) == {"to_play", "value", "cards"} and 0 <= data["to_play"] <= 3
+    values = [c["value"] for c in data["cards"]]
+    bidder_side = data["to_play"] % 2 == team
+    assert data["value"] == (max(values) if bidder_side else min(values))
+    people = invoke("solve", "-", input=json.dumps(record))
+    assert people.exit_code == 0 and f"Seat {data['to_play']} to play" in people.stdout
+
+
+def test_solve_bad_input_exits_2_with_one_line():
+    record = json.loads((GOLDEN_DIR / "forced_bid_none_thrown_in.json").read_text())
+    line = assert_clean_failure(invoke("solve", "-", input=json.dumps(record)))
+    assert "thrown in" in line
+    record = json.loads((GOLDEN_DIR / "basic.json").read_text())
+    record["plays"] = record["plays"][:5] + record["plays"][6:7]  # the 6th card played out of turn
+    assert "play 6" in assert_clean_failure(invoke("solve", "-", input=json.dumps(record)))

@@ -185,3 +185,21 @@ def test_importing_the_cli_does_not_load_numba_pandas_or_matplotlib():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
+
+
+def test_tournament_json_table_and_markdown(tmp_path):
+    out = tmp_path / "players.md"
+    result = ok("tournament", "random", "heuristic", "pimc:2", "--deals", "300", "--search-deals", "3", "--games",
+                "20", "--search-games", "1", "--json", "--out", str(out))
+    data = json.loads(result.stdout)
+    assert data["players"] == ["random", "heuristic", "pimc:2"]
+    assert [p["deals"] for p in data["pairs"]] == [300, 3, 3]
+    assert [p["games"]["games"] for p in data["pairs"]] == [20, 1, 1]
+    assert {r["player"] for r in data["ratings"]} == set(data["players"])
+    text = out.read_text()
+    assert text.startswith("# Players rated against each other")
+    assert "smear-sim tournament random heuristic pimc:2 --deals 300 --search-deals 3 --games 20" in text
+    table = ok("tournament", "random", "heuristic", "--deals", "200").stdout
+    assert "Ratings" in table and "score margin" in table
+    assert_clean_failure(invoke("tournament", "heuristic", "--deals", "10"))
+    assert "pimc:K needs K" in assert_clean_failure(invoke("tournament", "heuristic", "pimc:0", "--deals", "10"))

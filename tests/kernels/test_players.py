@@ -443,3 +443,71 @@ def test_duplicate_match_heuristic_beats_random_by_many_standard_errors():
     margin = first.score_margin
     assert margin.se > 0
     assert margin.value > 10 * margin.se, margin  # about 2.8 points a hand, SE about 0.03
+
+
+# -- heuristic v2: one example per fix of v1 -------------------------------------------------------------------
+
+HEARTS = 1
+
+
+def test_v2_fix1_an_off_suit_winner_is_sure_only_when_no_opponent_can_ruff():
+    # Seat 2 plays third: its partner (seat 0) led the ace of clubs, seat 3 still to play may ruff.
+    hs = situation(2, "10C 3C 5D", HEARTS, trick="AC 4C")
+    assert play(kp.HEURISTIC_V1, hs) == parse_cards("10C")[0]  # v1 smears its ten on a trick that may be ruffed
+    assert play(kp.HEURISTIC, hs) == parse_cards("3C")[0]
+    hs = situation(2, "10C 3C 5D", HEARTS, trick="AC 4C", voids=((3, HEARTS),))  # seat 3 has no trump
+    assert play(kp.HEURISTIC, hs) == parse_cards("10C")[0]
+
+
+def test_v2_fix2_last_seat_takes_with_its_most_valuable_winner():
+    hs = situation(3, "10H 8H 5C", HEARTS, trick="4H 6H 7H")  # an opponent's 7H wins; the 10H or 8H take it
+    assert play(kp.HEURISTIC_V1, hs) == parse_cards("8H")[0]
+    assert play(kp.HEURISTIC, hs) == parse_cards("10H")[0]
+    # With the ace (boss: its value is safe later) and a low winner, it takes with the low one.
+    hs = situation(3, "AH 8H 5C", HEARTS, trick="4H 6H 7H")
+    assert play(kp.HEURISTIC, hs) == parse_cards("8H")[0]
+
+
+def test_v2_fix3_second_hand_low_and_the_jack_catcher_kept():
+    # Second hand, void in clubs, on a worthless club lead: v1 ruffs with its sure ace, v2 plays low.
+    hs = situation(1, "AH 3D", HEARTS, trick="5C")
+    assert play(kp.HEURISTIC_V1, hs) == card(ACE, HEARTS)
+    assert play(kp.HEURISTIC, hs) == parse_cards("3D")[0]
+    # Last hand: the ace is the card that captures the unseen jack; a worthless trick is not worth it.
+    hs = situation(3, "AH 3D", HEARTS, trick="5C 6C 7C")
+    assert play(kp.HEURISTIC_V1, hs) == card(ACE, HEARTS)
+    assert play(kp.HEURISTIC, hs) == parse_cards("3D")[0]
+    # ... but the trick with the ten of clubs is.
+    assert play(kp.HEURISTIC, situation(3, "AH 3D", HEARTS, trick="5C 4C 10C")) == card(ACE, HEARTS)
+
+
+def test_v2_fix4_defence_leads_trump_while_the_contract_is_open():
+    hs = situation(1, "4H 5H 9C", HEARTS, bidder=0, bid=3)  # seat 1 defends against seat 0's 3
+    assert play(kp.HEURISTIC_V1, hs) == parse_cards("9C")[0]
+    assert play(kp.HEURISTIC, hs) == parse_cards("4H")[0]
+
+
+def test_v2_fix5_high_is_valued_by_the_high_rule():
+    king_top = np.uint64(mask_of(parse_cards("KH 5H 6H 3S 4S 5D 6D 7C 8C")))
+    without_king = np.uint64(mask_of(parse_cards("9H 5H 6H 3S 4S 5D 6D 7C 8C")))
+    ace = Rules().to_array()
+    highest = Rules(high="highest").to_array()
+    assert heuristic.suit_value(king_top, HEARTS, ace) == pytest.approx(
+        heuristic.suit_value(without_king, HEARTS, ace) + 0.10)  # only the 0.10 a king holds to capture the jack
+    assert heuristic_v1.suit_value(king_top, HEARTS, ace) > heuristic_v1.suit_value(without_king, HEARTS, ace) + 0.4
+    # under high=highest the king is top unless an opponent holds the ace: 27/45
+    assert heuristic.suit_value(king_top, HEARTS, highest) - heuristic.suit_value(king_top, HEARTS, ace) == \
+        pytest.approx(27 / 45)
+
+
+def test_v2_fix6_no_moon_with_ace_two_and_jack_and_three_trumps():
+    array = Rules().to_array()
+    three = np.uint64(mask_of(parse_cards("AH 2H JH AS AC KD 4S 5C 6D")))
+    four = np.uint64(mask_of(parse_cards("AH 2H JH 10H AS AC 4S 5C 6D")))
+    state = new_state()
+    assert kp.choose_bid(kp.HEURISTIC_V1, state, three, 0, 3, np.zeros(4, dtype=np.int64), 0, 0, 0, 2, 4, True,
+                         True, array, 4) == MOON
+    assert kp.choose_bid(kp.HEURISTIC, state, three, 0, 3, np.zeros(4, dtype=np.int64), 0, 0, 0, 2, 4, True, True,
+                         array, 4) != MOON
+    assert kp.choose_bid(kp.HEURISTIC, state, four, 0, 3, np.zeros(4, dtype=np.int64), 0, 0, 0, 2, 4, True, True,
+                         array, 4) == MOON
