@@ -3,8 +3,9 @@
     python benchmarks/pimc.py [--k 16] [--deals 400] [--threads 2] [--positions 300]
 
 - match: `pimc:K` against `heuristic` in duplicate (each hand has one pimc team), hands per second on
-  `--threads` threads;
-- all pimc: hands per second with all four seats playing `pimc:K`;
+  `--threads` threads, and per CPU-second (on a shared machine, the wall-clock rate depends on the others'
+  load; `--threads` times the CPU rate is what the threads would give alone);
+- all pimc: the same with all four seats playing `pimc:K`;
 - breakdown: on the card decisions of real hands (heuristic play, every decision with two or more legal
   cards), the mean time per decision spent sampling worlds and solving them, on one thread, and how many
   such decisions a team meets per hand.
@@ -82,9 +83,13 @@ def main() -> None:
     args = parser.parse_args()
     policy = f"pimc:{args.k}"
     duplicate_match(policy, "heuristic", deals=8, seed=args.seed)  # compile or load
+    cpu = time.process_time()
     match = duplicate_match(policy, "heuristic", deals=args.deals, seed=args.seed, threads=args.threads,
                             chunk_size=args.deals)
+    match_cpu = time.process_time() - cpu
+    cpu = time.process_time()
     all_pimc = simulate(args.deals, seed=args.seed, policies=policy, threads=args.threads, chunk_size=args.deals)
+    all_cpu = time.process_time() - cpu
     states, per_hand = decisions(args.positions, args.seed)
     with using_threads(1):
         split = breakdown(states, args.k)
@@ -92,7 +97,9 @@ def main() -> None:
         "policy": policy,
         "threads": args.threads,
         "match_vs_heuristic_hands_per_s": round(2 * args.deals / match.seconds, 1),
+        "match_vs_heuristic_hands_per_cpu_s": round(2 * args.deals / match_cpu, 1),
         "all_pimc_hands_per_s": round(args.deals / all_pimc.seconds, 1),
+        "all_pimc_hands_per_cpu_s": round(args.deals / all_cpu, 1),
         "decisions_with_a_choice_per_team_and_hand": round(per_hand, 2),
         "one_thread_breakdown": split,
         "match_points_margin": match.points_margin.to_json("mean"),

@@ -105,7 +105,7 @@ def new_solver(tt_bits=TT_BITS):
 
 
 @njit(cache=True)
-def _rule_masks(t, rules):
+def rule_masks(t, rules):
     """``(relevant, neutral)``: the cards whose taker scores, and the cards that carry nothing to the score."""
     trumps = _TRUMP_MASK[t]
     two = bit(t * 13)
@@ -472,7 +472,7 @@ def _start(solver, hs, rules):
     stack, _, _, ctx, _ = solver
     ctx[_GEN_NOW] += 1
     ctx[_TEAM] = hs[ST_BIDDER] & 1
-    relevant, neutral = _rule_masks(hs[ST_TRUMP], rules)
+    relevant, neutral = rule_masks(hs[ST_TRUMP], rules)
     ctx[_RELEVANT] = np.int64(relevant)
     ctx[_NEUTRAL] = np.int64(neutral)
     _fixed_awards(hs, rules, ctx)

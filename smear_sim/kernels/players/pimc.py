@@ -1,6 +1,7 @@
 """``pimc:K``: perfect-information Monte Carlo, a search player.
 
-- Card play. At each card decision with more than one legal card, it samples K worlds: deals of the cards
+- Card play. At each card decision with more than one legal card (more than one that the solver would not
+  treat as the same move in every world), it samples K worlds: deals of the cards
   its seat has not seen, consistent with everything it has seen, voids included
   (:func:`smear_sim.kernels.state.sample_world`). It solves each world double dummy
   (:mod:`smear_sim.kernels.solver`) for the value of every legal card, from its team's side, and plays the
@@ -22,12 +23,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...core.layout import ST_BIDDER, ST_SIZE, ST_TRUMP
+from ...core.layout import ST_BIDDER, ST_SIZE, ST_TRICK, ST_TRUMP
 from ..bits import ONE, ZERO, bit, lowest_card, popcount
-from ..solver import new_solver, solve
-from ..state import sample_world, to_play
+from ..solver import distinct_moves, new_solver, rule_masks, solve
+from ..state import played_cards, sample_world, to_play
 from . import heuristic
 
+_DECK = (ONE << np.uint64(54)) - ONE
 TT_BITS = 14  # positions met during play are small; a smaller table is cheaper to allocate per decision
 
 
@@ -52,6 +54,12 @@ def play(rng, hs, legal, rules, give, k):
     """The card the seat to play plays from ``legal``; ``rng`` is the hand's random stream."""
     if popcount(legal) == 1:
         return lowest_card(legal)
+    # Cards the solver would treat as one move in every world (adjacent among all cards not yet played, and
+    # worth nothing to the score) need no search: play the heuristic's choice among them.
+    t = hs[ST_TRUMP]
+    unplayed = _DECK & ~played_cards(hs)
+    if popcount(distinct_moves(legal, rule_masks(t, rules)[1], unplayed | np.uint64(hs[ST_TRICK]), t)) == 1:
+        return heuristic.play(hs, legal, rules, give)
     totals = np.zeros(54, dtype=np.int64)
     card_totals(rng, hs, legal, rules, k, new_solver(TT_BITS), np.zeros(ST_SIZE, dtype=np.int64),
                 np.zeros(54, dtype=np.int64), totals)
