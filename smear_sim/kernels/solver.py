@@ -1,9 +1,10 @@
 """The double-dummy solver: the exact value of a hand state when every hand is visible to both sides.
 
-The value is :func:`smear_sim.kernels.hand.hand_value` of the finished hand (the bidding team's score
+The value is :func:`smear_sim.kernels.scoring.hand_value` of the finished hand (the bidding team's score
 change minus the other team's; +-target on a moon hand) under perfect play by both sides from the state:
 the bidding team's seats maximise it, the others minimise it. The search is alpha-beta over the remaining
-cards, exact, with three savings that never change a value:
+cards with zero-window searches converging on the value (MTD(f)), exact, with savings that never change a
+value:
 
 - *Transposition table* at trick boundaries. Within one solve the hands at the root are fixed, so the cards
   still out say who played every other card; with the seat to lead, the tricks' card points taken so far

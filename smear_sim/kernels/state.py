@@ -4,9 +4,12 @@ The state (layout ``ST_*`` in :mod:`smear_sim.core.layout`) holds everything abo
 hand: every seat's cards, what each seat saw before play, the cards each seat has played, the tricks each
 team has taken, the trick in progress (leader, led suit, the card winning it), the voids each seat has
 shown, trump, bidder, bid and the scores before the hand. The operations are the verbs a player, a solver
-and the hand kernel need: :func:`to_play`, :func:`legal_cards`, :func:`apply_card` (copying a state is
-``out[:] = state``) and :func:`is_over`; :func:`smear_sim.kernels.hand.score_state` scores a finished hand
-with the hand kernel's own scoring, and gives its value to the bidding team (:func:`~smear_sim.kernels.hand.hand_value`).
+and the hand kernel need: :func:`new_state`, :func:`start_play`, :func:`to_play`, :func:`legal_cards`,
+:func:`apply_card` (copying a state is ``out[:] = state``) and :func:`is_over`;
+:func:`smear_sim.kernels.scoring.score_state` scores a finished hand with the hand kernel's own scoring and
+gives its value to the bidding team (:func:`~smear_sim.kernels.scoring.hand_value`). The verbs take an
+optional ``base``: where the state starts in a longer array (the solver keeps one state per depth in one
+flat array).
 
 A state holds every hand, so a player must read only what its seat may know: its own hand, its
 ``ST_KNOWN`` cards and the public fields (plays, tricks, voids, trump, bidder, bid). :func:`sample_world`
@@ -116,8 +119,7 @@ def start_play(state, kept, known, trump, bidder, bid, before0, before1):
 
 @njit(cache=True, inline="always")
 def to_play(state, base=0):
-    """The seat whose turn it is. (``base``: where the state starts in ``state``, for a stack of states in
-    one flat array, as the solver keeps them: taking a row of a 2-d array would cost a reference count.)"""
+    """The seat whose turn it is."""
     return (state[base + ST_LEADER] + state[base + ST_N_IN_TRICK]) % 4
 
 
