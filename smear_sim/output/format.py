@@ -7,6 +7,7 @@ takes its labels and number formats from.
   standard error, rounded to the digits the sample supports.
 - :class:`Column`, :func:`bid_table_columns`, :func:`moon_table_columns`: the columns of the bid and moon tables.
 - :func:`rules_label`, :func:`suit_label`.
+- :func:`tournament_cells`: a tournament's pair and rating tables as text cells.
 
 Nothing here imports pandas, so the quick commands that print through it stay quick to start.
 """
@@ -35,6 +36,7 @@ __all__ = [
     "moon_table_columns",
     "rules_label",
     "suit_label",
+    "tournament_cells",
 ]
 
 RULES_DOC = "docs/rules.md"
@@ -209,3 +211,23 @@ def moon_game_columns(by: Sequence[str]) -> list[Column]:
             Column("best_bid_win", "P(win) best bid", "bid win %", "percent", "best_bid_win_se"),
             Column("break_even", "break-even success", "break-even %", "percent", "break_even_se"),
             Column("moon_pays_game", "pays", "pays", "flag")]
+
+
+def tournament_cells(result: Any) -> tuple[list[str], list[list[str]], list[list[str]]]:
+    """A tournament's tables as text: the pair columns, one row per pair (margins A minus B per hand, and with
+    games A's share of the games won), and one row per player, best first (rating, 95% interval)."""
+    games = {(g.policy_a, g.policy_b): g for g in result.games}
+    columns = ["A", "B", "deals", "score margin", "points margin", "A won / lost (score)"]
+    if games:
+        columns += ["games", "A's game win rate"]
+    pairs = []
+    for pair in result.pairs:
+        cells = [pair.policy_a, pair.policy_b, f"{pair.deals:,}", str(pair.score_margin), str(pair.points_margin),
+                 f"{pair.score_wins:,} / {pair.score_losses:,}"]
+        if games:
+            g = games.get((pair.policy_a, pair.policy_b))
+            cells += ["", ""] if g is None else [f"{2 * g.games:,}", str(g.win_rate)]
+        pairs.append(cells)
+    ratings = [[r.player, f"{r.elo:+.0f}", f"{r.interval[0]:+.0f} to {r.interval[1]:+.0f}"]
+               for r in sorted(result.ratings, key=lambda r: -r.elo)]
+    return columns, pairs, ratings

@@ -20,6 +20,7 @@ from .format import (
     bid_table_columns,
     moon_table_columns,
     rules_label,
+    tournament_cells,
 )
 
 __all__ = ["BID_TABLE_SUFFIXES", "markdown_table", "table_json", "tournament_markdown", "write_bid_table",
@@ -255,8 +256,7 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
 
 def tournament_markdown(result, command: str) -> str:
     """A tournament's pairs and ratings as Markdown, with the command that made it."""
-    rules = result.rules.summary("the RULES.md defaults")
-    games = {(g.policy_a, g.policy_b): g for g in result.games}
+    rules = result.rules.summary("the defaults of docs/rules.md")
     lines = [
         "# Players rated against each other",
         "",
@@ -270,20 +270,12 @@ def tournament_markdown(result, command: str) -> str:
         "each side holding each team's cards, so the luck of the deal cancels. Margins are the first player's "
         "hand score (or points won) minus the second's, per hand, ± standard error."
         + (" Games are complete games from 0-0, each game's deals played twice with the teams swapped; the win "
-           "rate is A's share of the games won." if games else ""),
+           "rate is A's share of the games won." if result.games else ""),
         "",
     ]
-    header = ["A", "B", "deals", "score margin per hand", "points margin per hand", "deals A won / lost on score"]
-    if games:
-        header += ["games", "A's game win rate"]
-    lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for pair in result.pairs:
-        cells = [pair.policy_a, pair.policy_b, f"{pair.deals:,}", str(pair.score_margin), str(pair.points_margin),
-                 f"{pair.score_wins:,} / {pair.score_losses:,}"]
-        if games:
-            g = games.get((pair.policy_a, pair.policy_b))
-            cells += ["", ""] if g is None else [f"{2 * g.games:,}", str(g.win_rate)]
-        lines.append("| " + " | ".join(cells) + " |")
+    columns, pairs, ratings = tournament_cells(result)
+    lines += ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(cells) + " |" for cells in pairs]
     lines += [
         "",
         f"Ratings: {result.rating_basis} (400 points = odds of 10 to 1), with a 95% interval.",
@@ -291,9 +283,7 @@ def tournament_markdown(result, command: str) -> str:
         "| player | rating | 95% interval |",
         "|---|---|---|",
     ]
-    for rating in sorted(result.ratings, key=lambda r: -r.elo):
-        low, high = rating.interval
-        lines.append(f"| {rating.player} | {rating.elo:+.0f} | {low:+.0f} to {high:+.0f} |")
+    lines += ["| " + " | ".join(cells) + " |" for cells in ratings]
     return "\n".join(lines) + "\n"
 
 

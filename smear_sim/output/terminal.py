@@ -28,6 +28,7 @@ from .format import (
     moon_table_columns,
     rules_label,
     suit_label,
+    tournament_cells,
 )
 
 
@@ -266,28 +267,19 @@ def print_match(result) -> None:
 
 def print_tournament(result) -> None:
     out = console()
-    games = {(g.policy_a, g.policy_b): g for g in result.games}
+    columns, pairs, ratings = tournament_cells(result)
     table = Table(title=f"Duplicate pairs (seed {result.seed}); margins are A minus B per hand", box=box.SIMPLE)
-    columns = ["A", "B", "deals", "score margin", "points margin", "A won / lost (score)"]
-    if games:
-        columns += ["games", "A's game win rate"]
     for name in columns:
         table.add_column(name, justify="left" if name in ("A", "B") else "right")
-    for pair in result.pairs:
-        cells = [pair.policy_a, pair.policy_b, f"{pair.deals:,}", str(pair.score_margin), str(pair.points_margin),
-                 f"{pair.score_wins:,} / {pair.score_losses:,}"]
-        if games:
-            g = games.get((pair.policy_a, pair.policy_b))
-            cells += ["", ""] if g is None else [f"{2 * g.games:,}", str(g.win_rate)]
+    for cells in pairs:
         table.add_row(*cells)
     out.print(table)
-    ratings = Table(title=f"Ratings: {result.rating_basis}", box=box.SIMPLE)
+    table = Table(title=f"Ratings: {result.rating_basis}", box=box.SIMPLE)
     for name in ("player", "rating", "95% interval"):
-        ratings.add_column(name, justify="left" if name == "player" else "right")
-    for rating in sorted(result.ratings, key=lambda r: -r.elo):
-        low, high = rating.interval
-        ratings.add_row(rating.player, f"{rating.elo:+.0f}", f"{low:+.0f} to {high:+.0f}")
-    out.print(ratings)
+        table.add_column(name, justify="left" if name == "player" else "right")
+    for cells in ratings:
+        table.add_row(*cells)
+    out.print(table)
 
 
 def print_solve(result) -> None:
