@@ -71,8 +71,6 @@ def hand_request(body: Any, max_samples: int) -> HandQuery:
         raise SmearError(f'cards must be a string such as "{EXAMPLE_HAND}" or a list of card names')
     trump = _optional(body, "trump", str, "one of S H D C")
     policy = _optional(body, "policy", str, "a policy name: " + " or ".join(FAST_POLICIES)) or "heuristic"
-    if parse_policy(policy).name not in FAST_POLICIES:  # a search player is far too slow for the page
-        raise SmearError(f"policy {policy!r} is not offered here: choose {' or '.join(FAST_POLICIES)}")
     seed = _optional(body, "seed", int, "a whole number")
     samples = _optional(body, "samples", int, "a whole number of deals")
     precision = _optional(body, "precision", (int, float), "a standard error such as 0.01")
@@ -80,8 +78,11 @@ def hand_request(body: Any, max_samples: int) -> HandQuery:
     if samples is not None and samples > max_samples:
         raise SmearError(f"samples must be at most {max_samples:,} on this server, got {samples:,}: ask for fewer, "
                          "or give a precision (smear-sim serve --max-samples N raises the cap)")
-    return hand_query(cards, trump=trump, samples=samples, precision=None if precision is None else float(precision),
-                      seed=1 if seed is None else seed, policy=policy, rules=rules, max_samples=max_samples)
+    query = hand_query(cards, trump=trump, samples=samples, precision=None if precision is None else float(precision),
+                       seed=1 if seed is None else seed, policy=policy, rules=rules, max_samples=max_samples)
+    if parse_policy(policy).name not in FAST_POLICIES:  # a search player is far too slow for the page
+        raise SmearError(f"policy {policy!r} is not offered here: choose {' or '.join(FAST_POLICIES)}")
+    return query
 
 
 def _optional(body: dict, name: str, kind, what: str):

@@ -70,6 +70,7 @@ def test_stream_reports_progress_then_the_same_result(client):
     ({"cards": EXAMPLE, "precision": -1}, "--precision must be a positive standard error"),
     ({"cards": EXAMPLE, "seed": -1}, "--seed must be a whole number from 0"),
     ({"cards": EXAMPLE, "policy": "heuristic,random"}, "plays one policy at all four seats"),
+    ({"cards": EXAMPLE, "policy": "pimc:4"}, "is not offered here"),
 ])
 @pytest.mark.parametrize("path", ["/api/hand", "/api/hand/stream"])
 def test_bad_requests_get_400_and_the_one_line_message(client, path, body, words):
