@@ -175,7 +175,10 @@ def class_table(
     policies = parse_policies(policy)
     if policies[0] != policies[1]:
         raise SmearError("bid tables play one policy at all four seats; give a single --policy")
-    job = Job("analyze_hands", seed, hands, (rules.to_array(), policy_array(policies), np.uint64(0), -1, True))
+    from .bidder import player_model
+
+    job = Job("analyze_hands", seed, hands, (rules.to_array(), policy_array(policies), player_model(policies, rules),
+                                             np.uint64(0), -1, True))
     result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor,
                  checkpoint=checkpoint)
     return ClassTable(result.counts, hands, seed, policies[0], rules, result.seconds)

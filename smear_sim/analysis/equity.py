@@ -61,9 +61,11 @@ __all__ = [
     "EquityTable",
     "HandOutcomes",
     "check_scores",
+    "decode_outcomes",
     "equity_table",
     "hand_outcomes",
     "match_equity",
+    "outcome_points",
     "parse_score",
 ]
 
@@ -127,30 +129,46 @@ class HandOutcomes:
 
     @cached_property
     def decoded(self) -> dict[str, np.ndarray]:
-        """For each code with a count: ``code``, ``kind`` (0 thrown in, 1 number, 2 moon made, 3 moon failed),
-        ``side`` (0: the dealing team bid), ``delta`` (a number's bidding-team score change) and ``other``
-        (the other team's points), and ``p``, its frequency."""
+        """For each code with a count: ``code``, the fields of :func:`decode_outcomes` and ``p``, its frequency."""
         codes = np.flatnonzero(self.counts)
-        kind = np.zeros(len(codes), dtype=np.int64)
-        side = np.zeros_like(kind)
-        delta = np.zeros_like(kind)
-        other = np.zeros_like(kind)
-        width = L.OUT_MAX + 1
-        numeric = (codes >= L.OUT_NUMERIC) & (codes < L.OUT_MOON_MADE)
-        x = codes[numeric] - L.OUT_NUMERIC
-        kind[numeric] = 1
-        other[numeric] = x % width
-        side[numeric] = (x // width) // (2 * L.OUT_MAX + 1)
-        delta[numeric] = (x // width) % (2 * L.OUT_MAX + 1) - L.OUT_MAX
-        made = (codes >= L.OUT_MOON_MADE) & (codes < L.OUT_MOON_FAILED)
-        kind[made] = 2
-        side[made] = (codes[made] - L.OUT_MOON_MADE) // width
-        other[made] = (codes[made] - L.OUT_MOON_MADE) % width
-        failed = codes >= L.OUT_MOON_FAILED
-        kind[failed] = 3
-        side[failed] = codes[failed] - L.OUT_MOON_FAILED
-        return {"code": codes, "kind": kind, "side": side, "delta": delta, "other": other,
-                "p": self.counts[codes] / self.counts.sum()}
+        return {"code": codes, **decode_outcomes(codes), "p": self.counts[codes] / self.counts.sum()}
+
+
+def decode_outcomes(codes: np.ndarray) -> dict[str, np.ndarray]:
+    """The fields of hand outcome codes (layout ``OUT_*``): ``kind`` (0 thrown in, 1 number, 2 moon made, 3 moon
+    failed), ``side`` (0: the team the codes are seen from bid), ``delta`` (a number's bidding-team score change)
+    and ``other`` (the other team's points)."""
+    codes = np.asarray(codes)
+    kind = np.zeros(len(codes), dtype=np.int64)
+    side = np.zeros_like(kind)
+    delta = np.zeros_like(kind)
+    other = np.zeros_like(kind)
+    width = L.OUT_MAX + 1
+    numeric = (codes >= L.OUT_NUMERIC) & (codes < L.OUT_MOON_MADE)
+    x = codes[numeric] - L.OUT_NUMERIC
+    kind[numeric] = 1
+    other[numeric] = x % width
+    side[numeric] = (x // width) // (2 * L.OUT_MAX + 1)
+    delta[numeric] = (x // width) % (2 * L.OUT_MAX + 1) - L.OUT_MAX
+    made = (codes >= L.OUT_MOON_MADE) & (codes < L.OUT_MOON_FAILED)
+    kind[made] = 2
+    side[made] = (codes[made] - L.OUT_MOON_MADE) // width
+    other[made] = (codes[made] - L.OUT_MOON_MADE) % width
+    failed = codes >= L.OUT_MOON_FAILED
+    kind[failed] = 3
+    side[failed] = codes[failed] - L.OUT_MOON_FAILED
+    return {"kind": kind, "side": side, "delta": delta, "other": other}
+
+
+def outcome_points(target: int) -> np.ndarray:
+    """Each outcome code's points for the team it is seen from: its hand score minus the other team's, whoever bid.
+    A moon counts the game it decides, +target made and -target failed for the team that shot it (as the hand
+    analysis counts it)."""
+    f = decode_outcomes(np.arange(L.N_OUTCOMES))
+    sign = np.where(f["side"] == 0, 1, -1)
+    points = np.select([f["kind"] == 1, f["kind"] == 2, f["kind"] == 3],
+                       [sign * (f["delta"] - f["other"]), sign * target, -sign * target], 0)
+    return points.astype(np.int64)
 
 
 def hand_outcomes(
@@ -164,13 +182,21 @@ def hand_outcomes(
     chunk_size: int = DEFAULT_CHUNK,
     progress: Progress | None = None,
     executor: Executor | None = None,
+    model: tuple[np.ndarray, ...] | None = None,
 ) -> HandOutcomes:
-    """Count the outcomes of ``hands`` hands, the dealing team at ``scores[0]`` and the other at ``scores[1]``."""
+    """Count the outcomes of ``hands`` hands, the dealing team at ``scores[0]`` and the other at ``scores[1]``.
+
+    ``model`` is the kernels' tables for the policy (by default :func:`smear_sim.analysis.bidder.player_model`'s).
+    """
+    from .bidder import player_model
+
     rules = rules or Rules()
     policies = parse_policies(policy)
     if policies[0] != policies[1]:
         raise SmearError("the equity table plays one policy at all four seats; give a single --policy")
-    job = Job("hand_outcomes", seed, hands, (rules.to_array(), policy_array(policies), scores[0], scores[1]))
+    if model is None:
+        model = player_model(policies, rules)
+    job = Job("hand_outcomes", seed, hands, (rules.to_array(), policy_array(policies), model, scores[0], scores[1]))
     result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor)
     return HandOutcomes(result.counts, seed, policies[0], rules, scores, result.seconds)
 
@@ -472,6 +498,24 @@ class EquityTable:
         dof = np.where(n > 1, n - 1, np.nan)[:, None]
         return BidWins(tuple(calls), win, np.sqrt(np.maximum(hand_var, 0) / dof + table_var), success, n)
 
+    def outcome_wins(self, score: tuple[int, int], next_dealer: str) -> tuple[np.ndarray, np.ndarray]:
+        """P(win) right after each hand outcome code (layout ``OUT_*``, side 0 being the team at ``score[0]``) from
+        ``score``, ``next_dealer`` ("us" or "them") dealing the next hand, and the flat state each outcome leads to
+        (-1 where the game ends), by the checks of docs/rules.md ("Game"). Both are ``[N_OUTCOMES]``."""
+        from ..kernels.equity import outcome_states
+
+        us, them = check_scores(score, self.rules)
+        end, us_after, them_after = outcome_states(self.target, us, them, L.N_OUTCOMES)
+        value, flat = self._after(np.where(end == 0, us_after, self.solve_floor),
+                                  np.where(end == 0, them_after, self.solve_floor), np.zeros(len(end), bool),
+                                  _dealer_index(next_dealer))
+        return np.where(end == 0, value, (end > 0).astype(float)), np.where(end == 0, flat, -1)
+
+    def outcome_variance(self, p: np.ndarray, flat: np.ndarray) -> np.ndarray:
+        """The variance, from the table's own sampling, of ``sum_o p[g, o] * win(flat[o])`` for each row g of
+        outcome probabilities (``flat`` as :meth:`outcome_wins` gives it)."""
+        return self._table_variance(np.atleast_2d(p), flat[None, :])[:, 0]
+
     def moon_success(self, score: tuple[int, int], dealer: str = "them") -> Estimate:
         """P(win) after a successful moon by the team at ``score[0]``: 1 from zero or more; from a negative
         score that team is set to 0 and the other team, which took no point, deals next."""
@@ -492,12 +536,14 @@ def match_equity(
     progress: Progress | None = None,
     executor: Executor | None = None,
     outcomes: HandOutcomes | None = None,
+    model: tuple[np.ndarray, ...] | None = None,
 ) -> EquityTable:
     """The match-equity table (see the module docstring) as an :class:`EquityTable`, from ``hands`` simulated hands.
 
     ``floor`` is the lowest score shown; the solve extends below it, 10 points at a time, until the truncation
     bound is under ``TRUNCATION_TOLERANCE`` (or the grid reaches ``MAX_MARGIN`` below the floor). ``outcomes``
-    reuses hands already counted instead of simulating. Standard errors are computed when first asked for.
+    reuses hands already counted instead of simulating; ``model`` goes to :func:`hand_outcomes`. Standard errors are
+    computed when first asked for.
     """
     import time
 
@@ -506,7 +552,7 @@ def match_equity(
         raise SmearError(f"--floor {floor} must be below the target {rules.target}")
     if outcomes is None:
         outcomes = hand_outcomes(hands, seed=seed, rules=rules, policy=policy, threads=threads, progress=progress,
-                                 executor=executor)
+                                 executor=executor, model=model)
     started = time.perf_counter()
     target = outcomes.rules.target
     margin = 20

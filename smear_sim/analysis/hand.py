@@ -316,8 +316,10 @@ def hand_query(
         raise SmearError(f"--precision must be a positive standard error such as 0.01, got {precision!r}")
     limit = samples if samples is not None else (max_samples if precision is not None else 100_000)
     check_count("--samples", limit)
-    job = Job("analyze_hands", seed, limit, (rules.to_array(), policy_array(policies), np.uint64(mask_of(cards)),
-                                             trump_index, False), label="--samples")
+    from .bidder import player_model
+
+    job = Job("analyze_hands", seed, limit, (rules.to_array(), policy_array(policies), player_model(policies, rules),
+                                             np.uint64(mask_of(cards)), trump_index, False), label="--samples")
     return HandQuery(cards, rules, policies[0], trump_index, precision, job, score, equity, equity_hands)
 
 

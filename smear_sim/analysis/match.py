@@ -1,5 +1,8 @@
 """Duplicate matches: two policies on the same deals, each deal played twice with the teams swapped; and
-tournaments, every pair of several players in duplicate, with a rating for each."""
+tournaments, every pair of several players in duplicate, with a rating for each.
+
+:func:`duplicate_match` plays single hands; :func:`duplicate_games` plays complete games, each deal sequence twice.
+"""
 
 from __future__ import annotations
 
@@ -11,11 +14,13 @@ from typing import Any
 
 import numpy as np
 
+from ..core import layout as L
 from ..core.errors import SmearError
 from ..core.players import FAST_POLICIES, parse_policies, parse_policy, policy_array
 from ..core.rules import Rules
 from ..core.stats import Estimate, mean_from_sums
-from ..engine.runner import Executor, Job, Progress, run
+from ..engine.runner import Executor, Job, LocalExecutor, Progress, run
+from .bidder import player_model
 
 __all__ = ["DuplicateResult", "GamesResult", "Rating", "TournamentResult", "bradley_terry", "duplicate_games",
            "duplicate_match", "tournament", "tournament_plan"]
@@ -72,7 +77,8 @@ def duplicate_match(
     """
     rules = rules or Rules()
     a, b = parse_policies([policy_a, policy_b])
-    job = Job("duplicate_hands", seed, deals, (rules.to_array(), policy_array((a, b))), label="--deals")
+    job = Job("duplicate_hands", seed, deals, (rules.to_array(), policy_array((a, b)), player_model((a, b), rules)),
+              label="--deals")
     result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor)
     sums = result.counts
     seconds = result.seconds
@@ -89,6 +95,17 @@ def duplicate_match(
 # -- duplicate games -------------------------------------------------------------------------------------
 
 
+def _ratio(n: int, num: float, num_sq: float, den: float, den_sq: float, cross: float) -> Estimate:
+    """The ratio of two sums over n independent units and its standard error (delta method): the spread of
+    ``x - r y`` over the units, over the mean of ``y``."""
+    if n < 2 or den <= 0:
+        return Estimate(math.nan, math.nan)
+    r = num / den
+    mean_y = den / n
+    residual = (num_sq - 2 * r * cross + r * r * den_sq) / n - ((num - r * den) / n) ** 2
+    return Estimate(r, math.sqrt(max(residual, 0.0) / (n - 1)) / mean_y)
+
+
 @dataclass(frozen=True)
 class GamesResult:
     """Policy A against policy B in complete games, each game's deals played twice with the teams swapped."""
@@ -96,17 +113,71 @@ class GamesResult:
     policy_a: str
     policy_b: str
     games: int  # game pairs: twice as many games were played
-    wins: int  # games A won
-    losses: int  # games B won
-    unfinished: int  # games stopped after MAX_DEALS deals
-    win_rate: Estimate  # A's share of the games won (an unfinished game counts half), per game pair's two games
-    deals_per_game: float
-    seconds: float = 0.0
+    seed: int
+    rules: Rules
+    counts: np.ndarray  # sums over the game pairs, layout DUP_*
+    seconds: float = field(default=0.0)
+
+    def _sum(self, offset: int) -> int:
+        return int(self.counts[offset])
+
+    @property
+    def wins(self) -> int:
+        """Games A won."""
+        return self._sum(L.DUP_WINS)
+
+    @property
+    def losses(self) -> int:
+        """Games B won."""
+        return self._sum(L.DUP_LOSSES)
+
+    @property
+    def unfinished(self) -> int:
+        """Games stopped after MAX_DEALS deals."""
+        return self._sum(L.DUP_UNFINISHED)
+
+    @property
+    def deals_per_game(self) -> float:
+        return self._sum(L.DUP_HANDS) / (2 * self.games) if self.games else math.nan
+
+    @property
+    def win_rate(self) -> Estimate:
+        """A's share of the games won (an unfinished game counts half), from the spread of A's wins per pair."""
+        halves = 2 * self.wins + self.unfinished
+        rate = mean_from_sums(self.games, halves, self._sum(L.DUP_HALVES_SQ))
+        return Estimate(rate.value / 4, rate.se / 4)
+
+    @property
+    def points_margin(self) -> Estimate:
+        """A's points won minus B's, per hand played."""
+        c = self._sum
+        return _ratio(self.games, c(L.DUP_MARGIN), c(L.DUP_MARGIN_SQ), c(L.DUP_HANDS), c(L.DUP_HANDS_SQ),
+                      c(L.DUP_MARGIN_HANDS))
+
+    @property
+    def score_margin(self) -> Estimate:
+        """A's score change minus B's, per hand played."""
+        c = self._sum
+        return _ratio(self.games, c(L.DUP_SCORE), c(L.DUP_SCORE_SQ), c(L.DUP_HANDS), c(L.DUP_HANDS_SQ),
+                      c(L.DUP_SCORE_HANDS))
 
     def to_json(self) -> dict[str, Any]:
-        return {"games": self.games, "games_played": 2 * self.games, "wins": self.wins, "losses": self.losses,
-                "unfinished": self.unfinished, "win_rate": self.win_rate.to_json("mean"),
-                "deals_per_game": round(self.deals_per_game, 2)}
+        return {
+            "policy_a": self.policy_a,
+            "policy_b": self.policy_b,
+            "games": self.games,
+            "games_played": 2 * self.games,
+            "wins": self.wins,
+            "losses": self.losses,
+            "unfinished": self.unfinished,
+            "hands": self._sum(L.DUP_HANDS),
+            "deals_per_game": round(self.deals_per_game, 2),
+            "seed": self.seed,
+            "rules": self.rules.as_dict(),
+            "win_rate": self.win_rate.to_json("mean"),
+            "points_margin": self.points_margin.to_json("mean"),
+            "score_margin": self.score_margin.to_json("mean"),
+        }
 
 
 def duplicate_games(
@@ -121,19 +192,20 @@ def duplicate_games(
     progress: Progress | None = None,
     executor: Executor | None = None,
 ) -> GamesResult:
-    """Play ``games`` games from 0-0 twice each, A as team 0 then as team 1, on the same deals.
-
-    Each pair of games gives A 0, 1 or 2 wins (an unfinished game half a win); the win rate's standard error
-    comes from the spread of that over the pairs.
+    """Play ``games`` pairs of complete games from 0-0 (seat 3 dealing first): in each pair, game g's deal
+    sequence (deal n from ``stream_key(stream_key(seed, g), n)``) is played with A as team 0, then with A as
+    team 1, so the luck of the cards cancels. Standard errors come from the spread over the pairs.
     """
+    from .simulate import GAME_CHUNK
+
     rules = rules or Rules()
     a, b = parse_policies([policy_a, policy_b])
-    job = Job("duplicate_games", seed, games, (rules.to_array(), policy_array((a, b))), label="--games")
+    job = Job("duplicate_games", seed, games, (rules.to_array(), policy_array((a, b)), player_model((a, b), rules)),
+              label="--games")
+    if chunk_size is None and (executor is None or isinstance(executor, LocalExecutor)):
+        chunk_size = GAME_CHUNK // 2  # two games a pair: progress as often as simulate --games
     result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor)
-    wins, losses, unfinished, deals, halves_sq = (int(x) for x in result.counts)
-    rate = mean_from_sums(games, wins + unfinished / 2, halves_sq / 4)
-    return GamesResult(a, b, games, wins, losses, unfinished, Estimate(rate.value / 2, rate.se / 2),
-                       deals / (2 * games), result.seconds)
+    return GamesResult(a, b, games, seed, rules, result.counts, result.seconds)
 
 
 # -- tournaments -----------------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from ..engine.runner import (
     seed_value,
 )
 from ..reference.game import FIRST_DEALER
+from .bidder import player_model
 from .equity import check_scores, parse_score
 
 __all__ = [
@@ -173,7 +174,7 @@ def simulate(
     """
     rules = rules or Rules()
     policies = parse_policies(policies)
-    job = Job("simulate_hands", seed, hands, (rules.to_array(), policy_array(policies)))
+    job = Job("simulate_hands", seed, hands, (rules.to_array(), policy_array(policies), player_model(policies, rules)))
     result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor)
     return SimulationResult(hands, seed, rules, policies, result.counts, result.threads, result.seconds,
                             result.compile_seconds)
@@ -266,8 +267,8 @@ def simulate_games(
     rules = rules or Rules()
     policies = parse_policies(policies)
     scores = _game_start(rules, start_scores, dealer)
-    job = Job("simulate_games", seed, games, (rules.to_array(), policy_array(policies), scores[0], scores[1], dealer),
-              label="--games")
+    job = Job("simulate_games", seed, games, (rules.to_array(), policy_array(policies), player_model(policies, rules),
+                                              scores[0], scores[1], dealer), label="--games")
     if chunk_size is None and (executor is None or isinstance(executor, LocalExecutor)):
         chunk_size = GAME_CHUNK  # a game is about ten hands: chunks of hands' size would report progress rarely
     result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor)
@@ -287,7 +288,8 @@ def trace_game_records(
     if count == 0:
         return []
     records, offsets = kernels().trace_games(seed_value(seed), start, count, rules.to_array(),
-                                             policy_array(policies), scores[0], scores[1], dealer)
+                                             policy_array(policies), player_model(policies, rules), scores[0],
+                                             scores[1], dealer)
     return [game_record_from_kernel(records[offsets[i]: offsets[i + 1]], rules, scores, dealer)
             for i in range(count)]
 
@@ -334,13 +336,14 @@ def iter_trace_records(
     writing a million of them holds one chunk in memory, not the whole trace."""
     check_count("--trace-hands", count, minimum=0)
     rules = rules or Rules()
-    return _traced(seed_value(seed), rules, policy_array(parse_policies(policies)),
+    policies = parse_policies(policies)
+    return _traced(seed_value(seed), rules, policy_array(policies), player_model(policies, rules),
                    chunk_ranges(start + count, chunk_size, start))
 
 
-def _traced(key: np.uint64, rules: Rules, policies: np.ndarray, ranges) -> Iterator[dict[str, Any]]:
+def _traced(key: np.uint64, rules: Rules, policies: np.ndarray, model, ranges) -> Iterator[dict[str, Any]]:
     for first, n in ranges:
-        for row in kernels().trace_hands(key, first, n, rules.to_array(), policies):
+        for row in kernels().trace_hands(key, first, n, rules.to_array(), policies, model):
             yield record_from_kernel(row, rules)
 
 

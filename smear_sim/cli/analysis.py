@@ -30,6 +30,7 @@ from .app import (
     output_option,
     print_json,
     progress_for,
+    ready_players,
     reject,
     rules_from,
 )
@@ -55,6 +56,7 @@ def _score_option(help: str):
 @app.command()
 @clean_errors
 def hand(
+    ctx: typer.Context,
     cards: HandArg,
     trump: Annotated[str | None, typer.Option("--trump", metavar="S|H|D|C", help="Fix the trump suit "
                                                  "(default: the policy chooses after the kitty).")] = None,
@@ -63,8 +65,8 @@ def hand(
     precision: Annotated[float | None, typer.Option("--precision", metavar="SE", help="Stop once the "
                                                        "standard error of the mean points is below SE.")] = None,
     seed: Seed = 1,
-    policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats: heuristic, heuristic-v1, random or "
-                                             "pimc:K.")]
+    policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats: heuristic, heuristic-v1, random, "
+                                             "equity or pimc:K.")]
     = "heuristic",
     threads: Threads = None,
     rules_file: RulesFile = None,
@@ -74,16 +76,32 @@ def hand(
     score: Annotated[str, _score_option("The score before the hand, your team first, for P(win the game) of "
                                         "each bid, e.g. --score=-5,19.")] = "0,0",
     equity_hands: EquityHands = DEFAULT_EQUITY_HANDS,
+    position: Annotated[int | None, typer.Option("--position", min=1, max=4, metavar="P", help="Your place in the "
+                                                  "auction: 1 the opener (left of the dealer) .. 4 the dealer. Values "
+                                                  "every legal call, pass included, on deals that fit --auction.",
+                                                  rich_help_panel="Auction")] = None,
+    auction: Annotated[str | None, typer.Option("--auction", metavar="CALLS", help="The P - 1 calls before yours, "
+                                                "comma-separated: pass, a number or moon, e.g. --auction pass,3.",
+                                                rich_help_panel="Auction")] = None,
+    max_deals: Annotated[int, typer.Option("--max-deals", min=1, help="With --position: the most deals to try "
+                                           "while looking for deals that fit the calls before yours.",
+                                           rich_help_panel="Auction")] = 20_000_000,
     cluster: ClusterOpt = None,
     scheduler: SchedulerOpt = None,
     json_output: JsonFlag = False,
 ) -> None:
-    """What a 9-card hand is worth as bidder: points, P(make), EV and P(win the game) of every bid, and the moon.
+    """What a 9-card hand is worth as bidder: points, P(make), EV and P(win the game) of every bid, and the moon;
+    with --position, what to call at your turn in the auction.
 
     The hand is yours and you take the kitty; the other 45 cards are dealt at random (no other player able
     to call a misdeal) and all four seats play the chosen policy (docs/rules.md, "Hand analysis"). P(win)
     follows each deal to the score it leaves and reads the chance of winning from there in the match-equity
     table (see 'smear-sim equity'). The --json output is described in docs/formats.md.
+
+    With --position P (and --auction, the calls before yours) the deals are those that fit the calls made so
+    far under the policy's bidding (rejection sampling; the share kept is reported), every legal call is played
+    on each of them, pass included, the later seats calling by the policy, and the advice is the call most likely
+    to win the game. --samples then counts the deals kept, and --precision the standard error of each call's EV.
 
     [bold]Examples[/bold]
 
@@ -92,20 +110,38 @@ def hand(
       smear-sim hand "AH,KH,2H,JD,10C,5S,9S,4D,3C" --trump H --precision 0.005 --json
 
       smear-sim hand "AH KH QH 2H 10H 6S 9S 4D 3C" --score=-5,19
+
+      smear-sim hand "AH KH 2H JD 10C 5S 9S 4D 3C" --position 3 --auction 2,pass --score 15,19
     """
     from ..analysis.equity import parse_score
     from ..analysis.hand import evaluate_hand
 
     active = rules_from(rules_file, rule)
     at = parse_score(score)
+    if position is None:
+        reject(ctx, ["auction", "max_deals"], "without --position: it is for the auction analysis")
+    else:
+        reject(ctx, ["trump", "plot"], "with --position: each call is played out with the declarer naming trump")
+        from ..analysis.auction import parse_auction
+
+        parse_auction(auction, position, active)  # a bad auction is refused before any work
     if plot is not None:
         plot = _checked_chart_path(plot, None, "--plot")
+    ready_players(policy, active)
     total = samples or (10_000_000 if precision else 100_000)
-    with executor_for(threads, cluster, scheduler) as executor, \
-            progress_for(total, "dealing", total >= 2_000_000 and precision is None) as progress:
-        analysis = evaluate_hand(cards, trump=trump, samples=samples, precision=precision, seed=seed,
-                                 policy=policy, rules=active, progress=progress, executor=executor, score=at,
-                                 equity_hands=equity_hands)
+    with executor_for(threads, cluster, scheduler) as executor:
+        with progress_for(total, "dealing", total >= 2_000_000 and precision is None and position is None) \
+                as progress:
+            analysis = evaluate_hand(cards, trump=trump, samples=samples, precision=precision, seed=seed,
+                                     policy=policy, rules=active, progress=progress, executor=executor, score=at,
+                                     equity_hands=equity_hands)
+        calls = None
+        if position is not None:
+            from ..analysis.auction import evaluate_auction
+
+            calls = evaluate_auction(cards, position=position, auction=auction, score=at, samples=samples,
+                                     precision=precision, max_deals=max_deals, seed=seed, policy=policy, rules=active,
+                                     executor=executor, equity=analysis.equity)
     if analysis.misdeal_callable:
         typer.echo("warning: this hand holds only ranks 3-9, so its player may call a misdeal instead of "
                    "bidding (rule misdeal=true)", err=True)
@@ -114,7 +150,11 @@ def hand(
 
         plot = save_figure(points_distribution(analysis), plot)
     if json_output:
-        print_json(analysis.to_json())
+        print_json(analysis.to_json() | (calls.to_json() if calls is not None else {}))
+    elif calls is not None:
+        from ..output.terminal import print_auction
+
+        print_auction(calls, analysis)
     else:
         from ..output.terminal import print_hand
 
@@ -130,26 +170,41 @@ def bid_table_command(
     hands: Hands = 10_000_000,
     seed: Seed = 1,
     by: ByOpt = DEFAULT_BY,
-    out: Annotated[Path, output_option("--out", metavar="PATH", help="Output path without suffix: writes .csv, "
-                                       ".md, .npz (raw counts) and .parquet.")]
-    = Path("results/bid_table"),
+    out: Annotated[Path | None, output_option("--out", metavar="PATH", help="Output path without suffix: writes "
+                                              ".csv, .md, .npz (raw counts) and .parquet (default results/bid_table; "
+                                              "with --by-position .csv, .md and .npz, default results/by_position).")]
+    = None,
     min_count: MinCount = 200,
     policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats.")] = "heuristic",
     threads: Threads = None,
     rules_file: RulesFile = None,
     rule: RuleOverrides = None,
     show: Annotated[int, typer.Option("--show", min=0, help="Rows to print: the most common groups.")] = 25,
+    by_position: Annotated[bool, typer.Option("--by-position", help="What to call instead of how high to bid: for "
+                                              "each place in the auction and standing call, each call's P(win) and "
+                                              "EV by hand strength, pass included. --hands then counts deals "
+                                              "(default 2,000,000).", rich_help_panel="Auction")] = False,
+    score: Annotated[str | None, _score_option("With --by-position: the score the calls are judged at, your "
+                                               "team first (default 0,0).")] = None,
+    equity_hands: EquityHands = DEFAULT_EQUITY_HANDS,
     resume: ResumeFlag = False,
     cluster: ClusterOpt = None,
     scheduler: SchedulerOpt = None,
     chunk_size: ChunkSize = None,
     json_output: JsonFlag = False,
 ) -> None:
-    """A bid table over many random hands: P(make), EV and the bid to go up to, by hand class.
+    """A bid table over many random hands: P(make), EV and the bid to go up to, by hand class; with
+    --by-position, what to call at each place in the auction.
 
     Each hand is classed by what a player sees at a glance in its class suit: the suit with the most trumps,
     the jick and the jokers counted (docs/rules.md, "Hand classes"). Groups with few hands are flagged
     rather than shown as precise. The files' columns are described in docs/formats.md.
+
+    The bid table is the declarer's view: the hand wins the auction unopposed, so passing is worth nothing.
+    --by-position plays every deal's auction by the policy and, at each seat's turn, every legal call: the later
+    seats call by the policy, the winner declares, the hand is played. Each call is valued by P(win the game) at
+    --score, for each place (opener, second, third, dealer), standing call (none, or a number by your partner or
+    an opponent) and hand strength (the declarer's expected points of the hand's class).
 
     [bold]Examples[/bold]
 
@@ -158,37 +213,88 @@ def bid_table_command(
       smear-sim bid-table --hands 2000000 --by trumps,top --out results/by_top --rule round_points=true
 
       smear-sim bid-table --hands 100000000 --scheduler tcp://10.0.0.5:8786 --resume
+
+      smear-sim bid-table --by-position --hands 4000000 --score 15,19
     """
-    from ..analysis.classes import class_table, parse_features
     from ..core.io import check_output_file
     from ..core.players import parse_policies
-    from ..output.report import BID_TABLE_SUFFIXES, write_bid_table
 
     active = rules_from(rules_file, rule)
-    features = parse_features(by)
     if json_output:
         reject(ctx, ["show"], "with --json: the JSON holds every row")
+    if by_position:
+        reject(ctx, ["by"], "with --by-position: its rows are hand strengths, not class features")
+        from ..output.report import POSITION_TABLE_SUFFIXES as suffixes
+
+        out = out or Path("results/by_position")
+        hands = hands if given(ctx, ["hands"]) else 2_000_000
+    else:
+        reject(ctx, ["score", "equity_hands"], "without --by-position: the bid table is in points")
+        from ..analysis.classes import parse_features
+        from ..output.report import BID_TABLE_SUFFIXES as suffixes
+
+        features = parse_features(by)
+        out = out or Path("results/bid_table")
+    at = (0, 0)
+    if score is not None:
+        from ..analysis.equity import check_scores, parse_score
+
+        at = check_scores(parse_score(score), active)
     if out.is_dir():
         raise SmearError(f"--out {out} is a folder; give a path without suffix in it, e.g. {out / 'bid_table'}")
-    for suffix in BID_TABLE_SUFFIXES:
+    for suffix in suffixes:
         check_output_file(out.with_suffix(suffix), "--out")
-    arguments = {"--hands": hands, "--seed": seed, "--policy": parse_policies(policy)[0], "--rule": active.as_dict()}
-    with checkpoint_beside(out, arguments, resume) as checkpoint:
-        with executor_for(threads, cluster, scheduler) as executor, \
-                progress_for(hands, "dealing and playing", hands >= 2_000_000) as progress:
-            table = class_table(hands, seed=seed, rules=active, policy=policy, chunk_size=chunk_size,
-                                progress=progress, executor=executor, checkpoint=checkpoint)
-        frame = table.frame(features, min_count)
-        written = write_bid_table(table, frame, out)
+    ready_players(policy, active)
+    arguments = {"--hands": hands, "--seed": seed, "--policy": parse_policies(policy)[0], "--rule": active.as_dict(),
+                 "--by-position": by_position}
+    with checkpoint_beside(out, arguments, resume) as checkpoint, \
+            executor_for(threads, cluster, scheduler) as executor:
+        if by_position:
+            table, frame, written = _position_table(hands, seed, active, policy, at, equity_hands, min_count, out,
+                                                    chunk_size, executor, checkpoint)
+        else:
+            from ..analysis.classes import class_table
+            from ..output.report import write_bid_table
+
+            with progress_for(hands, "dealing and playing", hands >= 2_000_000) as progress:
+                table = class_table(hands, seed=seed, rules=active, policy=policy, chunk_size=chunk_size,
+                                    progress=progress, executor=executor, checkpoint=checkpoint)
+            frame = table.frame(features, min_count)
+            written = write_bid_table(table, frame, out)
     if json_output:
         from ..output.report import table_json
 
         print_json({"files": [str(p) for p in written]} | table_json(frame))
     else:
-        from ..output.terminal import print_bid_table
+        from ..output.terminal import print_bid_table, print_position_table
 
-        print_bid_table(frame, table, show)
+        if by_position:
+            print_position_table(frame)
+        else:
+            print_bid_table(frame, table, show)
         typer.echo("Wrote " + ", ".join(str(p) for p in written))
+
+
+POSITION_CLASS_HANDS = 2_000_000  # the declarer's-view hands behind the strength buckets of bid-table --by-position
+
+
+def _position_table(deals, seed, rules, policy, score, equity_hands, min_count, out, chunk_size, executor,
+                    checkpoint):
+    """bid-table --by-position: the strength buckets, the position table, its values at ``score``, the files."""
+    from ..analysis.classes import class_table
+    from ..analysis.equity import match_equity
+    from ..analysis.positions import position_table
+    from ..output.report import write_position_table
+
+    classes = class_table(POSITION_CLASS_HANDS, seed=seed, rules=rules, policy=policy, executor=executor,
+                          checkpoint=checkpoint)
+    with progress_for(deals, "every call at every turn", deals >= 200_000) as progress:
+        table = position_table(deals, seed=seed, rules=rules, policy=policy, classes=classes, chunk_size=chunk_size,
+                               progress=progress, executor=executor, checkpoint=checkpoint)
+    equity = match_equity(equity_hands, seed=seed, rules=rules, policy=policy, floor=min(-40, *score),
+                          executor=executor)
+    frame = table.frame(equity, min_count, score)
+    return table, frame, write_position_table(table, frame, out)
 
 
 @app.command()
@@ -247,6 +353,7 @@ def moon(
         reject(ctx, ["counts", "by", "min_count", "show"], "with CARDS: it is for the table of hand classes, and "
                "CARDS asks about one hand")
         active = rules_from(rules_file, rule)
+        ready_players(policy, active)
         _moon_allowed(active)
         at = check_scores(parse_score(score), active) if score is not None else (0, 0)
         with executor_for(threads, cluster, scheduler) as executor:
@@ -280,6 +387,7 @@ def moon(
         _moon_allowed(table.rules, counts)
     else:
         active = rules_from(rules_file, rule)
+        ready_players(policy, active)
         _moon_allowed(active)
         hands = hands or 1_000_000
         with executor_for(threads, cluster, scheduler) as executor, \
@@ -441,8 +549,12 @@ def report(
     cluster: ClusterOpt = None,
     scheduler: SchedulerOpt = None,
     equity_hands: EquityHands = DEFAULT_EQUITY_HANDS,
+    position_deals: Annotated[int | None, typer.Option("--position-deals", min=1, help="Deals behind the table of "
+                                                       "what to call by place in the auction (see 'bid-table "
+                                                       "--by-position'; default: a fifth of --hands).")] = None,
 ) -> None:
-    """The main job: bid table, moon table, match equity, strategy charts and example hands, in one folder.
+    """The main job: what to call by place in the auction, bid table, moon table, match equity, strategy charts
+    and example hands, in one folder.
 
     The folder also gets index.html, all of it on one page that needs no network, and a README naming the
     command. docs/formats.md describes the files.
@@ -456,16 +568,22 @@ def report(
     from ..analysis.classes import class_table, parse_features
     from ..analysis.equity import match_equity
     from ..analysis.hand import EXAMPLE_HAND, EXAMPLE_MOON_HAND, evaluate_hand
+    from ..analysis.positions import position_table
     from ..core.io import check_output_folder, replace_folder
     from ..output.report import write_report
 
     active = rules_from(rules_file, rule)
+    ready_players(policy, active)
     features = parse_features(by)
     check_output_folder(out, "--out")
     with executor_for(threads, cluster, scheduler) as executor:
         with progress_for(hands, "dealing and playing", True) as progress:
             table = class_table(hands, seed=seed, rules=active, policy=policy, progress=progress,
                                 executor=executor)
+        deals = position_deals or max(hands // 5, 1)
+        with progress_for(deals, "every call at every turn", True) as progress:
+            positions = position_table(deals, seed=seed, rules=active, policy=policy, classes=table,
+                                       progress=progress, executor=executor)
         equity = match_equity(equity_hands, seed=seed, rules=active, policy=policy, executor=executor)
         example = evaluate_hand(EXAMPLE_HAND, seed=seed, policy=policy, rules=active, executor=executor,
                                 equity=equity)
@@ -476,6 +594,8 @@ def report(
         command += f" --hands {hands}"
     if equity_hands != DEFAULT_EQUITY_HANDS:
         command += f" --equity-hands {equity_hands}"
+    if position_deals is not None:
+        command += f" --position-deals {position_deals}"
     if seed != 1:
         command += f" --seed {seed}"
     if out != Path("results"):
@@ -491,7 +611,7 @@ def report(
     command += "".join(f" --rule {k}={format_value(v)}" for k, v in active.changed().items())
     with replace_folder(out) as folder:  # the folder always holds one complete report
         written = write_report(table, folder, command=command, by=features, min_count=min_count,
-                               example_hand=example, equity=equity, moon_hand=moon_hand)
+                               example_hand=example, equity=equity, moon_hand=moon_hand, positions=positions)
     from ..output.terminal import print_bid_table
 
     print_bid_table(table.frame(features, min_count), table, 15)

@@ -172,7 +172,8 @@ Threads = Annotated[
 ]
 PolicyOpt = Annotated[
     str, typer.Option("--policy", metavar="NAME[,NAME]", help="Player policy for both teams, or team 0,team 1: "
-                      "heuristic, heuristic-v1, random or pimc:K (search with K sampled deals a card).")
+                      "heuristic, heuristic-v1, random, equity (bids to win the game from precomputed tables) or "
+                      "pimc:K (search with K sampled deals a card).")
 ]
 ChunkSize = Annotated[
     int | None, typer.Option("--chunk-size", min=1, help="Hands (or games) per kernel call, or per task on a "
@@ -241,6 +242,18 @@ def checkpoint_beside(output: Path, arguments: Mapping[str, Any], resume: bool) 
     if not resume and checkpoint.path.exists():
         note(f"{checkpoint.path} holds an interrupted run; starting over (add --resume to finish it instead)")
     return checkpoint
+
+
+def ready_players(policy: str, rules) -> None:
+    """When the equity bidder plays under rules whose tables are neither shipped nor cached, make them now, with a
+    progress bar and the time left after each step, before the command's own work (analysis/bidder.py)."""
+    from ..core.players import parse_policies
+
+    if "equity" not in parse_policies(policy):
+        return
+    from ..analysis.bidder import bidder_tables
+
+    bidder_tables(rules, progress=lambda total, description: progress_for(total, description, True), notify=note)
 
 
 def progress_for(total: int, description: str, enabled: bool):

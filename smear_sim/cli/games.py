@@ -21,6 +21,7 @@ from .app import (
     output_option,
     print_json,
     progress_for,
+    ready_players,
     rules_from,
 )
 
@@ -33,7 +34,8 @@ def equity(
     floor: Annotated[int, typer.Option("--floor", help="Lowest score shown (the solve goes lower, until "
                                        "falling below it is negligible).")] = -40,
     seed: Seed = 1,
-    policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats: heuristic or random.")]
+    policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats: heuristic, random "
+                                        "or equity.")]
     = "heuristic",
     threads: Threads = None,
     rules_file: RulesFile = None,
@@ -64,6 +66,7 @@ def equity(
     from ..core.io import check_output_file
 
     active = rules_from(rules_file, rule)
+    ready_players(policy, active)
     if out is not None:  # checked before the work, so a bad path costs nothing
         for suffix in (".csv", ".md"):
             check_output_file(out.with_suffix(suffix), "--out")

@@ -24,6 +24,7 @@ from .app import (
     output_option,
     print_json,
     progress_for,
+    ready_players,
     reject,
     rules_from,
 )
@@ -83,6 +84,7 @@ def simulate(
     from ..output.files import write_trace
 
     active = rules_from(rules_file, rule)
+    ready_players(policy, active)
     if trace is None:
         reject(ctx, ["trace_hands", "trace_games"], "without --trace: it says how many records the trace file holds")
     else:
@@ -129,9 +131,13 @@ def simulate(
 @app.command()
 @clean_errors
 def match(
+    ctx: typer.Context,
     policy_a: Annotated[str, typer.Argument(help="First policy.")] = "heuristic",
     policy_b: Annotated[str, typer.Argument(help="Second policy.")] = "random",
     deals: Annotated[int, typer.Option("--deals", min=1, help="Deals; each is played twice.")] = 200_000,
+    games: Annotated[int | None, typer.Option("--games", min=1, help="Play this many pairs of complete games "
+                                                 "instead of single deals: each deal sequence twice, the teams "
+                                                 "swapped; reports A's game-win rate.")] = None,
     seed: Seed = 1,
     threads: Threads = None,
     rules_file: RulesFile = None,
@@ -140,28 +146,44 @@ def match(
     scheduler: SchedulerOpt = None,
     json_output: JsonFlag = False,
 ) -> None:
-    """Duplicate match: how many points per hand one policy gains over another.
+    """Duplicate match: how many points per hand, or games, one policy gains over another.
 
     Every deal is played twice with the teams swapped, so the luck of the cards cancels and only the
-    players' skill remains.
+    players' skill remains. With --games N, N deal sequences are each played as two complete games from 0-0,
+    A as team 0 then as team 1 (deal n of both games is the same), and A's share of the games won is reported
+    with its standard error, paired by deal sequence.
 
-    [bold]Example[/bold]
+    [bold]Examples[/bold]
 
       smear-sim match heuristic random --deals 500000
-    """
-    from ..analysis.match import duplicate_match
 
+      smear-sim match equity heuristic --games 20000 --json
+    """
     active = rules_from(rules_file, rule)
-    with executor_for(threads, cluster, scheduler) as executor, \
-            progress_for(deals, "playing deals twice", deals >= 500_000) as progress:
-        result = duplicate_match(policy_a, policy_b, deals=deals, seed=seed, rules=active, progress=progress,
-                                 executor=executor)
+    for policy in (policy_a, policy_b):
+        ready_players(policy, active)
+    if games is not None:
+        reject(ctx, ["deals"], "with --games: give --deals for single deals or --games for complete games")
+        from ..analysis.match import duplicate_games
+        from ..analysis.simulate import GAME_CHUNK
+
+        with executor_for(threads, cluster, scheduler) as executor, \
+                progress_for(games, "playing game pairs", games > GAME_CHUNK) as progress:
+            result = duplicate_games(policy_a, policy_b, games=games, seed=seed, rules=active, progress=progress,
+                                     executor=executor)
+    else:
+        from ..analysis.match import duplicate_match
+
+        with executor_for(threads, cluster, scheduler) as executor, \
+                progress_for(deals, "playing deals twice", deals >= 500_000) as progress:
+            result = duplicate_match(policy_a, policy_b, deals=deals, seed=seed, rules=active, progress=progress,
+                                     executor=executor)
     if json_output:
         print_json(result.to_json())
     else:
-        from ..output.terminal import print_match
+        from ..output.terminal import print_game_match, print_match
 
-        print_match(result)
+        (print_match if games is None else print_game_match)(result)
 
 
 @app.command()
@@ -209,6 +231,8 @@ def tournament(
 
     active = rules_from(rules_file, rule)
     total = sum(n + g for _, _, n, g in tournament_plan(players, deals, search_deals, games, search_games))
+    for player in players:
+        ready_players(player, active)
     with executor_for(threads, cluster, scheduler) as executor, \
             progress_for(total, "playing deals and games", True) as progress:
         result = run_tournament(players, deals=deals, search_deals=search_deals, games=games,

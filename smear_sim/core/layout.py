@@ -153,6 +153,59 @@ OUT_MOON_MADE = OUT_NUMERIC + 2 * (2 * OUT_MAX + 1) * (OUT_MAX + 1)  # + side * 
 OUT_MOON_FAILED = OUT_MOON_MADE + 2 * (OUT_MAX + 1)  # + side
 N_OUTCOMES = OUT_MOON_FAILED + 2
 
+# -- the auction seen from one seat: what stands when it calls, and which call ----------------------------
+# A seat's situation is the highest call made before it: none (index 0), or a number b (1..M) called by its
+# partner (index 2b - 1) or by an opponent (index 2b). After a moon the seat must pass, so no situation is kept.
+# Its call is indexed PASS -> 0, a number b -> b, MOON -> M + 1, with M the points at stake: 2M + 1 situations
+# and M + 2 call slots.
+N_POSITIONS = 4  # opener, second, third, dealer
+
+# -- hand analysis at a place in the auction: counts per call (driver ``auction_hands``) -------------------
+# Deals tried and accepted (the calls before the seat came out as given), then for each call (by its code: PASS,
+# 1..7, MOON) the histogram of outcome codes (``OUT_*``, from the analysed team's side), the deals on which the seat
+# won the auction with it and made it, and, for each pair of calls played on the same deal, the sums of the squared
+# differences of their game values (fixed point, ``WIN_SCALE``) and of their points.
+WIN_SCALE = 1 << 16  # game values are summed as round(value * WIN_SCALE): sums stay exact integers
+_auc = _Fields()
+AUC_DEALS = _auc.add()
+AUC_ACCEPTED = _auc.add()
+AUC_HIST = _auc.add(N_BID_CODES * N_OUTCOMES)
+AUC_DECLARED = _auc.add(N_BID_CODES)
+AUC_MADE = _auc.add(N_BID_CODES)
+AUC_PAIR_WIN = _auc.add(N_BID_CODES * N_BID_CODES)
+AUC_PAIR_EV = _auc.add(N_BID_CODES * N_BID_CODES)
+AUC_SIZE = _auc.size
+
+# -- duplicate games (driver ``duplicate_games``): sums over game pairs of policy A's wins, B's wins and the
+# games left unfinished (MAX_DEALS), the square of A's wins in the pair counted in halves (an unfinished game is
+# half a win), A's points won minus B's, A's score change minus B's and the hands played (over the pair's two
+# games), with the squares and cross products behind the standard errors of the ratios per hand.
+_dup = _Fields()
+DUP_PAIRS = _dup.add()
+DUP_WINS = _dup.add()
+DUP_LOSSES = _dup.add()
+DUP_UNFINISHED = _dup.add()
+DUP_HALVES_SQ = _dup.add()
+DUP_MARGIN = _dup.add()
+DUP_MARGIN_SQ = _dup.add()
+DUP_HANDS = _dup.add()
+DUP_HANDS_SQ = _dup.add()
+DUP_MARGIN_HANDS = _dup.add()
+DUP_SCORE = _dup.add()
+DUP_SCORE_SQ = _dup.add()
+DUP_SCORE_HANDS = _dup.add()
+DUP_SIZE = _dup.size
+
+# -- the equity bidder's tables as the kernels read them (core/bidder.py builds them) ----------------------
+# ``header`` holds the fields below; an empty model (no equity bidder playing) has BM_LOADED 0.
+_bm = _Fields()
+BM_LOADED = _bm.add()
+BM_BUCKETS = _bm.add()  # hand-strength buckets
+BM_MIN_COUNT = _bm.add()  # fewer decisions than this in a cell: the bidder calls as the heuristic would
+BM_SOLVE_FLOOR = _bm.add()  # the lowest score of the equity grid
+BM_MARGIN = _bm.add()  # the bidder leaves the heuristic's call only for one this much likelier to win (1e-4 units)
+BM_HEADER = _bm.size
+
 # Bid-table classes: features of a 9-card hand in its class suit, mixed into one index in this order, the last
 # varying fastest. The class suit is the rule docs/rules.md states ("Hand classes") and kernels/classes.py
 # applies: the suit with the most trumps, ties to the better trumps from the top down, then S H D C. It

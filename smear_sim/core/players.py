@@ -5,7 +5,8 @@ A policy is a complete player (bidding, trump, discards, play). The kernels disp
 parameter, written after a colon: ``pimc:16`` is the search player with 16 sampled deals a decision. The
 kernel code packs both: ``code = number + PARAM_SCALE * parameter``, where ``number`` is the name's index in
 :data:`POLICIES`; a policy without a parameter has parameter 0, so its code is its number. This module
-imports no Numba, so the command line can check a ``--policy`` before any kernel loads.
+imports no Numba, so the command line can check a ``--policy`` before any kernel loads. ``equity`` bids from
+tables made for the rules in play: :func:`smear_sim.analysis.bidder.player_model` gives the kernels those tables.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ __all__ = [
     "policy_code",
 ]
 
-POLICIES = ("random", "heuristic", "heuristic-v1", "pimc")  # index = the kernels' policy number
-FAST_POLICIES = ("random", "heuristic", "heuristic-v1")  # the ones that play about a million hands a second
+POLICIES = ("random", "heuristic", "heuristic-v1", "pimc", "equity")  # index = the kernels' policy number
+FAST_POLICIES = ("random", "heuristic", "heuristic-v1", "equity")  # the ones that play about a million hands a second
 PARAM_SCALE = 256  # code = number + PARAM_SCALE * parameter
 
 # Policies that take a parameter: (meaning, default, smallest, largest).

@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from ..core import layout as L
+from ..core.bidder import empty_model, load_tables
 from ..core.players import FAST_POLICIES, policy_array
 from ..core.rules import Rules
 from .runner import (
@@ -46,8 +47,8 @@ def run_bench(
     rules: Rules | None = None,
     threads: int | None = None,
 ) -> dict[str, Any]:
-    """The bench figures of docs/formats.md, the same for every fast policy under
-    ``policies`` under ``rules``, and complete games. (The search players play about a thousand times slower;
+    """The bench figures of docs/formats.md, the same for every fast policy under ``rules`` (the equity bidder
+    where its tables are at hand), and complete games. (The search players play about a thousand times slower;
     benchmarks/pimc.py measures them.)
 
     Games are played from 0-0 with the default policy, ``hands // 10`` of them per timed run (about as many
@@ -67,19 +68,25 @@ def run_bench(
         for start, count in chunk_ranges(n, DEFAULT_CHUNK):
             drivers.deal_only(key, start, count, threads, rules_array)
 
+    none = empty_model()
+    tables = load_tables(rules)  # the equity bidder is timed where its tables are at hand (shipped or cached)
+    models = {policy: none for policy in FAST_POLICIES if policy != "equity"}
+    if tables is not None:
+        models["equity"] = tables.model()
+
     def full(policy: str, n_threads: int):
         codes = policy_array((policy, policy))
 
         def run(n: int) -> None:
             for start, count in chunk_ranges(n, DEFAULT_CHUNK):
-                drivers.simulate_hands(key, start, count, n_threads, rules_array, codes)
+                drivers.simulate_hands(key, start, count, n_threads, rules_array, codes, models[policy])
 
         return run
 
     with using_threads(threads):
         deal_rate = _median_rate(deal, deal_hands, repeats)
     per_policy: dict[str, dict[str, float]] = {}
-    for policy in FAST_POLICIES:
+    for policy in models:
         with using_threads(threads):
             all_threads = _median_rate(full(policy, threads), hands, repeats)
         with using_threads(1):
@@ -93,11 +100,11 @@ def run_bench(
     default = per_policy["heuristic"]
     heuristic = policy_array(("heuristic", "heuristic"))
     games = max(hands // 10, 100)
-    counts = drivers.simulate_games(key, 0, games, threads, rules_array, heuristic, 0, 0, 3).sum(axis=0)
+    counts = drivers.simulate_games(key, 0, games, threads, rules_array, heuristic, none, 0, 0, 3).sum(axis=0)
     hands_per_game = counts[L.GAME_DEALS] / counts[L.GAMES]
 
     def play_games(n: int) -> None:
-        drivers.simulate_games(key, 0, n, threads, rules_array, heuristic, 0, 0, 3)
+        drivers.simulate_games(key, 0, n, threads, rules_array, heuristic, none, 0, 0, 3)
 
     with using_threads(threads):
         game_rate = _median_rate(play_games, games, repeats)

@@ -202,10 +202,19 @@ class Job:
 def job_fingerprint(job: Job) -> str:
     """A digest of everything that decides a job's counts: its driver, seed, total and arguments."""
     digest = hashlib.sha256(f"{job.driver}|{job.seed}|{job.total}".encode())
-    for arg in job.args:
+
+    def add(arg: Any) -> None:
+        if isinstance(arg, tuple):  # a tuple of arrays, such as the players' model
+            digest.update(f"|tuple{len(arg)}".encode())
+            for item in arg:
+                add(item)
+            return
         value = np.asarray(arg)
         digest.update(f"|{value.dtype.str}{value.shape}".encode())
         digest.update(np.ascontiguousarray(value).tobytes())
+
+    for arg in job.args:
+        add(arg)
     return digest.hexdigest()
 
 

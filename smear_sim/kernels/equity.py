@@ -11,12 +11,17 @@ changes by more than ``tolerance`` (or after ``max_sweeps`` sweeps), each right-
 return ``(x, residual, sweeps)``: ``x`` is ``[m, states]``, one row per right-hand side; ``residual`` is the
 largest ``|rhs + A x - x|``, so the error of ``x`` is at most ``residual`` times the expected number of steps
 to the end of the chain; ``sweeps`` is the most sweeps any right-hand side took.
+
+:func:`outcome_after` and :func:`outcome_win` follow one hand's outcome to the next state at a given score, as the
+equity bidder does when it weighs its calls (:mod:`smear_sim.kernels.players.equity`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
+
+from ..core.layout import OUT_MAX, OUT_MOON_FAILED, OUT_MOON_MADE, OUT_NUMERIC, OUT_THROWN_IN
 
 
 @njit(cache=True, inline="always")
@@ -107,3 +112,66 @@ def solve_transposed(indptr, indices, data, rhs, order, tolerance, max_sweeps):
             worst = max(worst, abs(_sparse_row(indptr, indices, data, s, xc, rc) - xc[s]))
         residual[c] = worst
     return x, residual.max(), sweeps.max()
+
+
+# -- one hand's outcome at a score: where the game goes ----------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def outcome_after(target, us, them, code):
+    """The game after a hand with outcome ``code`` (layout ``OUT_*``, side 0 being the team at ``us``), by the
+    checks of docs/rules.md ("Game") in order. Returns ``(end, us_after, them_after)``: ``end`` is 1 when the team
+    at ``us`` has won, -1 when the other team has, 0 when the game goes on from the scores after the hand."""
+    if code == OUT_THROWN_IN:
+        return 0, us, them
+    if code >= OUT_MOON_FAILED:
+        return (-1 if code - OUT_MOON_FAILED == 0 else 1), us, them
+    width = OUT_MAX + 1
+    if code >= OUT_MOON_MADE:
+        side = (code - OUT_MOON_MADE) // width
+        other = (code - OUT_MOON_MADE) % width
+        delta = 0
+    else:
+        x = code - OUT_NUMERIC
+        other = x % width
+        side = (x // width) // (2 * OUT_MAX + 1)
+        delta = (x // width) % (2 * OUT_MAX + 1) - OUT_MAX
+    bidder, defender = (us, them) if side == 0 else (them, us)
+    bidder_wins = False
+    if code >= OUT_MOON_MADE:
+        bidder_wins = bidder >= 0
+        bidder = 0  # a success from a negative score sets it to 0 (and from 0 or more, it wins)
+    else:
+        bidder += delta
+        bidder_wins = delta > 0 and bidder >= target  # made its bid (a set scores minus the bid) and reached it
+    defender += other
+    end = 0
+    if bidder_wins:
+        end = 1
+    elif defender >= target:
+        end = -1
+    if side == 1:
+        return -end, defender, bidder
+    return end, bidder, defender
+
+
+@njit(cache=True, inline="always")
+def outcome_win(grid, solve_floor, target, us, them, next_dealer, code):
+    """P(the team at ``us`` wins the game) after a hand with outcome ``code`` (see :func:`outcome_after`), from
+    the equity ``grid`` (``[dealer, us, them]`` from ``solve_floor``; ``next_dealer`` 0 when the team at ``us``
+    deals the next hand). Scores below the grid count as its floor, as in the solve."""
+    end, us_after, them_after = outcome_after(target, us, them, code)
+    if end != 0:
+        return 1.0 if end > 0 else 0.0
+    return grid[next_dealer, max(us_after, solve_floor) - solve_floor, max(them_after, solve_floor) - solve_floor]
+
+
+@njit(cache=True)
+def outcome_states(target, us, them, n_outcomes):
+    """:func:`outcome_after` for every outcome code ``0 .. n_outcomes-1``: arrays ``(end, us_after, them_after)``."""
+    end = np.zeros(n_outcomes, dtype=np.int64)
+    us_after = np.zeros(n_outcomes, dtype=np.int64)
+    them_after = np.zeros(n_outcomes, dtype=np.int64)
+    for code in range(n_outcomes):
+        end[code], us_after[code], them_after[code] = outcome_after(target, us, them, code)
+    return end, us_after, them_after

@@ -129,36 +129,64 @@ def deal_playable(state, pool, n_pool, fixed_seat, fixed_hand, deck, hands, misd
 # -- auction ------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def auction(state, hands, dealer, score0, score1, rules, policies, rec):
-    """Run the one-round auction; return ``(bidder, bid code)``, bidder -1 if all passed.
-
-    Each seat's policy sees the calls so far (written straight into the record), the dealer and both
-    teams' scores from its own side (see :func:`smear_sim.kernels.players.choose_bid`).
-    """
-    max_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
-    calls = rec[REC_BIDS: REC_BIDS + 4]
+@njit(cache=True, inline="always")
+def legal_calls(rules, position, calls):
+    """The calls open to the seat at ``position`` (0 = the opener) after ``calls[:position]``:
+    ``(low, high, moon_ok, must, moon_called)``. The numbers run from ``low`` to ``high`` (none when low > high),
+    PASS is allowed unless ``must``, MOON when ``moon_ok``; after a moon (``moon_called``) only PASS is."""
     highest = 0
+    anyone = False
+    moon_called = False
+    for i in range(position):
+        c = calls[i]
+        if c == MOON:
+            moon_called = True
+        elif c != PASS:
+            highest = c
+        anyone |= c != PASS
+    max_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
+    if moon_called:
+        return max_points + 1, max_points, False, False, True
+    forced = rules[R_FORCED_BID]
+    must = (forced == 0 and position == 0) or (forced == 1 and position == 3 and not anyone)
+    return max(rules[R_MIN_BID], highest + 1), max_points, rules[R_MOON] == 1, must, False
+
+
+@njit(cache=True)
+def policy_call(state, hand, dealer, position, calls, score0, score1, rules, policies, model):
+    """The call the seat at ``position`` makes by its team's policy after ``calls[:position]``."""
+    low, high, moon_ok, must, moon_called = legal_calls(rules, position, calls)
+    if moon_called:
+        return PASS
+    seat = (dealer + 1 + position) % 4
+    us, them = (score0, score1) if seat & 1 == 0 else (score1, score0)
+    max_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
+    return choose_bid(policies[seat & 1], model, state, hand, seat, dealer, calls, position, us, them, low, high,
+                      moon_ok, must, rules, max_points)
+
+
+@njit(cache=True)
+def auction_from(state, hands, dealer, score0, score1, rules, policies, model, calls, first):
+    """Finish an auction whose first ``first`` calls are in ``calls``: each later seat calls by its policy, which
+    sees the calls so far, the dealer and both teams' scores from its own side
+    (:func:`smear_sim.kernels.players.choose_bid`). Returns ``(bidder, bid code)``, bidder -1 if all passed."""
+    for position in range(first, 4):
+        seat = (dealer + 1 + position) % 4
+        calls[position] = policy_call(state, hands[seat], dealer, position, calls, score0, score1, rules, policies,
+                                      model)
     bidder = -1
     bid = PASS
     for position in range(4):
-        seat = (dealer + 1 + position) % 4
-        if bid == MOON:
-            call = PASS
-        else:
-            forced = rules[R_FORCED_BID]
-            must = (forced == 0 and position == 0) or (forced == 1 and position == 3 and bidder < 0)
-            low = max(rules[R_MIN_BID], highest + 1)
-            us, them = (score0, score1) if seat & 1 == 0 else (score1, score0)
-            call = choose_bid(policies[seat & 1], state, hands[seat], seat, dealer, calls, position, us, them, low,
-                              max_points, rules[R_MOON] == 1, must, rules, max_points)
-        calls[position] = call
-        if call != PASS:
-            bidder = seat
-            bid = call
-            if call != MOON:
-                highest = call
+        if calls[position] != PASS:
+            bidder = (dealer + 1 + position) % 4
+            bid = calls[position]
     return bidder, bid
+
+
+@njit(cache=True)
+def auction(state, hands, dealer, score0, score1, rules, policies, model, rec):
+    """Run the one-round auction, writing the calls into the record; return ``(bidder, bid code)``."""
+    return auction_from(state, hands, dealer, score0, score1, rules, policies, model, rec[REC_BIDS: REC_BIDS + 4], 0)
 
 
 # -- play ---------------------------------------------------------------------------------------------
@@ -178,8 +206,8 @@ def _write_cards(rec, offset, mask, slots):
 
 
 @njit(cache=True)
-def play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, bidder, trump, give, keep, rec,
-              trace):
+def play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, model, bidder, trump, give, keep,
+              rec, trace):
     """Play one dealt hand to the end and write its record.
 
     ``hands`` holds the four seats' masks and the kitty (index 4); ``score0`` and ``score1`` are the teams'
@@ -187,7 +215,8 @@ def play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, 
     kitty without an auction (hand analysis), and the bid is left to the caller. With ``trump`` -1 the
     bidder's policy names trump. ``trace`` also writes the deal and the discards. ``known`` is scratch space
     for the cards each seat has seen in its own hand, and ``hs`` for the hand state the card play runs on
-    (:mod:`smear_sim.kernels.state`).
+    (:mod:`smear_sim.kernels.state`). ``model`` holds the tables a policy may read (the equity bidder's; see
+    :mod:`smear_sim.core.bidder`).
     """
     rec[REC_DEALER] = dealer
     rec[REC_SCORES_BEFORE] = score0
@@ -197,23 +226,39 @@ def play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, 
             _write_cards(rec, REC_HANDS + 9 * seat, hands[seat], 9)
         _write_cards(rec, REC_KITTY, hands[4], 4)
     if bidder < 0:
-        bidder, bid = auction(state, hands, dealer, score0, score1, rules, policies, rec)
+        bidder, bid = auction(state, hands, dealer, score0, score1, rules, policies, model, rec)
         if bidder < 0:
-            rec[REC_BIDDER] = -1
-            rec[REC_BID] = PASS
-            rec[REC_TRUMP] = -1
-            rec[REC_MADE] = -1
-            rec[REC_MOON] = -1
-            rec[REC_WINNER] = -1
-            for i in range(7):
-                rec[REC_AWARDS + i] = -1
-            for i in range(2):
-                rec[REC_CARD_POINTS + i] = 0
-                rec[REC_POINTS + i] = 0
-                rec[REC_DELTA + i] = 0
+            throw_in(rec)
             return
     else:
         bid = PASS
+    play_contract(state, hands, known, hs, score0, score1, rules, policies, bidder, bid, trump, give, keep, rec,
+                  trace)
+
+
+@njit(cache=True)
+def throw_in(rec):
+    """The record of a hand that all four passed (``forced_bid = none``): nobody bids, nothing is scored."""
+    rec[REC_BIDDER] = -1
+    rec[REC_BID] = PASS
+    rec[REC_TRUMP] = -1
+    rec[REC_MADE] = -1
+    rec[REC_MOON] = -1
+    rec[REC_WINNER] = -1
+    for i in range(7):
+        rec[REC_AWARDS + i] = -1
+    for i in range(2):
+        rec[REC_CARD_POINTS + i] = 0
+        rec[REC_POINTS + i] = 0
+        rec[REC_DELTA + i] = 0
+
+
+@njit(cache=True)
+def play_contract(state, hands, known, hs, score0, score1, rules, policies, bidder, bid, trump, give, keep, rec,
+                  trace):
+    """The hand after the auction: ``bidder`` takes the kitty and names trump (``trump`` -1: by its policy),
+    everyone discards, six tricks are played and the hand is scored for ``bid`` (PASS: hand analysis, where
+    the caller settles every bid from the points). ``hands`` is played down to nothing."""
     rec[REC_BIDDER] = bidder
     rec[REC_BID] = bid
     for seat in range(4):

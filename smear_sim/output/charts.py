@@ -8,7 +8,9 @@ size, seed, policy and rules on the chart.
 - :func:`points_distribution`: one hand's distribution of points won;
 - :func:`equity_heatmap`: the match-equity table, P(win the game) over both scores, for each team dealing;
 - :func:`moon_break_even_chart`: for one hand, the moon's break-even success rate at every score, and where
-  the hand's own success rate beats it.
+  the hand's own success rate beats it;
+- :func:`calls_chart`: what to call at each place in the auction, by hand strength and standing call;
+- :func:`call_values_chart`: P(win) of every call against hand strength, at one place and standing call.
 """
 
 from __future__ import annotations
@@ -27,10 +29,12 @@ from ..analysis.equity import DEALERS, EquityTable
 from ..analysis.hand import HandAnalysis
 from ..core.errors import SmearError
 from ..core.io import atomic_write, writes_through
-from .format import FEATURES, class_words, estimate_text, rules_label
+from .format import FEATURES, PLACES, STANDING_HELP, call_charts, class_words, estimate_text, rules_label
 
 __all__ = [
     "VALUES",
+    "call_values_chart",
+    "calls_chart",
     "chart_path",
     "equity_heatmap",
     "heatmap",
@@ -236,6 +240,71 @@ def moon_break_even_chart(analysis: HandAnalysis, low: int = -10) -> Figure:
                  f"{100 * success.value:.1f}% beats the break-even rate; they deal)", fontsize=10)
     _footnote(fig, {"hands": analysis.samples, "seed": analysis.seed, "policy": analysis.policy,
                     "rules": analysis.rules.as_dict()})
+    return fig
+
+
+def _position_footnote(fig: Figure, meta: dict[str, Any]) -> None:
+    fig.text(0.01, 0.01, f"smear-sim · {meta['deals']:,} deals, every call at every turn · seed {meta['seed']} · "
+             f"policy {meta['policy']} · {rules_label(meta['rules'])}", fontsize=7, color="0.35", ha="left",
+             va="bottom")
+
+
+def calls_chart(frame) -> Figure:
+    """The call to make at each place in the auction (a position table's frame): hand strength up, the standing call
+    across, one panel per place; grey where too few hands were seen."""
+    charts = call_charts(frame.to_dict("records"))
+    calls = ["pass", *map(str, range(1, 8)), "moon"]
+    used = sorted({c for chart in charts for row in chart.cells for c in row if c in calls}, key=calls.index)
+    cmap = ListedColormap(colormaps["RdYlGn"](np.linspace(0.15, 0.95, max(len(used), 2)))[: len(used)])
+    fig = Figure(figsize=(13, 7), layout="constrained")
+    axes = fig.subplots(1, len(charts), squeeze=False)[0]
+    for ax, chart in zip(axes, charts, strict=True):
+        ax.set_title(f"the {chart.place}")
+        if not chart.cells:  # no strength seen often enough at this place (a small run)
+            ax.text(0.5, 0.5, "too few hands\nto say", ha="center", va="center", transform=ax.transAxes)
+            ax.set_xticks([])
+            ax.set_yticks([])
+            continue
+        data = np.array([[used.index(c) if c in used else np.nan for c in row] for row in chart.cells], dtype=float)
+        ax.imshow(np.ma.masked_invalid(data), cmap=cmap, vmin=-0.5, vmax=len(used) - 0.5, aspect="auto")
+        ax.set_facecolor("0.92")
+        for i, row in enumerate(chart.cells):
+            for j, c in enumerate(row):
+                if c:
+                    ax.text(j, i, c, ha="center", va="center", fontsize=6)
+        ax.set_xticks(range(len(chart.standings)), chart.standings, rotation=60, ha="right", fontsize=7)
+        step = max(1, len(chart.strengths) // 12)
+        ax.set_yticks(range(0, len(chart.strengths), step), chart.strengths[::step], fontsize=7)
+    axes[0].set_ylabel("hand strength: the declarer's expected points of its class")
+    us, them = frame.attrs["score"]
+    fig.suptitle(f"What to call, by place in the auction: the call that wins the most games at {us}–{them}\n"
+                 f"columns: {STANDING_HELP}", fontsize=11)
+    _position_footnote(fig, frame.attrs)
+    return fig
+
+
+def call_values_chart(frame, place: str = "opener", standing: str = "none") -> Figure:
+    """P(win the game) of each legal call against hand strength, at one place and standing call, with ±1.96 SE."""
+    if place not in PLACES:
+        raise SmearError(f"place must be one of {', '.join(PLACES)}, got {place!r}")
+    rows = frame[(frame["place"] == place) & (frame["standing"] == standing) & frame["reliable"]]
+    if rows.empty:
+        raise SmearError(f"no hand strength was seen often enough for the {place} with {standing} standing")
+    rows = rows.sort_values("strength")
+    mid = (rows["strength"] + rows["strength_to"]) / 2
+    fig, ax = _new_figure()
+    for call in ["pass", *map(str, range(1, 8)), "moon"]:
+        column = f"win_{call}"
+        if column in rows and rows[column].notna().any():
+            ax.errorbar(mid, 100 * rows[column], yerr=196 * rows[f"win_se_{call}"], marker="o", markersize=3,
+                        capsize=2, label=call)
+    ax.set_xlabel("hand strength: the declarer's expected points of its class")
+    ax.set_ylabel("P(win the game) %")
+    us, them = frame.attrs["score"]
+    ax.set_title(f"The {place}, {standing} standing: P(win the game) of each call at {us}–{them}")
+    ax.legend(title="call")
+    ax.grid(alpha=0.3)
+    _position_footnote(fig, frame.attrs)
     return fig
 
 

@@ -8,6 +8,7 @@ takes its labels and number formats from.
 - :class:`Column`, :func:`bid_table_columns`, :func:`moon_table_columns`: the columns of the bid and moon tables.
 - :func:`rules_label`, :func:`suit_label`.
 - :func:`tournament_cells`: a tournament's pair and rating tables as text cells.
+- :func:`call_charts`: the call to make by place in the auction, hand strength and standing call.
 
 Nothing here imports pandas, so the quick commands that print through it stay quick to start.
 """
@@ -25,9 +26,12 @@ from ..core.stats import Estimate
 
 __all__ = [
     "FEATURES",
+    "PLACES",
+    "CallChart",
     "Column",
     "FeatureLabel",
     "bid_table_columns",
+    "call_charts",
     "class_words",
     "estimate_cell",
     "estimate_text",
@@ -231,3 +235,50 @@ def tournament_cells(result: Any) -> tuple[list[str], list[list[str]], list[list
     ratings = [[r.player, f"{r.elo:+.0f}", f"{r.interval[0]:+.0f} to {r.interval[1]:+.0f}"]
                for r in sorted(result.ratings, key=lambda r: -r.elo)]
     return columns, pairs, ratings
+
+
+# -- what to call, by place in the auction ----------------------------------------------------------------------
+
+PLACES = ("opener", "second", "third", "dealer")
+STANDING_HELP = ("the highest call before yours: none, or a number called by your partner or by an opponent")
+STRENGTH_HELP = ("the points the hand's class wins on average as an unopposed declarer (the declarer's view: the bid "
+                 "table's points)")
+
+
+def _standing_key(label: str) -> tuple[int, int]:
+    if label == "none":
+        return (0, 0)
+    number, _, who = label.split(" ", 2)
+    return (int(number), 0 if who.endswith("partner") else 1)
+
+
+@dataclass(frozen=True)
+class CallChart:
+    """The call to make at one place in the auction: a row per hand strength (strongest first), a column per
+    standing call. A cell is the call, ``·`` where too few hands were seen to say, empty where never met."""
+
+    place: str
+    strengths: list[str]
+    standings: list[str]
+    cells: list[list[str]]
+
+
+def call_charts(rows: Sequence[Mapping[str, Any]]) -> list[CallChart]:
+    """One :class:`CallChart` per place from the rows of a position table (``PositionTable.frame`` records)."""
+    charts = []
+    for place in PLACES:
+        mine = [r for r in rows if r["place"] == place]
+        if not mine:
+            continue
+        standings = sorted({r["standing"] for r in mine}, key=_standing_key)
+        bands = sorted({(r["strength"], r["strength_to"]) for r in mine if r["reliable"]}, reverse=True)
+        by_cell = {(r["strength"], r["standing"]): r for r in mine}
+        cells = []
+        for low, _ in bands:
+            line = []
+            for standing in standings:
+                r = by_cell.get((low, standing))
+                line.append("" if r is None else (str(r["call"]) if r["reliable"] else "·"))
+            cells.append(line)
+        charts.append(CallChart(place, [f"{low:.2f}–{high:.2f}" for low, high in bands], standings, cells))
+    return charts

@@ -23,8 +23,11 @@ from ..core.rules import OPTION_HELP, Rules, format_value
 from .format import (
     CLASS_SUIT_HELP,
     FEATURES,
+    STANDING_HELP,
+    STRENGTH_HELP,
     Column,
     bid_table_columns,
+    call_charts,
     estimate_text,
     moon_table_columns,
     rules_label,
@@ -78,6 +81,13 @@ td.yes { color: #1e7a35; font-weight: 600; }
 figure { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 8px; background: #fff; }
 figure img { width: 100%; height: auto; display: block; }
 figcaption { color: var(--muted); font-size: 13px; margin-top: 4px; }
+.calls { display: flex; flex-wrap: wrap; gap: 18px; align-items: flex-start; }
+.calls td { text-align: center; min-width: 3.2em; }
+td.call-pass { color: var(--muted); }
+td.call-1, td.call-2 { background: #e3ecfa; }
+td.call-3 { background: #c4d7f4; }
+td.call-4, td.call-5, td.call-6, td.call-7 { background: #9dbbea; font-weight: 600; }
+td.call-moon { background: #e9d5f2; font-weight: 600; }
 .side { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; }
 .side > div { flex: 1 1 380px; max-width: 600px; }
 .side figure { flex: 1 1 520px; max-width: 680px; }
@@ -234,6 +244,37 @@ def _equity(table: EquityTable, charts: Sequence[Chart]) -> str:
     return text + "".join(grids) + images
 
 
+def _positions(frame: pd.DataFrame, picture: Chart | None) -> str:
+    """What to call, by place in the auction: one chart per place, hand strengths down, standing calls across."""
+    meta = frame.attrs
+    us, them = meta["score"]
+    text = (
+        f"<p>The bid table below is the declarer's view: it gives the hand the auction unopposed, so passing is "
+        f"worth nothing and the best bid is always the lowest. Here {meta['deals']:,} deals were bid by the "
+        f"<code>{_e(meta['policy'])}</code> policy at all four seats, and at each seat's turn every legal call was "
+        f"played out on the same deal: the later seats called by the policy, the auction's winner declared and the "
+        f"hand was played. So a pass is worth what the others then make, and an overcall meets a hand that has shown "
+        f"strength. Each cell is the call most likely to win the game at {us}–{them} (the match-equity table reads "
+        f"the score each deal leaves).</p><p>Rows: the hand's strength, {_e(STRENGTH_HELP)}: find your hand's class "
+        f"in the bid table. Columns: the standing call, {_e(STANDING_HELP)}. · marks cells of fewer than "
+        f"{meta['min_count']:,} hands; <code>by_position.csv</code> has every call's P(win) and EV with standard "
+        "errors.</p>"
+    )
+    tables = []
+    for chart in call_charts(frame.to_dict("records")):
+        head = "".join(f'<th scope="col">{_e(s)}</th>' for s in chart.standings)
+        rows = "".join(
+            f'<tr><th scope="row">{_e(label)}</th>'
+            + "".join(f'<td class="call-{_e(c)}" data-value="{_e(c)}">{_e(c)}</td>' if c not in ("", "·")
+                      else f"<td>{_e(c)}</td>" for c in cells) + "</tr>"
+            for label, cells in zip(chart.strengths, chart.cells, strict=True))
+        tables.append(f'<div><h3>The {_e(chart.place)}</h3><div class="scroll"><table data-place="{_e(chart.place)}">'
+                      f'<thead><tr><th scope="col">strength</th>{head}</tr></thead><tbody>{rows}</tbody></table>'
+                      "</div></div>")
+    image = f'<div class="charts">{_image(picture)}</div>' if picture else ""
+    return text + '<div class="calls">' + "".join(tables) + "</div>" + image
+
+
 def _pair(estimate) -> tuple[float, float]:
     return estimate.value, estimate.se
 
@@ -253,11 +294,12 @@ def _rules(rules: Rules) -> str:
 
 def report_page(table: ClassTable, frame: pd.DataFrame, moon: pd.DataFrame, *, command: str,
                 charts: Sequence[Chart] = (), example_hand: HandAnalysis | None = None,
-                equity: EquityTable | None = None, docs: str = "") -> str:
+                equity: EquityTable | None = None, docs: str = "", positions: pd.DataFrame | None = None) -> str:
     """The whole report as one HTML page.
 
-    ``frame`` is the bid table and ``moon`` the moon table (as the CSV files hold them); only their rows with
-    enough hands (``reliable``) are shown. ``charts`` are embedded; the one named ``example_hand_points.png``
+    ``positions`` is the position table (``PositionTable.frame``): the call to make by place in the auction,
+    shown first, with the chart named ``calls_by_position.png``. ``frame`` is the bid table, the declarer's view, and ``moon`` the moon table (as the CSV files
+    hold them); only their rows with enough hands (``reliable``) are shown. ``charts`` are embedded; the one named ``example_hand_points.png``
     goes with the example hand, and those of ``EQUITY_CHARTS`` with the match-equity table ``equity``. ``docs``
     is HTML naming where the rules are written down.
     """
@@ -267,13 +309,17 @@ def report_page(table: ClassTable, frame: pd.DataFrame, moon: pd.DataFrame, *, c
     reliable = frame[frame["reliable"]].sort_values("hands", ascending=False, kind="stable")
     moon_rows = moon[moon["reliable"]]
     example_chart = next((c for c in charts if c[0] == "example_hand_points.png"), None)
+    calls_chart = next((c for c in charts if c[0] == "calls_by_position.png"), None) if positions is not None else None
     equity_charts = [c for c in charts if c[0] in EQUITY_CHARTS] if equity is not None else []
-    other_charts = [c for c in charts if c is not example_chart and c not in equity_charts]
+    other_charts = [c for c in charts if c is not example_chart and c is not calls_chart and c not in equity_charts]
     features = "".join(f"<li><b>{_e(name)}</b>: {_e(FEATURES[name].help)}</li>" for name in by)
     label = rules_label(rules)
-    sections = [
-        ("bid-table", "Bid table", (
-            f"<p>Each random hand is dealt to seat 0, who takes the kitty as bidder; all four seats play the "
+    sections = [] if positions is None else [("calls", "What to call, by place in the auction",
+                                               _positions(positions, calls_chart))]
+    sections += [
+        ("bid-table", "The declarer's view: bid table", (
+            f"<p>The declarer's view: each random hand is dealt to seat 0, who wins the auction unopposed and takes "
+            f"the kitty; all four seats play the "
             f"<code>{_e(table.policy)}</code> policy. Hands are grouped by what a player sees at a glance in the "
             f"hand's class suit: {_e(CLASS_SUIT_HELP)}.</p><ul>{features}</ul>"
             f"<p><b>P(make b)</b> is the chance the bidding team wins at least b points; <b>EV b</b> is its hand "

@@ -16,15 +16,19 @@ from .format import (
     FEATURES,
     FORMATS_DOC,
     RULES_DOC,
+    STANDING_HELP,
+    STRENGTH_HELP,
     Column,
     bid_table_columns,
+    call_charts,
     moon_table_columns,
     rules_label,
     tournament_cells,
 )
 
-__all__ = ["BID_TABLE_SUFFIXES", "markdown_table", "table_json", "tournament_markdown", "write_bid_table",
-           "write_equity_table", "write_moon_table", "write_report", "write_tournament"]
+__all__ = ["BID_TABLE_SUFFIXES", "POSITION_TABLE_SUFFIXES", "markdown_table", "position_markdown", "table_json",
+           "tournament_markdown", "write_bid_table", "write_equity_table", "write_moon_table", "write_position_table",
+           "write_report", "write_tournament"]
 
 
 def markdown_table(frame: pd.DataFrame, columns: Sequence[Column]) -> str:
@@ -102,6 +106,50 @@ def write_bid_table(table: ClassTable, frame: pd.DataFrame, out: str | Path) -> 
     return written
 
 
+POSITION_TABLE_SUFFIXES = (".csv", ".md", ".npz")  # the files write_position_table writes
+
+
+def position_markdown(frame: pd.DataFrame, docs: str) -> str:
+    """The call to make by place in the auction, for people: one chart per place (docs/formats.md)."""
+    meta = frame.attrs
+    us, them = meta["score"]
+    lines = [
+        "# What to call, by place in the auction\n",
+        f"{meta['deals']:,} random deals, seed {meta['seed']}, all four seats bidding and playing the "
+        f"`{meta['policy']}` policy, {rules_label(meta['rules'])} ({docs}). At each seat's turn every legal call was "
+        "played out on the same deal: the later seats called by the policy, the auction's winner declared and the "
+        "hand was played. So a pass is worth what the others then make, and an overcall meets a hand that has "
+        "shown strength.\n",
+        f"The call is the one most likely to win the game at {us}–{them} (the match-equity table of "
+        f"{meta['equity_hands']:,} hands reads the score each deal leaves). Rows are hand strengths: {STRENGTH_HELP}; "
+        f"find your hand's class in the bid table. Columns are the standing call, {STANDING_HELP}. · marks cells "
+        f"of fewer than {meta['min_count']:,} hands: too few to say. `by_position.csv` has every call's P(win) and EV "
+        "with standard errors.\n",
+    ]
+    for chart in call_charts(frame.to_dict("records")):
+        lines.append(f"\n## The {chart.place}\n")
+        lines.append("| strength | " + " | ".join(chart.standings) + " |")
+        lines.append("|---|" + "---|" * len(chart.standings))
+        for label, row in zip(chart.strengths, chart.cells, strict=True):
+            lines.append(f"| {label} | " + " | ".join(row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def write_position_table(table, frame: pd.DataFrame, out: str | Path) -> list[Path]:
+    """Write ``out``.csv (a row per place, standing call and strength: every call's P(win) and EV with standard
+    errors, and the call to make), ``out``.md (the charts for people) and ``out``.npz (the raw counts)."""
+    out = Path(out)
+    csv = out.with_suffix(".csv")
+    with atomic_write(csv) as handle:
+        frame.to_csv(handle, index=False, float_format="%.6g")
+    md = out.with_suffix(".md")
+    with atomic_write(md) as handle:
+        handle.write(position_markdown(frame, _docs_link(out.parent)))
+    counts = out.with_suffix(".npz")
+    table.save(counts)
+    return [csv, md, counts]
+
+
 def write_moon_table(table: ClassTable, out: str | Path, by: Sequence[str] = DEFAULT_FEATURES,
                      min_count: int = 200) -> list[Path]:
     out = Path(out)
@@ -163,14 +211,16 @@ def write_equity_table(table, out: str | Path) -> list[Path]:
 
 
 def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Sequence[str] = DEFAULT_FEATURES,
-                 min_count: int = 200, example_hand=None, equity=None, moon_hand=None) -> list[Path]:
-    """The reference results: bid table, moon table, match-equity table, charts, one HTML page of it all and a
-    README naming the command.
+                 min_count: int = 200, example_hand=None, equity=None, moon_hand=None, positions=None) -> list[Path]:
+    """The reference results: the call by place in the auction, bid table, moon table, match-equity table, charts,
+    one HTML page of it all and a README naming the command.
 
     ``equity`` is a match-equity table to write; ``moon_hand`` a hand analysis (with its equity table) whose
-    moon break-even by score is charted.
+    moon break-even by score is charted; ``positions`` a position table (``analysis.positions``), valued at 0-0
+    with ``equity``, which it needs.
     """
     from .charts import (
+        calls_chart,
         equity_heatmap,
         heatmap,
         make_curves,
@@ -184,14 +234,25 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
     out_dir = Path(out_dir)
     frame = table.frame(by, min_count)
     files = {
-        "bid_table.csv": "the bid table, one row per hand class, every estimate with its standard error",
+        "by_position.csv": "what to call by place in the auction, standing call and hand strength: every call's "
+                           "P(win) and EV with standard errors, pass included",
+        "by_position.md": "the call to make, one chart per place in the auction, for people",
+        "by_position.npz": "raw outcome counts per place, standing call, strength and call "
+                           "(`smear_sim.analysis.positions.PositionTable.load`)",
+        "bid_table.csv": "the declarer's view: the bid table, one row per hand class, every estimate with its standard "
+                         "error",
         "bid_table.md": "the same table for people (estimate ± SE)",
         "bid_table.parquet": "the same table as Parquet",
         "bid_table.npz": "raw integer counts per hand class, for regrouping and charts (`smear_sim.ClassTable.load`)",
         "moon_table.csv": "moon success rate and moon EV by hand class",
         "moon_table.md": "the reliable moon classes for people, best first",
     }
-    written = write_bid_table(table, frame, out_dir / "bid_table")
+    written = []
+    position_frame = None
+    if positions is not None:
+        position_frame = positions.frame(equity, min_count)
+        written += write_position_table(positions, position_frame, out_dir / "by_position")
+    written += write_bid_table(table, frame, out_dir / "bid_table")
     written += write_moon_table(table, out_dir / "moon_table", by, min_count)
     if equity is not None:
         files["equity.csv"] = ("the match-equity table: P(win the game) from every score state, with its standard "
@@ -211,6 +272,9 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
         ("moon_by_class.png", "the best hand classes for shooting the moon, against break-even",
          lambda: moon_chart(table, tuple(by), 20, min_count)),
     ]
+    if position_frame is not None:
+        charts.insert(0, ("calls_by_position.png", "what to call by place in the auction, hand strength and "
+                          "standing call", lambda: calls_chart(position_frame)))
     if example_hand is not None:
         hand = " ".join(example_hand.to_json()["hand"])
         charts.append(("example_hand_points.png", f"points distribution of the example hand {hand}",
@@ -232,7 +296,7 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
     with atomic_write(page) as handle:
         handle.write(report_page(table, frame, moon_table(table, by, min_count), command=command, charts=images,
                                  example_hand=example_hand, equity=equity, docs=f"The rules are stated in full in "
-                                 f"{_docs_link(out_dir, html=True)}."))
+                                 f"{_docs_link(out_dir, html=True)}.", positions=position_frame))
     written.append(page)
     files["index.html"] = "all of the above on one page: sortable tables, the charts, the example hand, the rules"
     present = {p.relative_to(out_dir).as_posix() for p in written}

@@ -20,8 +20,11 @@ from ..reference.hand import HandResult, team_of
 from ..reference.record import HandRecord
 from .format import (
     RULES_DOC,
+    STANDING_HELP,
+    STRENGTH_HELP,
     Column,
     bid_table_columns,
+    call_charts,
     estimate_text,
     feature_legend,
     moon_game_columns,
@@ -297,6 +300,21 @@ def print_solve(result) -> None:
     out.print(table)
 
 
+def print_game_match(result) -> None:
+    out = console()
+    data = result.to_json()
+    out.print(f"[bold]{result.policy_a}[/] vs [bold]{result.policy_b}[/]: {result.games:,} deal sequences, each "
+              f"played as two complete games from 0–0 with the teams swapped (seed {result.seed}); "
+              f"{data['hands']:,} hands.")
+    out.print(f"{result.policy_a} won {data['wins']:,} games, {result.policy_b} {data['losses']:,}: "
+              f"[bold]{result.policy_a} wins {estimate_text(result.win_rate.value, result.win_rate.se, True)}[/] "
+              "of the games.")
+    out.print(f"{result.policy_a} gains per hand: points won {result.points_margin}, score {result.score_margin}.")
+    if data["unfinished"]:
+        out.print(f"[yellow]{data['unfinished']:,} games had no winner after {L.MAX_DEALS:,} hands and were "
+                  "stopped[/]; each counts half a win to both.")
+
+
 def print_bench(figures: dict) -> None:
     out = console()
     table = Table(title=f"Throughput on {figures['threads']} threads (median of {figures['repeats']} runs)",
@@ -379,6 +397,80 @@ def print_hand(analysis) -> None:
                       f" The moon would need to succeed {estimate_text(summary['moon_break_even'], summary['moon_break_even_se'], True)}"
                       f" of the time to do as well, so it {'pays' if summary['moon_pays'] else 'does not pay'} here."
                       if rules.moon else ""))
+
+
+PLACE_WORDS = ("the opener", "second to call", "third to call", "the dealer")
+
+
+def call_word(call) -> str:
+    return "pass" if call == "pass" else "shoot the moon" if call == "moon" else f"bid {call}"
+
+
+def print_auction(analysis, declarer=None) -> None:
+    """Every legal call at the seat's turn, and the advice in one line: what to call and by how much it beats the
+    next best call. ``declarer``, the unopposed analysis of the same hand, adds its "bid up to" for comparison."""
+    out = console()
+    data = analysis.to_json()
+    before = ", ".join(str(c) for c in data["auction"]["before"]) or "none: you call first"
+    us, them = analysis.score
+    acceptance = analysis.acceptance
+    out.print(f"[bold]{' '.join(card_name(c) for c in analysis.hand)}[/], {PLACE_WORDS[analysis.position - 1]} "
+              f"(place {analysis.position} of 4) at {us}–{them}; calls before you: {before}.")
+    out.print(f"{analysis.samples:,} deals of the other cards fit those calls under {analysis.policy} bidding, of "
+              f"{analysis.deals:,} tried ({estimate_text(acceptance.value, acceptance.se, True)}); seed "
+              f"{analysis.seed}" + (", stopped at the requested precision" if analysis.stopped_by == "precision"
+                                    else "") + ".")
+    if analysis.stopped_by == "max-deals":
+        out.print("[yellow]--max-deals ran out before the requested samples or precision[/]: the figures below rest "
+                  "on fewer deals.")
+    table = Table(title="Your calls", box=box.SIMPLE)
+    for name in ("call", "P(win game)", "EV", "you declare", "P(make)"):
+        table.add_column(name, justify="right")
+    best = analysis.ranked[0] if analysis.estimates else None
+    for call, e in analysis.estimates.items():
+        make = e.get("make")
+        name = "pass" if call == L.PASS else "moon" if call == L.MOON else str(call)
+        cells = [name,
+                 estimate_text(e["win"].value, e["win"].se, True), estimate_text(e["ev"].value, e["ev"].se),
+                 estimate_text(e["declares"].value, e["declares"].se, True) if call else "",
+                 estimate_text(make.value, make.se, True) if make else ""]
+        table.add_row(*(f"[bold]{c}[/]" for c in cells) if call == best else cells)
+    out.print(table)
+    out.print("EV: your team's hand score minus the opponents', whoever bids (a moon counts the game it decides, "
+              f"±{analysis.rules.target}). P(win game) follows each deal to the score it leaves (the match-equity "
+              "table).")
+    advice = data["advice"]
+    if advice is None:
+        out.print(f"Your only legal call: [bold]{call_word(data['recommended_call'])}[/].")
+    else:
+        win = estimate_text(advice["win_gain"], advice["win_gain_se"], True)
+        ev = estimate_text(advice["ev_gain"], advice["ev_gain_se"])
+        out.print(f"[bold]Advice: {call_word(advice['call'])}.[/] It wins {win} more games than "
+                  f"{call_word(advice['next_best'])}, the next best call, and {ev} points a hand more (paired on the "
+                  "same deals).")
+    if declarer is not None:
+        up_to = declarer.bid_up_to
+        out.print("The declarer's view (you win the auction unopposed, passing worth nothing): " + (
+            f"bid up to {up_to}." if up_to else "no bid has EV ≥ 0."))
+
+
+def print_position_table(frame) -> None:
+    """The call to make by place in the auction: one chart per place, hand strengths down, standing calls across."""
+    out = console()
+    meta = frame.attrs
+    us, them = meta["score"]
+    out.print(f"[bold]What to call[/], by place in the auction: {meta['deals']:,} deals, seed {meta['seed']}, "
+              f"{meta['policy']} at all four seats, {rules_label(meta['rules'])}; the call most likely to win the game "
+              f"at {us}–{them}.")
+    for chart in call_charts(frame.to_dict("records")):
+        table = Table(title=f"The {chart.place}", box=box.SIMPLE, padding=(0, 1))
+        table.add_column("strength", justify="right")
+        for standing in chart.standings:
+            table.add_column(standing, justify="center")
+        for label, row in zip(chart.strengths, chart.cells, strict=True):
+            table.add_row(label, *row)
+        out.print(table)
+    out.print(f"Strength: {STRENGTH_HELP}. Columns: {STANDING_HELP}. · : fewer than {meta['min_count']:,} hands.")
 
 
 def _fitted_table(columns: Sequence[Column], rows: Sequence[dict], width: int, drop_order: Sequence[str], *,

@@ -75,6 +75,12 @@ def hand_request(body: Any, max_samples: int) -> HandQuery:
     samples = _optional(body, "samples", int, "a whole number of deals")
     precision = _optional(body, "precision", (int, float), "a standard error such as 0.01")
     rules = Rules.from_mapping(_optional(body, "rules", dict, "an object of rule options") or {}, source="rules")
+    if policy.strip().lower() == "equity":
+        from ..analysis.bidder import tables_ready
+
+        if not tables_ready(rules):  # made on first use, in minutes: not inside a request
+            raise SmearError(f"the equity player's tables for {rules.summary()} are not made yet: make them once with "
+                             "'smear-sim simulate --hands 1000 --policy equity' and these rules (a few minutes)")
     if samples is not None and samples > max_samples:
         raise SmearError(f"samples must be at most {max_samples:,} on this server, got {samples:,}: ask for fewer, "
                          "or give a precision (smear-sim serve --max-samples N raises the cap)")

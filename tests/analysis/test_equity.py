@@ -254,6 +254,31 @@ def test_value_bids_follows_each_outcome_to_the_table(short_table):
     assert negative.moon_success_win.value == pytest.approx(t.win(0, 9, "us").value)
 
 
+def test_each_outcome_leads_where_the_chain_says(short_table):
+    """outcome_wins (the kernels' outcome_after, which the equity bidder reads) and the chain of the solve
+    (_build_chain, in NumPy) follow every outcome from every state to the same value."""
+    t = short_table
+    codes = t.outcomes.decoded["code"]
+    size, floor = t.chain.size, t.solve_floor
+    checked = 0
+    for d, us, them in [(0, 0, 0), (1, 3, 9), (0, 10, 10), (1, -5, 8), (0, 9, -15), (1, 7, 10)]:
+        state = (d * size + us - floor) * size + them - floor
+        # the chain sees each outcome from the dealing team (d = 0: the team at ``us``); the next hand goes to the other
+        score = (us, them) if d == 0 else (them, us)
+        wins, flat = t.outcome_wins(score, "them")
+        expected = t.outcome_values[state]
+        got = wins[codes] if d == 0 else 1 - wins[codes]
+        assert got == pytest.approx(expected, abs=1e-12)
+        checked += len(codes)
+    assert checked > 100
+    points = E.outcome_points(11)
+    fields = E.decode_outcomes(np.arange(L.N_OUTCOMES))
+    numeric = fields["kind"] == 1
+    assert (points[numeric] == np.where(fields["side"] == 0, 1, -1)[numeric]
+            * (fields["delta"] - fields["other"])[numeric]).all()
+    assert points[L.OUT_MOON_MADE] == 11 and points[L.OUT_MOON_FAILED] == -11 and points[L.OUT_THROWN_IN] == 0
+
+
 @pytest.mark.parametrize(("text", "expected"), [("-5,19", (-5, 19)), (" 3 , 4 ", (3, 4)), ((1, 2), (1, 2))])
 def test_parse_score(text, expected):
     assert parse_score(text) == expected

@@ -81,6 +81,39 @@ def test_misdeal_callable_hand_warns_on_stderr():
 # -- bid-table and moon ----------------------------------------------------------------------------------------
 
 
+def test_hand_at_a_place_in_the_auction_advises_a_call():
+    args = ("hand", HAND, "--position", "3", "--auction", "2,pass", "--samples", "2000", "--equity-hands", "20000")
+    data = json.loads(ok(*args, "--json").stdout)
+    assert [row["call"] for row in data["calls"]] == ["pass", 3, 4, "moon"]
+    for row in data["calls"]:
+        assert {"call", "win", "win_se", "ev", "ev_se", "declares"} <= set(row)
+    assert data["recommended_call"] == max(data["calls"], key=lambda row: row["win"])["call"]
+    assert data["position"] == 3 and data["auction"]["before"] == [2, "pass"]
+    assert 0 < data["auction"]["acceptance"] < 1 and data["auction"]["samples"] >= 2000
+    assert data["advice"]["call"] == data["recommended_call"] and data["advice"]["win_gain"] > 0
+    assert data["bids"] and data["bid_up_to"]  # the declarer's view is still there
+    text = ok(*args).stdout
+    assert f"Advice: {'pass' if data['recommended_call'] == 'pass' else 'bid'}" in text or "Advice: shoot" in text
+    assert "than " in text and "the next best call" in text and "The declarer's view" in text
+
+
+def test_bid_table_by_position_writes_its_files(tmp_path):
+    out = tmp_path / "calls"
+    data = json.loads(ok("bid-table", "--by-position", "--hands", "3000", "--out", str(out), "--equity-hands",
+                         "20000", "--min-count", "50", "--json").stdout)
+    expected = [out.with_suffix(s) for s in (".csv", ".md", ".npz")]
+    assert data["files"] == [str(p) for p in expected] and all(p.is_file() for p in expected)
+    assert data["deals"] == 3000 and data["score"] == [0, 0]
+    places = {row["place"] for row in data["rows"]}
+    assert places == {"opener", "second", "third", "dealer"}
+    assert {"win_pass", "ev_moon", "call", "win_margin", "strength", "standing"} <= set(data["rows"][0])
+    markdown = out.with_suffix(".md").read_text(encoding="utf-8")
+    assert "## The opener" in markdown and "| strength | none |" in markdown
+    text = ok("bid-table", "--by-position", "--hands", "3000", "--out", str(out), "--equity-hands", "20000",
+              "--score", "15,19").stdout
+    assert "What to call" in text and "The dealer" in text and "at 15–19" in text
+
+
 def test_bid_table_writes_its_files(tmp_path):
     out = tmp_path / "tables" / "bids"
     result = ok("bid-table", "--hands", "20000", "--out", str(out), "--by", "trumps,top", "--json")
@@ -195,8 +228,9 @@ def test_report_readme_lists_files_that_exist(tmp_path):
     assert "<!DOCTYPE html>" in page and 'id="equity"' in page
     listed = re.findall(r"^\| `([^`]+)` \|", readme, flags=re.MULTILINE)
     assert {"bid_table.csv", "bid_table.md", "bid_table.npz", "moon_table.csv", "moon_table.md", "equity.csv",
-            "equity.md", "index.html"} <= set(listed)
-    assert sum(name.startswith("charts/") for name in listed) == 8
+            "equity.md", "index.html", "by_position.csv", "by_position.md", "by_position.npz"} <= set(listed)
+    assert 'id="calls"' in page and "charts/calls_by_position.png" in listed
+    assert sum(name.startswith("charts/") for name in listed) == 9
     assert {"charts/equity.png", "charts/moon_break_even_by_score.png"} <= set(listed)
     for name in listed:
         assert (out / name).is_file(), name
@@ -215,7 +249,7 @@ BAD = {
     "hand_of_10": (["hand", "AH KH 2H JD 10C 5S 9S 4D 3C 3D"], "9 cards"),
     "duplicate_card": (["hand", "AH KH 2H JD 10C 5S 9S 4D AH"], "appears twice"),
     "unknown_card": (["hand", "AH KH 2H JD 10C 5S 9S 4D ZZ"], "write a rank"),
-    "unknown_policy": (["hand", HAND, "--policy", "psychic"], "choose random, heuristic, heuristic-v1 or pimc:K"),
+    "unknown_policy": (["hand", HAND, "--policy", "psychic"], "choose random, heuristic, heuristic-v1, pimc:K or equity"),
     "two_policies": (["hand", HAND, "--policy", "heuristic,random"], "give a single --policy"),
     "trump_X": (["hand", HAND, "--trump", "X"], "one of S H D C"),
     "threads_999": (["hand", HAND, "--threads", "999"], "--threads must be between 1 and"),
@@ -233,6 +267,15 @@ BAD = {
     "plot_wrong_kind": (["plot", "pie", "x.npz"], "choose heatmap, make, moon, hand"),
     "report_unknown_feature": (["report", "--hands", "100", "--by", "luck"], "choose from"),
     "bid_table_out_is_a_folder": (["bid-table", "--hands", "100", "--out", "."], "give a path without suffix in it"),
+    "position_without_its_auction": (["hand", HAND, "--position", "3"], "needs the 2 call(s) made before it"),
+    "auction_without_position": (["hand", HAND, "--auction", "pass"], "--auction cannot apply without --position"),
+    "illegal_auction": (["hand", HAND, "--position", "3", "--auction", "3,2"], "call 2 (2) is not legal"),
+    "trump_with_position": (["hand", HAND, "--position", "1", "--trump", "H"], "--trump cannot apply with"),
+    "auction_too_rare": (["hand", HAND, "--position", "4", "--auction", "moon,pass,pass", "--max-deals", "200000",
+                          "--samples", "50000", "--equity-hands", "20000"], "fit only"),
+    "by_position_with_by": (["bid-table", "--by-position", "--by", "trumps"], "--by cannot apply with --by-position"),
+    "score_without_by_position": (["bid-table", "--hands", "100", "--score", "1,2"],
+                                  "--score cannot apply without --by-position"),
 }
 
 

@@ -45,6 +45,19 @@ def test_simulate_match_hand_and_moon_give_the_same_numbers_on_the_cluster(dask_
     same_json("moon", "--hands", "30000", "--by", "trumps,top", scheduler=dask_scheduler)
 
 
+def test_auction_analysis_duplicate_games_and_position_tables_give_the_same_numbers_on_the_cluster(
+        dask_scheduler, tmp_path, monkeypatch):
+    data = same_json("hand", HAND, "--position", "2", "--auction", "2", "--samples", "3000", "--equity-hands",
+                     "20000", scheduler=dask_scheduler)
+    assert data["auction"]["samples"] >= 3000
+    same_json("match", "equity", "heuristic", "--games", "400", "--seed", "3", scheduler=dask_scheduler)
+    for where, extra in (("local", ()), ("cluster", ("--scheduler", dask_scheduler))):
+        monkeypatch.chdir(tmp_path.joinpath(where).mkdir() or tmp_path / where)
+        ok("bid-table", "--by-position", "--hands", "3000", "--equity-hands", "20000", "--out", "calls/by_position",
+           *extra)
+    assert _files(tmp_path / "local" / "calls") == _files(tmp_path / "cluster" / "calls")
+
+
 def _files(folder: Path) -> dict[str, bytes]:
     """Every file's bytes; a .npz by its arrays, since a zip stamps the time it was written."""
     out = {}

@@ -111,6 +111,37 @@ def test_match_json_and_table():
     assert "heuristic vs random" in out and "gains per hand" in out
 
 
+def test_match_games_json_and_table():
+    data = ok_json("match", "equity", "heuristic", "--games", "300", "--seed", "2")
+    assert (data["policy_a"], data["policy_b"], data["games"], data["games_played"]) == ("equity", "heuristic", 300,
+                                                                                        600)
+    for key in ("win_rate", "points_margin", "score_margin"):
+        assert set(data[key]) == {"mean", "mean_se"}
+    assert data["wins"] + data["losses"] + data["unfinished"] == 600
+    assert data["win_rate"]["mean"] == pytest.approx((data["wins"] + data["unfinished"] / 2) / 600, abs=1e-3)
+    assert ok_json("match", "equity", "heuristic", "--games", "300", "--seed", "2", "--threads", "1") == data
+    out = ok("match", "heuristic", "random", "--games", "100").stdout
+    assert "two complete games" in out and "heuristic wins" in out
+
+
+def test_equity_under_new_rules_makes_its_tables_first_with_the_steps_and_time_left(tmp_path, monkeypatch):
+    """First use under rules with no tables: one line says what is made and where, each step says how long the
+    steps left may take, and the tables land in the user's cache, keyed by the rules and the code version."""
+    import smear_sim.analysis.bidder as B
+    from smear_sim.core import bidder as CB
+
+    monkeypatch.setenv(CB.CACHE_VARIABLE, str(tmp_path))
+    monkeypatch.setattr(B, "FIRST_USE", {"deals": 2000, "equity_hands": 4000, "class_hands": 20_000,
+                                         "max_iterations": 1})
+    monkeypatch.setattr(B, "_LOADED", {})
+    result = ok("simulate", "--hands", "200", "--policy", "equity", "--rule", "target=9", "--json")
+    assert "first use of the equity bidder under target=9" in result.stderr and str(tmp_path) in result.stderr
+    assert "step 0 (heuristic bidding)" in result.stderr and "about" in result.stderr  # the time the steps left take
+    assert CB.cache_path(Rules(target=9)).is_file() and json.loads(result.stdout)["hands"] == 200
+    again = ok("simulate", "--hands", "200", "--policy", "equity", "--rule", "target=9", "--json")
+    assert "first use" not in again.stderr
+
+
 def test_bench_json_fields():
     out = ok("bench", "--hands", "1000", "--repeats", "1", "--threads", "1").stdout
     assert "Throughput" in out and "Complete games" in out
@@ -131,7 +162,7 @@ def test_bench_json_fields():
 
 BAD = {
     "threads_999": (["simulate", "--hands", "10", "--threads", "999"], "--threads must be between 1 and"),
-    "unknown_policy": (["simulate", "--hands", "10", "--policy", "clever"], "choose random, heuristic, heuristic-v1 or pimc:K"),
+    "unknown_policy": (["simulate", "--hands", "10", "--policy", "clever"], "choose random, heuristic, heuristic-v1, pimc:K or equity"),
     "three_policies": (["simulate", "--hands", "10", "--policy", "a,b,c"], "two separated by a comma"),
     "misspelt_rule": (["simulate", "--hands", "10", "--rule", "round_point=true"], "did you mean 'round_points'"),
     "bad_rule_value": (["simulate", "--hands", "10", "--rule", "target=lots"], "whole number"),
@@ -139,8 +170,9 @@ BAD = {
     "rule_without_value": (["simulate", "--hands", "10", "--rule", "moon"], "KEY=VALUE"),
     "missing_rules_file": (["simulate", "--hands", "10", "--rules", "no-such-file.toml"], "does not exist"),
     "seed_too_big": (["simulate", "--hands", "10", "--seed", str(2**64)], "--seed must be a whole number"),
-    "match_unknown_policy": (["match", "heuristic", "genius", "--deals", "10"], "choose random, heuristic, heuristic-v1 or pimc:K"),
+    "match_unknown_policy": (["match", "heuristic", "genius", "--deals", "10"], "choose random, heuristic, heuristic-v1, pimc:K or equity"),
     "match_threads_999": (["match", "--deals", "10", "--threads", "999"], "--threads must be between 1 and"),
+    "match_games_and_deals": (["match", "--games", "10", "--deals", "10"], "--deals cannot apply with --games"),
     "bench_threads_999": (["bench", "--hands", "1000", "--threads", "999"], "--threads must be between 1 and"),
     "bench_bad_rule": (["bench", "--hands", "1000", "--rule", "target=0"], "target=0 is out of range"),
     "huge_target": (["simulate", "--hands", "10", "--rule", f"target={10**30}"], "is out of range"),

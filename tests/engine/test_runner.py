@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import smear_sim
+from smear_sim.core.bidder import empty_model
 from smear_sim.core.errors import SmearError
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
@@ -35,7 +36,8 @@ from smear_sim.kernels import rng
 
 
 def _job(total: int = 5_000, seed: int = 3) -> Job:
-    return Job("simulate_hands", seed, total, (Rules().to_array(), policy_array(("heuristic", "random"))))
+    return Job("simulate_hands", seed, total, (Rules().to_array(), policy_array(("heuristic", "random")),
+                                               empty_model()))
 
 
 def test_seed_value():

@@ -17,6 +17,7 @@ from random_hands import random_record
 
 from smear_sim.analysis.match import duplicate_match
 from smear_sim.analysis.solve import hand_state
+from smear_sim.core.bidder import empty_model
 from smear_sim.core.cards import HIGH_JOKER, LOW_JOKER, card, mask_of, parse_cards
 from smear_sim.core.layout import MOON, PASS, ST_HANDS, ST_LEADER, ST_PLAYED, ST_SIZE, ST_VOIDS
 from smear_sim.core.players import policy_code
@@ -30,6 +31,7 @@ from smear_sim.reference import hand as ref
 from smear_sim.reference.record import parse_record, replay_position
 
 POLICIES = {"random": kp.RANDOM, "heuristic": kp.HEURISTIC, "heuristic-v1": kp.HEURISTIC_V1}
+NO_MODEL = empty_model()
 ACE, KING, QUEEN, JACK, TEN, TWO = 12, 11, 10, 9, 8, 0
 
 
@@ -251,15 +253,15 @@ def _kernel_call(code: int):
 
 
 def choose_bid(policy, state, hand, low, high, moon_ok, must, array, max_points, *, calls=(), dealer=3,
-               scores=(0, 0)):
+               scores=(0, 0), model=NO_MODEL):
     """``kp.choose_bid`` for the seat after ``calls`` (opener first), with the team scores (team 0, team 1)."""
     position = len(calls)
     seat = (dealer + 1 + position) % 4
     codes = np.zeros(4, dtype=np.int64)
     codes[:position] = [PASS if c == "pass" else MOON if c == "moon" else c for c in calls]
     us, them = (scores[0], scores[1]) if seat % 2 == 0 else (scores[1], scores[0])
-    return kp.choose_bid(policy, state, hand, seat, dealer, codes, position, us, them, low, high, moon_ok, must,
-                         array, max_points)
+    return kp.choose_bid(policy, model, state, hand, seat, dealer, codes, position, us, them, low, high, moon_ok,
+                         must, array, max_points)
 
 
 @pytest.mark.parametrize("name", list(BID_RULES))
@@ -299,9 +301,10 @@ def test_every_player_bids_with_the_auction_the_dealer_and_the_score():
     """The one bidding signature (kernels/players/__init__.py): a score-aware player plugs in unchanged."""
     import inspect
 
-    assert list(inspect.signature(kp.choose_bid.py_func).parameters) == ["policy", *BID_ARGUMENTS]
+    assert list(inspect.signature(kp.choose_bid.py_func).parameters) == ["policy", "model", *BID_ARGUMENTS]
     for player in (heuristic, heuristic_v1, kp.random):
         assert list(inspect.signature(player.bid.py_func).parameters) == BID_ARGUMENTS, player.__name__
+    assert list(inspect.signature(kp.equity.bid.py_func).parameters) == ["model", *BID_ARGUMENTS]
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "heuristic-v1"])
@@ -509,7 +512,7 @@ def test_v2_fix6_moon_only_with_the_jack():
     calls = np.zeros(4, dtype=np.int64)
 
     def call(policy, hand):
-        return kp.choose_bid(policy, state, hand, 0, 3, calls, 0, 0, 0, 2, 4, True, True, array, 4)
+        return kp.choose_bid(policy, NO_MODEL, state, hand, 0, 3, calls, 0, 0, 0, 2, 4, True, True, array, 4)
 
     assert call(kp.HEURISTIC_V1, no_jack) == MOON
     assert call(kp.HEURISTIC, no_jack) != MOON

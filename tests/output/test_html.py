@@ -175,3 +175,29 @@ def test_the_page_shows_the_match_equity_table(report):
     first = [float(v) for v in re.findall(r"<td>([\d.]+)</td>", rows[0][1])]
     assert first == [round(100 * equity.win(14, them, "them").value, 1) for them in range(15)]
     assert 'href="#equity"' in text
+
+
+def test_the_page_leads_with_the_call_by_place_in_the_auction(report):
+    from smear_sim.analysis.equity import match_equity
+    from smear_sim.analysis.positions import position_table
+
+    rules = report["table"].rules
+    positions = position_table(3000, seed=3, rules=rules, classes=report["table"])
+    frame = positions.frame(match_equity(20_000, seed=3, rules=rules, floor=-10), min_count=50)
+    text = report_page(report["table"], report["frame"], report["moon"], command="smear-sim report", positions=frame)
+    page = Page()
+    page.feed(text)
+    assert text.index('<section id="calls">') < text.index('<section id="bid-table">')
+    assert "The declarer&#x27;s view: bid table" in text and 'href="#calls"' in text
+    shown = 0
+    for place in ("opener", "second", "third", "dealer"):
+        table = text[text.index(f'data-place="{place}"'):]
+        table = table[: table.index("</table>")]
+        rows = re.findall(r'<tr><th scope="row">(-?[\d.]+)–[\d.]+</th>(.*?)</tr>', table)
+        for low, cells in rows:
+            for call in re.findall(r'data-value="([^"]+)"', cells):
+                mine = frame[(frame["place"] == place) & (frame["strength"].map("{:.2f}".format) == low)
+                             & (frame["call"] == call)]
+                assert len(mine) >= 1, (place, low, call)
+                shown += 1
+    assert shown == int(frame["reliable"].sum())

@@ -83,3 +83,25 @@ def test_write_equity_table(tmp_path):
     assert "## P(win) in %, 'them' dealing the next hand" in text
     grid = [line for line in text.splitlines() if line.startswith("| **")]
     assert len(grid) == 2 * 21  # rows from -10 (the window shown) to 10, for each dealing team
+
+
+def test_write_position_table(tmp_path):
+    from smear_sim.analysis.classes import class_table
+    from smear_sim.analysis.equity import match_equity
+    from smear_sim.analysis.positions import PositionTable, position_table
+    from smear_sim.output.report import write_position_table
+
+    positions = position_table(2000, seed=4, classes=class_table(20_000, seed=4))
+    frame = positions.frame(match_equity(20_000, seed=4), min_count=50)
+    written = write_position_table(positions, frame, tmp_path / "by_position")
+    assert [p.name for p in written] == ["by_position.csv", "by_position.md", "by_position.npz"]
+    markdown = written[1].read_text(encoding="utf-8")
+    assert markdown.startswith("# What to call, by place in the auction")
+    for place in ("opener", "second", "third", "dealer"):
+        assert f"## The {place}" in markdown
+    assert "2,000 random deals" in markdown and "· marks cells of fewer than 50 hands" in markdown
+    assert PositionTable.load(written[2]).deals == 2000
+    import pandas as pd
+
+    csv = pd.read_csv(written[0])
+    assert len(csv) == len(frame) and set(csv["place"]) == {"opener", "second", "third", "dealer"}

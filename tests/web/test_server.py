@@ -117,7 +117,7 @@ def test_rules_describe_every_option_and_the_hand_fields(client):
     assert all(o["help"] for o in data["options"])
     assert data["hand"] == {"fields": list(HAND_FIELDS), "trumps": ["S", "H", "D", "C"], "default_samples": 100_000,
                             "max_samples": 50_000}
-    assert data["policies"] == ["random", "heuristic", "heuristic-v1"] and "trumps" in data["table_features"]
+    assert data["policies"] == ["random", "heuristic", "heuristic-v1", "equity"] and "trumps" in data["table_features"]
 
 
 def test_tables_are_the_committed_tables_regrouped(client):

@@ -3,6 +3,8 @@
 Each decision (bid, trump, keep, play) takes the policy code of the seat's team (:mod:`smear_sim.core.players`
 names them: ``code = number + PARAM_SCALE * parameter``) and calls that policy's function. A new player is
 a module here plus a branch in each function below; the hand and game kernels call only these.
+``equity`` bids from its tables (the ``model``) and otherwise plays as ``heuristic`` does, so it has a branch in
+:func:`choose_bid` only.
 
 A card decision sees the hand in progress as a hand state (:mod:`smear_sim.kernels.state`). The state holds
 every hand, so each player reads only what its seat may know: its own hand, the cards it saw before play
@@ -32,12 +34,13 @@ from ...core.layout import (
 from ...core.players import PARAM_SCALE, POLICIES
 from ...core.tables import P_HIGH_JOKER, P_JACK, P_JICK, P_LOW, P_LOW_JOKER, TABLES
 from ..bits import ZERO, has, popcount
-from . import heuristic, heuristic_v1, pimc, random
+from . import equity, heuristic, heuristic_v1, pimc, random
 
 RANDOM = POLICIES.index("random")
 HEURISTIC = POLICIES.index("heuristic")
 HEURISTIC_V1 = POLICIES.index("heuristic-v1")
 PIMC = POLICIES.index("pimc")
+EQUITY = POLICIES.index("equity")
 
 _TRUMP_MASK = TABLES.trump_mask
 _SCORING_MASK = TABLES.scoring_trump_mask
@@ -89,7 +92,7 @@ def policy_param(policy):
 
 
 @njit(cache=True, inline="always")
-def choose_bid(policy, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
+def choose_bid(policy, model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
                max_points):
     """The call of ``seat`` holding ``hand``: a number from ``low..high`` (none when low > high), PASS (unless
     ``must``) or MOON (if ``moon_ok``).
@@ -103,7 +106,8 @@ def choose_bid(policy, state, hand, seat, dealer, calls, n_calls, us, them, low,
     - ``low``, ``high``, ``moon_ok`` and ``must`` are the legal calls, worked out from the calls and the rules
       (``high`` = ``max_points``, the points at stake).
 
-    ``pimc`` bids as ``heuristic``.
+    ``pimc`` bids as ``heuristic``. ``model`` holds the tables the ``equity`` bidder reads
+    (:mod:`smear_sim.core.bidder`); the others ignore it.
     """
     kind = policy_kind(policy)
     if kind == RANDOM:
@@ -112,6 +116,9 @@ def choose_bid(policy, state, hand, seat, dealer, calls, n_calls, us, them, low,
     if kind == HEURISTIC_V1:
         return heuristic_v1.bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must,
                                 rules, max_points)
+    if kind == EQUITY:
+        return equity.bid(model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
+                          max_points)
     return heuristic.bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
                          max_points)
 
@@ -177,6 +184,7 @@ def choose_play(policy, state, hs, legal, rules, give):
 
 
 __all__ = [
+    "EQUITY",
     "HEURISTIC",
     "HEURISTIC_V1",
     "PIMC",

@@ -1,0 +1,1 @@
+"""Data shipped with the package: the equity bidder's tables for the default rules (smear_sim.core.bidder)."""

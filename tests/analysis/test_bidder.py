@@ -1,0 +1,156 @@
+"""The equity bidder (kernels/players/equity.py) and its tables (core/bidder.py, analysis/bidder.py): the kernel
+decides as the tables say, the shipped tables are what the tool makes, and tables for other rules are made once and
+cached."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import smear_sim.analysis.bidder as B
+from smear_sim.core import bidder as CB
+from smear_sim.core import layout as L
+from smear_sim.core.errors import SmearError
+from smear_sim.core.rules import Rules
+from smear_sim.kernels import players as kp
+from smear_sim.kernels.classes import hand_class
+from smear_sim.kernels.hand import legal_calls
+from smear_sim.kernels.players.equity import situation
+
+TINY = {"deals": 3000, "equity_hands": 5000, "class_hands": 20_000, "max_iterations": 1}
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return CB.BidderTables.load(CB.shipped_path())
+
+
+def test_the_shipped_tables_are_for_the_default_rules_and_small(shipped):
+    assert shipped.rules == Rules()
+    assert CB.shipped_path().stat().st_size < 2_000_000  # bytes: package data
+    meta = shipped.meta
+    steps = meta["iterations"]
+    assert steps[0]["bidding"] == "heuristic" and all(s["bidding"] == "equity" for s in steps[1:])
+    assert all("changed" in s for s in steps[1:])
+    assert meta["converged"] == (steps[-1]["changed"] == 0)
+    assert CB.load_tables(Rules()) is not None
+    # made by the code as it is: after any change to the kernels, remake them (python tools/equity_bidder.py)
+    assert meta["code_version"] == CB.code_version()
+
+
+def _hands_by_bucket(bucket_of_class, n=20_000, seed=1):
+    """A random hand for each strength bucket met among ``n`` random hands."""
+    rng = np.random.default_rng(seed)
+    found = {}
+    for _ in range(n):
+        cards = rng.choice(54, 9, replace=False)
+        mask = np.uint64(sum(1 << int(c) for c in cards))
+        found.setdefault(int(bucket_of_class[hand_class(mask)]), mask)
+    return found
+
+
+def _calls_for(place, sit):
+    """Calls before ``place`` that leave situation ``sit`` (the number and who called it)."""
+    calls = np.zeros(4, dtype=np.int64)
+    if sit:
+        number, by_opponent = (sit + 1) // 2, sit % 2 == 0
+        calls[place - 1 if by_opponent else place - 2] = number
+    return calls
+
+
+def test_the_kernel_calls_what_the_tables_say(shipped):
+    """For every cell with enough decisions, the kernel's call at several scores is the one of highest P(win) that
+    the tables give (analysis.bidder.decisions), and a call legal there."""
+    rules, array = shipped.rules, shipped.rules.to_array()
+    model = shipped.model(margin=0)  # the tables' own choice, whatever the default margin
+    scores = [(0, 0), (15, 19), (19, 17), (-8, 5)]
+    expected = B.decisions(shipped, scores)
+    hands = _hands_by_bucket(shipped.bucket_of_class)
+    slots = ("pass", *range(1, rules.max_points + 1), "moon")
+    state = np.zeros(1, dtype=np.uint64)
+    checked = 0
+    cases = [(i, score, place, sit) for i, score in enumerate(scores) for place in range(4)
+             for sit in range(expected.shape[2])]
+    for i, (us, them), place, sit in cases:
+        calls = _calls_for(place, sit)
+        if sit and (place == 0 or (sit % 2 == 1 and place < 2)):
+            continue
+        assert situation(calls, place) == sit
+        low, high, moon_ok, must, _ = legal_calls(array, place, calls)
+        for bucket, hand in hands.items():
+            want = expected[i, place, sit, bucket]
+            if want < 0:
+                continue
+            seat = (3 + 1 + place) % 4
+            call = kp.choose_bid(kp.EQUITY, model, state, hand, seat, 3, calls, place, us, them, low, high, moon_ok,
+                                 must, array, rules.max_points)
+            assert call == (L.MOON if slots[want] == "moon" else L.PASS if slots[want] == "pass" else slots[want])
+            checked += 1
+    assert checked > 500
+
+
+def test_without_enough_data_or_a_clear_gain_the_bidder_calls_as_the_heuristic(shipped):
+    array = Rules().to_array()
+    state = np.zeros(1, dtype=np.uint64)
+    calls = np.zeros(4, dtype=np.int64)
+    rng = np.random.default_rng(2)
+    empty = CB.empty_model()
+    sparse = CB.BidderTables(shipped.rules, np.zeros_like(shipped.counts), shipped.bucket_of_class, shipped.grid,
+                             shipped.solve_floor).model()
+    loyal = shipped.model(margin=1.0)  # no call is a whole game likelier to win: the heuristic's call stands
+    for _ in range(300):
+        hand = np.uint64(sum(1 << int(c) for c in rng.choice(54, 9, replace=False)))
+        heuristic = kp.choose_bid(kp.HEURISTIC, empty, state, hand, 0, 3, calls, 0, 5, 7, 2, 4, True, True, array, 4)
+        for model in (empty, sparse, loyal):
+            assert kp.choose_bid(kp.EQUITY, model, state, hand, 0, 3, calls, 0, 5, 7, 2, 4, True, True, array,
+                                 4) == heuristic
+
+
+def test_tables_save_and_load(shipped, tmp_path):
+    path = shipped.save(tmp_path / "t.npz")
+    back = CB.BidderTables.load(path)
+    assert np.array_equal(back.counts, shipped.counts) and np.array_equal(back.grid, shipped.grid)
+    assert back.rules == shipped.rules and back.meta["iterations"] == shipped.meta["iterations"]
+    header, buckets, cell_start, cell_n, codes, weights, grid = back.model()
+    assert header[L.BM_LOADED] == 1 and len(buckets) == L.N_CLASSES and cell_start[-1] == len(codes) == len(weights)
+    (tmp_path / "bad.npz").write_bytes(b"not a zip")
+    with pytest.raises(SmearError, match="not a file of equity bidder tables"):
+        CB.BidderTables.load(tmp_path / "bad.npz")
+
+
+def test_tables_for_other_rules_are_made_once_and_cached(tmp_path, monkeypatch):
+    monkeypatch.setenv(CB.CACHE_VARIABLE, str(tmp_path))
+    monkeypatch.setattr(B, "FIRST_USE", TINY)
+    monkeypatch.setattr(B, "_LOADED", {})
+    rules = Rules(target=11)
+    path = CB.cache_path(rules)
+    assert path.parent == tmp_path / "equity-bidder" and not path.exists() and not B.tables_ready(rules)
+    heard = []
+    made = B.bidder_tables(rules, notify=heard.append)
+    assert path.is_file() and B.tables_ready(rules)
+    assert "first use of the equity bidder under target=11" in heard[0] and str(tmp_path) in heard[0]
+    assert any(line.startswith("step 1 (equity bidding)") for line in heard)
+    assert made.meta["deals"] == TINY["deals"] and made.meta["code_version"] == CB.code_version()
+
+    monkeypatch.setattr(B, "_LOADED", {})
+    monkeypatch.setattr(B, "build_bidder_tables", lambda *a, **k: pytest.fail("the cached tables were made again"))
+    again = B.bidder_tables(rules)
+    assert np.array_equal(again.counts, made.counts)
+    assert CB.cache_path(Rules(target=12)) != path  # keyed by the rules ...
+    monkeypatch.setattr(CB, "code_version", lambda: "another version")
+    assert CB.cache_path(rules) != path  # ... and by the code version
+
+
+def test_the_iteration_starts_from_the_heuristic_and_counts_changed_decisions():
+    tables = B.build_bidder_tables(Rules(), seed=4, **TINY)
+    steps = tables.meta["iterations"]
+    assert [s["step"] for s in steps] == [0, 1] and steps[0]["bidding"] == "heuristic"
+    assert steps[1]["changed"] >= 0 and steps[1]["decisions"] > 0
+    assert tables.meta["seed"] == 4 and tables.meta["converged"] == (steps[-1]["changed"] == 0)
+
+
+def test_the_code_version_reads_the_code_not_its_prose():
+    source = b'"""A module."""\n\ndef f(x):\n    """Twice x."""\n    return 2 * x  # doubled\n'
+    reworded = b'"""Another text."""\n\ndef f(x):\n    """x, twice."""\n    # comment\n    return 2 * x\n'
+    assert CB._code_of(source) == CB._code_of(reworded)
+    assert CB._code_of(source) != CB._code_of(source.replace(b"2 * x", b"3 * x"))

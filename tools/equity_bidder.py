@@ -1,0 +1,53 @@
+"""Remake the equity bidder's tables shipped in the package (smear_sim/data/equity_bidder.npz), for the default rules.
+
+The tables come from the self-consistent iteration of smear_sim.analysis.bidder: the seed fixes every number, so
+the same command gives the same file (and the same bids). Each step is reported: how many of the bidder's
+decisions changed from the step before, until none did. Run it from the repository root after any change to the
+players' card play or bidding, or to the rules' defaults:
+
+    python tools/equity_bidder.py                   # the shipped sizes (about 20 minutes on 2 cores)
+    python tools/equity_bidder.py --deals 500000 --out /tmp/small.npz
+
+With ``--rule KEY=VALUE`` it makes the tables for other rules and puts them in the user's cache, where a first
+use under those rules would (with the shipped sizes, larger than a first use's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from smear_sim.analysis.bidder import SHIPPED, build_bidder_tables
+from smear_sim.core.bidder import cache_path, shipped_path
+from smear_sim.core.rules import Rules, load_rules
+from smear_sim.output.terminal import progress_bar
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=SHIPPED["deals"], help="deals per step (position tables)")
+    parser.add_argument("--equity-hands", type=int, default=SHIPPED["equity_hands"], help="hands per equity table")
+    parser.add_argument("--class-hands", type=int, default=SHIPPED["class_hands"], help="hands behind the buckets")
+    parser.add_argument("--max-iterations", type=int, default=SHIPPED["max_iterations"])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--out", type=Path, default=None, help="the file to write (default: the package's file for "
+                        "the default rules, the user's cache for others, where a first use would put them)")
+    args = parser.parse_args()
+    rules = load_rules(None, args.rule)
+    started = time.perf_counter()
+    tables = build_bidder_tables(rules, deals=args.deals, equity_hands=args.equity_hands,
+                                 class_hands=args.class_hands, max_iterations=args.max_iterations, seed=args.seed,
+                                 progress=lambda total, description: progress_bar(total, description, sys.stderr.isatty()),
+                                 notify=print)
+    path = tables.save(args.out or (shipped_path() if rules == Rules() else cache_path(rules)))
+    print(json.dumps({"file": str(path), "bytes": path.stat().st_size, "converged": tables.meta["converged"],
+                      "iterations": tables.meta["iterations"], "seconds": round(time.perf_counter() - started)},
+                     indent=1))
+
+
+if __name__ == "__main__":
+    main()
