@@ -1,19 +1,29 @@
 """The JSON API behind the page, and the page itself: a FastAPI app over the analysis the command line uses.
 
 - ``POST /api/hand`` takes the options of ``smear-sim hand`` as a JSON object (``cards``, and optionally
-  ``trump``, ``samples`` or ``precision``, ``seed``, ``policy``, ``rules``) and answers exactly the object
-  that ``smear-sim hand ... --json`` prints for the same arguments. ``POST /api/hand/stream`` runs the same
-  analysis and answers in lines of JSON (NDJSON): ``{"progress": {"done": D, "total": N}}`` as it goes,
-  then ``{"result": {...}}`` or ``{"error": "..."}``; closing the connection stops the analysis.
+  ``trump``, ``samples`` or ``precision``, ``seed``, ``policy``, ``rules``, ``score`` as ``"US,THEM"`` or
+  ``[us, them]``, and for the auction ``position`` (1-4), ``auction`` (the calls before it, ``"2,pass"`` or
+  a list) and ``max_deals``) and answers exactly the object that ``smear-sim hand ... --json`` prints for the
+  same arguments. ``POST /api/hand/stream`` runs the same analysis and answers in lines of JSON (NDJSON):
+  ``{"progress": {"stage": "hand", "done": D, "total": N}}`` as the hand's deals are played, then, with a
+  position, ``{"progress": {"stage": "auction", "done": D, "total": null}}`` (deals tried: how many fit the
+  calls before the seat is known only at the end), then ``{"result": {...}}`` or ``{"error": "..."}``;
+  closing the connection stops the analysis.
+- ``POST /api/calls``: ``{"auction": [...], "rules": {...}}`` answers the legal calls at each turn of that
+  auction (``legal``: one list per call given, and one for the next seat), the calls given that are not
+  legal where they stand replaced by the first legal one (``auction``): the page offers only legal calls.
 - ``GET /api/rules``: the rule options (defaults, choices, ranges, help), the policies, the hand request's
   fields and sample cap (so the page shows only the inputs the API takes), and the features tables group by.
-- ``GET /api/tables?by=trumps,top``: the bid table and the moon table of the results folder, regrouped by
-  the features asked for (default the committed grouping), as ``smear-sim moon --counts ... --json``
-  prints them.
+- ``GET /api/tables?by=trumps,top``: what the results folder holds: the bid table and the moon table,
+  regrouped by the features asked for (default the committed grouping), as ``smear-sim moon --counts ...
+  --json`` prints them; what to call by place in the auction (``by_position.csv`` of ``smear-sim bid-table
+  --by-position``, with one grid of calls per place); and the match-equity table (``equity.csv``). A part
+  whose files are missing is null; with none of them the answer is a 400 that says how to make them.
 
 Bad input gets status 400 and ``{"error": "<the command line's one-line message>"}``; a bug gets 500 and a
 one-line message, never a traceback. Analyses run in worker threads and take turns on the simulator
-(:mod:`smear_sim.web.scheduler`), and each may simulate at most ``max_samples`` deals.
+(:mod:`smear_sim.web.scheduler`); each may simulate at most ``max_samples`` deals for the hand and try at
+most ``max_deals`` for the auction.
 """
 
 from __future__ import annotations
@@ -24,9 +34,11 @@ import functools
 import json
 import logging
 import os
+import re
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,27 +49,72 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
+from ..analysis.auction import legal_calls, parse_auction
 from ..analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table, parse_features
+from ..analysis.equity import parse_score
 from ..analysis.hand import EXAMPLE_HAND, HandQuery, hand_query
+from ..analysis.simulate import bid_name
 from ..core.cards import SUIT_NAMES
 from ..core.errors import SmearError
 from ..core.players import FAST_POLICIES, parse_policy
 from ..core.rules import Rules, describe_options
+from ..engine.runner import check_count
 from ..output.format import FEATURES
 from ..output.report import table_json
 from .scheduler import AnalysisCancelled, ServerBusy, Simulator
 
-__all__ = ["BID_TABLE", "DEFAULT_MAX_SAMPLES", "HAND_FIELDS", "STATIC", "create_app", "hand_request"]
+__all__ = ["BID_TABLE", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_SAMPLES", "EQUITY_TABLE", "HAND_FIELDS", "POSITION_TABLE",
+           "STATIC", "HandRequest", "create_app", "hand_request"]
 
 DEFAULT_MAX_SAMPLES = 200_000
+DEFAULT_MAX_DEALS = 2_000_000  # deals an auction analysis may try (the command line's default is 20,000,000)
 DEFAULT_SAMPLES = 100_000  # as smear-sim hand
 STATIC = Path(__file__).parent / "static"
-HAND_FIELDS = ("cards", "trump", "samples", "precision", "seed", "policy", "rules")
+HAND_FIELDS = ("cards", "trump", "samples", "precision", "seed", "policy", "rules", "score", "position", "auction",
+               "max_deals")
 BID_TABLE = "bid_table.npz"
+POSITION_TABLE = "by_position.csv"
+EQUITY_TABLE = "equity.csv"
 log = logging.getLogger("smear_sim.web")
 
 
-def hand_request(body: Any, max_samples: int) -> HandQuery:
+@dataclass(frozen=True)
+class HandRequest:
+    """A checked ``POST /api/hand``: the hand analysis and, with a position, the auction analysis after it, run
+    as ``smear-sim hand`` runs them (the auction valued with the hand analysis's equity table)."""
+
+    query: HandQuery
+    samples: int | None = None  # as asked: the auction analysis reads its own default from None
+    position: int | None = None
+    auction: tuple[int, ...] = ()
+    max_deals: int = DEFAULT_MAX_DEALS
+
+    @property
+    def stages(self) -> tuple[str, ...]:
+        return ("hand",) if self.position is None else ("hand", "auction")
+
+    def run(self, executor, stage: Callable[[str], None] = lambda _: None) -> tuple[dict[str, Any], float]:
+        """The JSON ``smear-sim hand --json`` prints, and the seconds spent simulating; ``stage`` hears of each
+        stage as it starts."""
+        stage("hand")
+        analysis = self.query.run(executor=executor)
+        data, seconds = analysis.to_json(), analysis.seconds
+        if self.position is not None:
+            from ..analysis.auction import evaluate_auction
+            from ..analysis.simulate import bid_name
+
+            stage("auction")
+            query = self.query
+            calls = evaluate_auction(query.cards, position=self.position, auction=[bid_name(c) for c in self.auction],
+                                     score=query.score, samples=self.samples, precision=query.precision,
+                                     max_deals=self.max_deals, seed=query.job.seed, policy=query.policy,
+                                     rules=query.rules, executor=executor, equity=analysis.equity)
+            data |= calls.to_json()
+            seconds += calls.seconds
+        return data, seconds
+
+
+def hand_request(body: Any, max_samples: int, max_deals: int = DEFAULT_MAX_DEALS) -> HandRequest:
     """Check a ``POST /api/hand`` body and make the analysis it asks for (a one-line SmearError if bad)."""
     if not isinstance(body, dict):
         raise SmearError(f'the request must be a JSON object such as {{"cards": "{EXAMPLE_HAND}"}}')
@@ -74,7 +131,25 @@ def hand_request(body: Any, max_samples: int) -> HandQuery:
     seed = _optional(body, "seed", int, "a whole number")
     samples = _optional(body, "samples", int, "a whole number of deals")
     precision = _optional(body, "precision", (int, float), "a standard error such as 0.01")
+    score = _optional(body, "score", (str, list), 'two whole-number scores, "US,THEM" or [us, them], e.g. "-5,19"')
+    position = _optional(body, "position", int, "1 (the opener, left of the dealer) to 4 (the dealer)")
+    auction = _optional(body, "auction", (str, list), 'the calls before yours, e.g. "2,pass" or [2, "pass"]')
+    deals = _optional(body, "max_deals", int, "a whole number of deals")
     rules = Rules.from_mapping(_optional(body, "rules", dict, "an object of rule options") or {}, source="rules")
+    if position is None:
+        for name in ("auction", "max_deals"):
+            if name in body:  # as the command line: an option that cannot apply is an error
+                raise SmearError(f"--{name.replace('_', '-')} cannot apply without --position: it is for the "
+                                 "auction analysis")
+        prior: tuple[int, ...] = ()
+    else:
+        if trump is not None:
+            raise SmearError("--trump cannot apply with --position: each call is played out with the declarer "
+                             "naming trump")
+        if isinstance(auction, list) and not all(isinstance(c, str | int) and not isinstance(c, bool)
+                                                  for c in auction):
+            raise SmearError(f"auction must list calls: pass, a number or moon, got {json.dumps(auction)}")
+        prior = parse_auction(auction, position, rules)
     if policy.strip().lower() == "equity":
         from ..analysis.bidder import tables_ready
 
@@ -84,11 +159,39 @@ def hand_request(body: Any, max_samples: int) -> HandQuery:
     if samples is not None and samples > max_samples:
         raise SmearError(f"samples must be at most {max_samples:,} on this server, got {samples:,}: ask for fewer, "
                          "or give a precision (smear-sim serve --max-samples N raises the cap)")
+    if deals is not None and deals > max_deals:
+        raise SmearError(f"max_deals must be at most {max_deals:,} on this server, got {deals:,}: ask for fewer "
+                         "(smear-sim serve --max-deals N raises the cap)")
+    if deals is not None:
+        check_count("--max-deals", deals)
     query = hand_query(cards, trump=trump, samples=samples, precision=None if precision is None else float(precision),
-                       seed=1 if seed is None else seed, policy=policy, rules=rules, max_samples=max_samples)
+                       seed=1 if seed is None else seed, policy=policy, rules=rules, max_samples=max_samples,
+                       score=parse_score(score) if score is not None else (0, 0))
     if parse_policy(policy).name not in FAST_POLICIES:  # a search player is far too slow for the page
         raise SmearError(f"policy {policy!r} is not offered here: choose {' or '.join(FAST_POLICIES)}")
-    return query
+    return HandRequest(query, samples, position, prior, max_deals if deals is None else deals)
+
+
+def legal_auction(body: Any) -> dict[str, Any]:
+    """``POST /api/calls``: the legal calls at each turn of ``auction`` under ``rules`` (module docstring)."""
+    if not isinstance(body, dict):
+        raise SmearError('the request must be a JSON object such as {"auction": [2, "pass"]}')
+    unknown = sorted(set(body) - {"auction", "rules"})
+    if unknown:
+        raise SmearError(f"unknown field {unknown[0]!r} in the request: the fields are auction, rules")
+    rules = Rules.from_mapping(_optional(body, "rules", dict, "an object of rule options") or {}, source="rules")
+    given = _optional(body, "auction", list, 'a list of calls, e.g. [2, "pass"]') or []
+    if len(given) > 3:
+        raise SmearError(f"auction: at most 3 calls come before a seat, got {len(given)}")
+    made: list[int] = []
+    legal = []
+    for call in [*given, None]:
+        choices = legal_calls(rules, made)
+        legal.append([bid_name(c) for c in choices])
+        if call is not None:
+            names = {str(bid_name(c)): c for c in choices}
+            made.append(names.get(str(call).strip().lower(), choices[0]))
+    return {"auction": [bid_name(c) for c in made], "legal": legal}
 
 
 def _optional(body: dict, name: str, kind, what: str):
@@ -142,36 +245,100 @@ def _timing(seconds: float, started: float) -> dict[str, str]:
 
 
 class _Tables:
-    """The results folder's class counts, loaded once, and their groupings, made once each."""
+    """The results folder's tables, each read once: the class counts (and their groupings, made once each), what
+    to call by place in the auction, and the match-equity table."""
 
     def __init__(self, results: Path | None) -> None:
         self.results = results
         self._lock = threading.Lock()
         self._table: ClassTable | None = None
         self._made: dict[tuple[str, ...], dict[str, Any]] = {}
+        self._fixed: dict[str, dict[str, Any] | None] = {}
 
     def get(self, by: tuple[str, ...]) -> dict[str, Any]:
         with self._lock:
-            if by not in self._made:
-                table = self._load()
-                frame = table.frame(by)
-                self._made[by] = {
-                    "source": str(self.results / BID_TABLE),
-                    "features": [_feature(name, _levels(frame[name])) for name in by],
-                    "bid_table": table_json(frame),
-                    "moon_table": table_json(moon_table(table, by)),
-                }
-            return self._made[by]
+            for name, read in ((POSITION_TABLE, _position_json), (EQUITY_TABLE, _equity_json)):
+                if name not in self._fixed:
+                    path = self._path(name)
+                    self._fixed[name] = read(path) if path is not None and path.exists() else None
+            classes = self._classes(by)
+            answer = {**classes, "by_position": self._fixed[POSITION_TABLE], "equity": self._fixed[EQUITY_TABLE]}
+            if not any(answer.values()):
+                where = ("no results folder was given" if self.results is None else
+                         f"{self.results} has none of {BID_TABLE}, {POSITION_TABLE} and {EQUITY_TABLE}")
+                raise SmearError(f"no tables to show: {where}; make them with 'smear-sim report', or start the server "
+                                 "with --results DIR naming a folder that has them")
+            return answer
 
-    def _load(self) -> ClassTable:
-        if self._table is None:
-            path = None if self.results is None else self.results / BID_TABLE
-            if path is None or not path.exists():
-                where = "no results folder was given" if path is None else f"{path} does not exist"
-                raise SmearError(f"no bid table to show: {where}; make one with 'smear-sim report', or start the "
-                                 "server with --results DIR naming a folder that has one")
-            self._table = ClassTable.load(path)
-        return self._table
+    def _path(self, name: str) -> Path | None:
+        return None if self.results is None else self.results / name
+
+    def _classes(self, by: tuple[str, ...]) -> dict[str, Any]:
+        path = self._path(BID_TABLE)
+        if path is None or not path.exists():
+            return {"source": None, "features": [], "bid_table": None, "moon_table": None}
+        if by not in self._made:
+            if self._table is None:
+                self._table = ClassTable.load(path)
+            frame = self._table.frame(by)
+            self._made[by] = {
+                "source": str(path),
+                "features": [_feature(name, _levels(frame[name])) for name in by],
+                "bid_table": table_json(frame),
+                "moon_table": table_json(moon_table(self._table, by)),
+            }
+        return self._made[by]
+
+
+def _position_json(path: Path) -> dict[str, Any]:
+    """``by_position.csv`` (``smear-sim bid-table --by-position``) for the page: its rows, one grid of calls per
+    place as the Markdown file draws it, and what its ``.npz`` and ``.md`` say of how it was made."""
+    import pandas as pd
+
+    from ..analysis.positions import PositionTable
+    from ..output.format import call_charts
+
+    try:
+        frame = pd.read_csv(path, dtype={"call": "string", "standing": "string"}, keep_default_na=True)
+        rows = json.loads(frame.to_json(orient="records"))
+        charts = call_charts(frame.astype(object).where(frame.notna(), None).to_dict("records"))
+    except (OSError, ValueError, KeyError) as exc:
+        raise SmearError(f"{path} is not a table from 'smear-sim bid-table --by-position': {exc}") from None
+    meta: dict[str, Any] = {}
+    counts = path.with_suffix(".npz")
+    if counts.exists():
+        meta = PositionTable.load(counts).metadata()
+    markdown = path.with_suffix(".md")
+    if markdown.exists():  # the score the calls are judged at is stated only there
+        found = re.search(r"most likely to win the game at (-?\d+)\u2013(-?\d+)", markdown.read_text(encoding="utf-8"))
+        if found:
+            meta["score"] = [int(found[1]), int(found[2])]
+    calls = [name[len("win_"):] for name in frame.columns if name.startswith("win_") and not name.startswith("win_se")
+             and name != "win_margin"]
+    return {**meta, "source": str(path), "calls": calls, "rows": rows,
+            "charts": [{"place": c.place, "strengths": c.strengths, "standings": c.standings, "cells": c.cells}
+                       for c in charts]}
+
+
+EQUITY_LOW = -10  # the lowest score the page shows, as equity.md
+
+
+def _equity_json(path: Path) -> dict[str, Any]:
+    """``equity.csv`` (``smear-sim equity``) as grids of P(win) and its standard error, ``[dealer][us][them]`` over
+    ``scores`` from -10 (as ``equity.md``), the dealer being the team that deals the next hand."""
+    import pandas as pd
+
+    try:
+        frame = pd.read_csv(path)
+        scores = sorted(s for s in frame["us"].unique().tolist() if s >= EQUITY_LOW)
+        dealers = ["them", "us"]
+        grids = {}
+        for key in ("win", "win_se"):
+            grids[key] = [frame[frame["dealer"] == dealer].pivot(index="us", columns="them", values=key)
+                          .reindex(index=scores, columns=scores).round(6).values.tolist() for dealer in dealers]
+    except (OSError, ValueError, KeyError) as exc:
+        raise SmearError(f"{path} is not a match-equity table from 'smear-sim equity': {exc}") from None
+    return {"source": str(path), "scores": scores, "dealers": dealers, **grids}
 
 
 def _feature(name: str, values: list) -> dict[str, Any]:
@@ -190,12 +357,14 @@ def _levels(column) -> list:
 
 
 def create_app(*, results: Path | None = Path("results"), max_samples: int = DEFAULT_MAX_SAMPLES,
-               simulator: Simulator | None = None, warm_up: bool = True) -> FastAPI:
+               max_deals: int = DEFAULT_MAX_DEALS, simulator: Simulator | None = None,
+               warm_up: bool = True) -> FastAPI:
     """The app: the API under ``/api`` and the page at ``/``.
 
-    ``results`` is the folder whose ``bid_table.npz`` the tables come from; ``max_samples`` caps the deals
-    one request may simulate; ``warm_up`` loads (or compiles) the simulator when the server starts, so the
-    first request does not wait for it.
+    ``results`` is the folder the tables come from (``bid_table.npz``, ``by_position.csv``, ``equity.csv``);
+    ``max_samples`` caps the deals one request may simulate for the hand and ``max_deals`` those its auction
+    analysis may try; ``warm_up`` loads (or compiles) the simulator when the server starts, so the first
+    request does not wait for it.
     """
     simulator = simulator or Simulator()
     tables = _Tables(results)
@@ -225,7 +394,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
             "options": describe_options(),
             "policies": list(FAST_POLICIES),
             "hand": {"fields": list(HAND_FIELDS), "trumps": list(SUIT_NAMES), "default_samples": DEFAULT_SAMPLES,
-                     "max_samples": max_samples},
+                     "max_samples": max_samples, "max_deals": max_deals},
             "table_features": {name: label.help for name, label in FEATURES.items()},
         })
 
@@ -235,37 +404,48 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
         features = parse_features(by)
         return JSONResponse(await run_in_threadpool(tables.get, features))
 
+    @app.post("/api/calls")
+    @_answers
+    async def calls(request: Request) -> JSONResponse:
+        return JSONResponse(legal_auction(await _json_body(request)))
+
     @app.post("/api/hand")
     @_answers
     async def hand(request: Request) -> JSONResponse:
         started = time.perf_counter()
-        query = hand_request(await _json_body(request), max_samples)
-        analysis = await asyncio.wrap_future(simulator.submit(lambda executor: query.run(executor=executor)))
-        return JSONResponse(analysis.to_json(), headers=_timing(analysis.seconds, started))
+        asked = hand_request(await _json_body(request), max_samples, max_deals)
+        data, seconds = await asyncio.wrap_future(simulator.submit(asked.run))
+        return JSONResponse(data, headers=_timing(seconds, started))
 
     @app.post("/api/hand/stream")
     @_answers
     async def hand_stream(request: Request) -> StreamingResponse:
         started = time.perf_counter()
-        query = hand_request(await _json_body(request), max_samples)
+        asked = hand_request(await _json_body(request), max_samples, max_deals)
         loop = asyncio.get_running_loop()
         events: asyncio.Queue = asyncio.Queue()
         cancelled = threading.Event()
 
-        def progress(deals: int) -> None:
-            loop.call_soon_threadsafe(events.put_nowait, deals)
+        def post(event) -> None:
+            loop.call_soon_threadsafe(events.put_nowait, event)
 
-        future = simulator.submit(lambda executor: query.run(executor=executor), progress=progress,
+        future = simulator.submit(lambda executor: asked.run(executor, stage=post), progress=post,
                                   cancelled=cancelled)
-        future.add_done_callback(lambda _: loop.call_soon_threadsafe(events.put_nowait, None))
+        future.add_done_callback(lambda _: post(None))
 
         async def lines() -> AsyncIterator[str]:
-            total, done = query.job.total, 0
+            totals = {"hand": asked.query.job.total, "auction": None}  # deals that fit the calls: known at the end
+            stage, done = "hand", 0
             try:
-                yield _line({"progress": {"done": 0, "total": total}})
-                while (deals := await events.get()) is not None:
-                    done += deals
-                    yield _line({"progress": {"done": done, "total": total}})
+                yield _line({"progress": {"stage": stage, "done": 0, "total": totals[stage]}})
+                while (event := await events.get()) is not None:
+                    if isinstance(event, str):  # a new stage starts
+                        if event != stage:
+                            stage, done = event, 0
+                            yield _line({"progress": {"stage": stage, "done": 0, "total": totals[stage]}})
+                        continue
+                    done += event
+                    yield _line({"progress": {"stage": stage, "done": done, "total": totals[stage]}})
                 yield _line(_outcome(future, started))
             finally:
                 cancelled.set()  # the client went away, or the answer is out: either way, stop
@@ -291,7 +471,7 @@ def _line(obj: dict[str, Any]) -> str:
 
 def _outcome(future, started: float) -> dict[str, Any]:
     try:
-        analysis = future.result()
+        data, seconds = future.result()
     except (SmearError, ServerBusy) as exc:
         return {"error": str(exc)}
     except AnalysisCancelled:
@@ -299,5 +479,5 @@ def _outcome(future, started: float) -> dict[str, Any]:
     except Exception as exc:
         log.error("%s", _internal_error(exc), exc_info=bool(os.environ.get("SMEAR_SIM_DEBUG")))
         return {"error": _internal_error(exc)}
-    return {"result": analysis.to_json(), "seconds": round(time.perf_counter() - started, 3),
-            "simulate_seconds": round(analysis.seconds, 3)}
+    return {"result": data, "seconds": round(time.perf_counter() - started, 3),
+            "simulate_seconds": round(seconds, 3)}
