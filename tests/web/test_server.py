@@ -13,6 +13,7 @@ from cli_helpers import ok
 from fastapi.testclient import TestClient
 from web_helpers import post, running
 
+from smear_sim.core.players import POLICIES
 from smear_sim.core.rules import Rules
 from smear_sim.web.scheduler import Simulator
 from smear_sim.web.server import HAND_FIELDS, STATIC, create_app
@@ -31,6 +32,10 @@ def client():
     ({"cards": EXAMPLE.split(), "samples": 2000, "trump": "D", "policy": "random", "rules": {"round_points": True}},
      ["--samples", "2000", "--trump", "D", "--policy", "random", "--rule", "round_points=true"]),
     ({"cards": "ah,kh,2♥ jd th 5s 9s 4d 3c", "precision": 0.02, "seed": 2}, ["--precision", "0.02", "--seed", "2"]),
+    ({"cards": EXAMPLE, "samples": 2000, "score": [-5, 19]}, ["--samples", "2000", "--score=-5,19"]),
+    ({"cards": EXAMPLE, "samples": 2000, "position": 3, "auction": "2,pass", "score": "15,19", "max_deals": 100_000},
+     ["--samples", "2000", "--position", "3", "--auction", "2,pass", "--score", "15,19", "--max-deals", "100000"]),
+    ({"cards": EXAMPLE, "samples": 1000, "position": 1}, ["--samples", "1000", "--position", "1"]),
 ])
 def test_hand_answers_exactly_what_the_command_prints(client, body, args):
     response = client.post("/api/hand", json=body)
@@ -45,9 +50,19 @@ def test_stream_reports_progress_then_the_same_result(client):
     body = {"cards": EXAMPLE, "samples": 10_000, "seed": 3}
     lines = [json.loads(line) for line in client.post("/api/hand/stream", json=body).text.splitlines()]
     progress = [line["progress"] for line in lines[:-1]]
-    assert progress[0] == {"done": 0, "total": 10_000} and progress[-1] == {"done": 10_000, "total": 10_000}
+    assert progress[0] == {"stage": "hand", "done": 0, "total": 10_000}
+    assert progress[-1] == {"stage": "hand", "done": 10_000, "total": 10_000}
     assert [p["done"] for p in progress] == sorted(p["done"] for p in progress)
     assert lines[-1]["result"] == client.post("/api/hand", json=body).json()
+
+
+def test_stream_with_a_seat_reports_the_hand_then_the_deals_tried_for_the_calls(client):
+    body = {"cards": EXAMPLE, "samples": 1000, "position": 2, "auction": [2]}
+    lines = [json.loads(line) for line in client.post("/api/hand/stream", json=body).text.splitlines()]
+    auction = [line["progress"] for line in lines[:-1] if line["progress"]["stage"] == "auction"]
+    assert auction[0] == {"stage": "auction", "done": 0, "total": None}
+    assert auction[-1]["done"] == lines[-1]["result"]["auction"]["deals"]  # every deal tried, kept or not
+    assert lines[-1]["result"]["recommended_call"] == lines[-1]["result"]["advice"]["call"]
 
 
 @pytest.mark.parametrize(("body", "words"), [
@@ -71,6 +86,19 @@ def test_stream_reports_progress_then_the_same_result(client):
     ({"cards": EXAMPLE, "seed": -1}, "--seed must be a whole number from 0"),
     ({"cards": EXAMPLE, "policy": "heuristic,random"}, "plays one policy at all four seats"),
     ({"cards": EXAMPLE, "policy": "pimc:4"}, "is not offered here"),
+    ({"cards": EXAMPLE, "position": 5}, "--position must be 1 (the opener, left of the dealer) to 4 (the dealer)"),
+    ({"cards": EXAMPLE, "position": "2"}, 'position must be 1 (the opener, left of the dealer) to 4 (the dealer), got "2"'),
+    ({"cards": EXAMPLE, "position": 3, "auction": "2"}, "--position 3 needs the 2 call(s) made before it"),
+    ({"cards": EXAMPLE, "position": 2, "auction": "pass"}, "call 1 (pass) is not legal there"),
+    ({"cards": EXAMPLE, "position": 2, "auction": "two"}, "'two' is not a call"),
+    ({"cards": EXAMPLE, "position": 2, "auction": [None]}, "auction must list calls"),
+    ({"cards": EXAMPLE, "auction": "2"}, "--auction cannot apply without --position"),
+    ({"cards": EXAMPLE, "position": 2, "auction": "2", "trump": "H"}, "--trump cannot apply with --position"),
+    ({"cards": EXAMPLE, "position": 2, "auction": "2", "max_deals": 2_000_001}, "max_deals must be at most 2,000,000"),
+    ({"cards": EXAMPLE, "score": "15-19"}, "give two whole-number scores separated by a comma"),
+    ({"cards": EXAMPLE, "score": [1, 2, 3]}, "give two whole-number scores separated by a comma"),
+    ({"cards": EXAMPLE, "score": [21, 0]}, "a game in progress has both scores below the target 21"),
+    ({"cards": EXAMPLE, "score": 5}, 'score must be two whole-number scores, "US,THEM" or [us, them]'),
 ])
 @pytest.mark.parametrize("path", ["/api/hand", "/api/hand/stream"])
 def test_bad_requests_get_400_and_the_one_line_message(client, path, body, words):
@@ -80,12 +108,30 @@ def test_bad_requests_get_400_and_the_one_line_message(client, path, body, words
     assert words in message and "\n" not in message and "Traceback" not in response.text
 
 
-def test_bad_cards_get_the_same_message_as_the_command_line(client):
+@pytest.mark.parametrize(("body", "args"), [
+    ({"cards": "AH KH 2H JD 10C 5S 9S 4D ZZ"}, []),
+    ({"cards": EXAMPLE, "position": 2, "auction": "pass"}, ["--position", "2", "--auction", "pass"]),
+    ({"cards": EXAMPLE, "position": 4, "auction": "2,moon,3"}, ["--position", "4", "--auction", "2,moon,3"]),
+    ({"cards": EXAMPLE, "score": "21,3"}, ["--score", "21,3"]),
+    ({"cards": EXAMPLE, "auction": "2"}, ["--auction", "2"]),
+])
+def test_bad_input_gets_the_same_message_as_the_command_line(client, body, args):
     from cli_helpers import assert_clean_failure, invoke
 
-    line = assert_clean_failure(invoke("hand", "AH KH 2H JD 10C 5S 9S 4D ZZ"))
-    response = client.post("/api/hand", json={"cards": "AH KH 2H JD 10C 5S 9S 4D ZZ"})
-    assert "error: " + response.json()["error"] == line
+    line = assert_clean_failure(invoke("hand", body["cards"], *args))
+    response = client.post("/api/hand", json=body)
+    assert response.status_code == 400 and "error: " + response.json()["error"] == line
+
+
+def test_calls_offers_only_the_legal_calls_at_each_turn(client):
+    answer = client.post("/api/calls", json={"auction": [2, "pass", "2"]}).json()
+    assert answer == {"auction": [2, "pass", "pass"],  # 2 is not legal after 2: the first legal call instead
+                      "legal": [[2, 3, 4, "moon"], ["pass", 3, 4, "moon"], ["pass", 3, 4, "moon"],
+                                ["pass", 3, 4, "moon"]]}
+    assert client.post("/api/calls", json={"auction": ["moon"]}).json()["legal"][1] == ["pass"]
+    dealer = client.post("/api/calls", json={"auction": ["pass"] * 3, "rules": {"forced_bid": "dealer"}}).json()
+    assert dealer["legal"] == [["pass", 2, 3, 4, "moon"]] * 3 + [[2, 3, 4, "moon"]]  # the dealer must bid
+    assert client.post("/api/calls", json={"auction": [1, 2, 3, 4]}).status_code == 400
 
 
 def test_requests_that_are_not_json_objects(client):
@@ -116,7 +162,8 @@ def test_rules_describe_every_option_and_the_hand_fields(client):
     assert options["min_bid"] == options["min_bid"] | {"kind": "int", "min": 1, "max": 7}
     assert all(o["help"] for o in data["options"])
     assert data["hand"] == {"fields": list(HAND_FIELDS), "trumps": ["S", "H", "D", "C"], "default_samples": 100_000,
-                            "max_samples": 50_000}
+                            "max_samples": 50_000, "max_deals": 2_000_000}
+    assert {"position", "auction", "score"} <= set(HAND_FIELDS)
     assert data["policies"] == ["random", "heuristic", "heuristic-v1", "equity"] and "trumps" in data["table_features"]
 
 
@@ -139,6 +186,42 @@ def test_tables_without_results_say_how_to_make_them(tmp_path):
     response = TestClient(create_app(results=tmp_path)).get("/api/tables")
     assert response.status_code == 400
     assert "smear-sim report" in response.json()["error"] and "--results DIR" in response.json()["error"]
+
+
+@pytest.fixture(scope="module")
+def small_results(tmp_path_factory):
+    """A results folder with a small table of what to call by position and a small match-equity table, as
+    'smear-sim bid-table --by-position' and 'smear-sim equity' write them (no bid table)."""
+    from smear_sim.analysis.equity import match_equity
+    from smear_sim.analysis.positions import position_table
+    from smear_sim.output.report import write_equity_table, write_position_table
+
+    folder = tmp_path_factory.mktemp("results")
+    equity = match_equity(2000, seed=1)
+    positions = position_table(1000, seed=1, class_hands=5000)
+    write_position_table(positions, positions.frame(equity, 20, (3, 5)), folder / "by_position")
+    write_equity_table(equity, folder / "equity")
+    return folder
+
+
+def test_tables_serve_what_to_call_by_position_and_the_match_equity(small_results):
+    import pandas as pd
+
+    data = TestClient(create_app(results=small_results, warm_up=False)).get("/api/tables").json()
+    assert data["bid_table"] is None and data["moon_table"] is None  # no bid_table.npz here
+    positions = data["by_position"]
+    assert (positions["deals"], positions["seed"], positions["score"]) == (1000, 1, [3, 5])
+    frame = pd.read_csv(small_results / "by_position.csv")
+    assert len(positions["rows"]) == len(frame) and positions["rows"][0]["place"] == "opener"
+    assert [chart["place"] for chart in positions["charts"]] == ["opener", "second", "third", "dealer"]
+    markdown = (small_results / "by_position.md").read_text(encoding="utf-8")
+    dealer = positions["charts"][3]
+    assert "| " + " | ".join([dealer["strengths"][0], *dealer["cells"][0]]) + " |" in markdown  # the same grid
+    equity = data["equity"]
+    assert equity["scores"] == list(range(-10, 21)) and equity["dealers"] == ["them", "us"]
+    states = pd.read_csv(small_results / "equity.csv").set_index(["us", "them", "dealer"])
+    assert equity["win"][1][10 + 4][10 + 7] == pytest.approx(states.loc[(4, 7, "us"), "win"], abs=1e-6)
+    assert equity["win_se"][0][0][30] == pytest.approx(states.loc[(-10, 20, "them"), "win_se"], abs=1e-6)
 
 
 def test_the_page_and_its_files_are_served(client):

@@ -1,13 +1,14 @@
-// The page: pick a hand, ask the server (POST api/hand/stream), show the advice, its charts and the bid tables.
-// Controls come from GET api/rules: the page shows an input only when the API takes it.
+// The page: pick a hand, your seat, the calls before yours and the score, ask the server (POST api/hand/stream),
+// show the advice, its charts and the tables. Controls come from GET api/rules: the page shows an input only when
+// the API takes it; the calls offered come from POST api/calls (only the legal ones).
 
 import {DECK, pretty, readHand, suitSymbol} from './cards.js';
 import {barChart, gauge, heatmap} from './charts.js';
-import {estimate, percent, points, seconds, thousands} from './format.js';
+import {amount, estimate, percent, points, seconds, thousands} from './format.js';
 
 const $ = (id) => document.getElementById(id);
 const HAND_SIZE = 9;
-const state = {api: null, request: null, tables: null, tablesBy: null};
+const state = {api: null, request: null, tables: null, tablesBy: null, callsAsked: 0};
 
 // -- building elements --------------------------------------------------------------------------------
 
@@ -147,35 +148,114 @@ function ruleValue(input) {
   return input.value;
 }
 
-// The request for api/hand: only the fields the API takes, rules only where they differ from the defaults.
-function handRequest() {
-  const fields = new Set(state.api.hand.fields);
-  const body = {cards: $('cards').value.trim()};
-  const named = (name) => $('options-body').querySelector(`[name="${name}"]`);
-  if (fields.has('trump') && named('trump').value) body.trump = named('trump').value;
-  if (fields.has('policy') && named('policy').value !== 'heuristic') body.policy = named('policy').value;
-  if (fields.has('samples')) body.samples = Number(named('samples').value);
-  if (fields.has('seed') && named('seed').value !== '') body.seed = Number(named('seed').value);
+// The rule options that differ from the defaults.
+function changedRules() {
   const rules = {};
   for (const input of $('options-body').querySelectorAll('[data-rule]')) {
     const option = state.api.options.find((o) => o.name === input.dataset.rule);
     const value = ruleValue(input);
     if (value !== option.default) rules[option.name] = value;
   }
+  return rules;
+}
+
+// The score as given, or null when both boxes are empty (the command line's default, 0-0, then applies).
+function givenScore() {
+  const us = $('score-us').value.trim();
+  const them = $('score-them').value.trim();
+  if (us === '' && them === '') return null;
+  return [us === '' ? 0 : Number(us), them === '' ? 0 : Number(them)];
+}
+
+// The request for api/hand: only the fields the API takes, rules only where they differ from the defaults.
+function handRequest() {
+  const fields = new Set(state.api.hand.fields);
+  const body = {cards: $('cards').value.trim()};
+  const named = (name) => $('options-body').querySelector(`[name="${name}"]`);
+  const position = $('position').value;
+  if (fields.has('trump') && named('trump').value && !position) body.trump = named('trump').value;
+  if (fields.has('policy') && named('policy').value !== 'heuristic') body.policy = named('policy').value;
+  if (fields.has('samples')) body.samples = Number(named('samples').value);
+  if (fields.has('seed') && named('seed').value !== '') body.seed = Number(named('seed').value);
+  const score = givenScore();
+  if (fields.has('score') && score) body.score = score;
+  if (fields.has('position') && position) {
+    body.position = Number(position);
+    body.auction = [...$('calls').querySelectorAll('select')].map((s) => callValue(s.value));
+  }
+  const rules = changedRules();
   if (Object.keys(rules).length) body.rules = rules;
   return body;
 }
 
+// -- your seat and the calls before yours ---------------------------------------------------------------
+
+const PLACE_NAMES = ['the opener', 'second', 'third', 'the dealer'];
+
+function callValue(text) {
+  return /^\d+$/.test(text) ? Number(text) : text;
+}
+
+function callLabel(call) {
+  return call === 'pass' ? 'pass' : call === 'moon' ? 'moon' : `bid ${call}`;
+}
+
+// One select per call before yours (seat - 1 of them), each offering only the calls legal after the ones before
+// it (POST api/calls, under the rules chosen); a call that is no longer legal becomes the first legal one.
+async function refreshCalls() {
+  const box = $('calls');
+  const seat = Number($('position').value || 0);
+  const before = [...box.querySelectorAll('select')].map((s) => callValue(s.value)).slice(0, Math.max(seat - 1, 0));
+  const asked = ++state.callsAsked;
+  if (!seat) {
+    box.replaceChildren();
+    return;
+  }
+  let answer;
+  try {
+    answer = await getJson('api/calls', {method: 'POST', headers: {'Content-Type': 'application/json'},
+      body: JSON.stringify({auction: before, rules: changedRules()})});
+  } catch (error) {
+    showError(error.message);
+    return;
+  }
+  if (asked !== state.callsAsked) return;  // a newer change is on its way
+  const made = [...answer.auction];
+  while (made.length < seat - 1) made.push(answer.legal[made.length]?.[0] ?? 'pass');
+  if (made.length !== answer.auction.length) {  // new selects: ask again for the calls legal after them
+    fillCalls(box, made, answer.legal);
+    return refreshCalls();
+  }
+  fillCalls(box, made, answer.legal);
+  const yours = answer.legal[seat - 1] ?? [];
+  box.append(make('p', {class: 'hint', id: 'your-calls'}, `Your turn (${PLACE_NAMES[seat - 1]}): ` +
+    `${yours.map(callLabel).join(', ')}. Each is played out on deals that fit the calls before you.`));
+}
+
+function fillCalls(box, made, legal) {
+  box.replaceChildren(...made.map((call, i) => {
+    const choices = legal[i] ?? [call];
+    const input = select(`call-${i + 1}`, choices.map((c) => [c, callLabel(c)]), call);
+    input.addEventListener('change', refreshCalls);
+    const who = i === 0 ? 'The opener' : `Seat ${i + 1}${i + 1 === 4 ? ' (dealer)' : ''}`;
+    return field(`${who} called`, input, `The call made at seat ${i + 1}, before yours`);
+  }));
+}
+
 // -- asking for advice ----------------------------------------------------------------------------------
 
-function progress(done, total) {
+function progress(done, total, stage = 'hand') {
   show('progress', true);
   const bar = $('progress-bar');
-  if (done > 0) bar.value = done / total;
-  else bar.removeAttribute('value');  // indeterminate until the first slice is done
-  $('progress-text').textContent = done > 0
-    ? `Simulating: ${thousands(done)} of ${thousands(total)} deals`
-    : 'Waiting for the simulator…';
+  if (done > 0 && total) bar.value = done / total;
+  else bar.removeAttribute('value');  // indeterminate until the first slice, and while deals are sought
+  let text = 'Waiting for the simulator…';
+  if (stage === 'auction') {
+    text = `Playing every call on deals that fit the calls before you: ${thousands(done)} deals tried`;
+  } else if (done > 0) {
+    text = `Simulating your hand: ${thousands(done)} of ${thousands(total)} deals`;
+  }
+  $('progress-text').textContent = text;
 }
 
 function showError(message) {
@@ -212,11 +292,11 @@ async function advise(event) {
       while ((end = buffer.indexOf('\n')) >= 0) {
         const message = JSON.parse(buffer.slice(0, end));
         buffer = buffer.slice(end + 1);
-        if (message.progress) progress(message.progress.done, message.progress.total);
+        if (message.progress) progress(message.progress.done, message.progress.total, message.progress.stage);
         else if (message.error) throw new Error(message.error);
         else if (message.result) {
           show('progress', false);
-          render(message.result, message.seconds);
+          render(message.result, message.seconds, givenScore() !== null);
           document.body.dataset.adviceMs = String(Math.round(performance.now() - clicked));
         }
       }
@@ -240,53 +320,103 @@ function bringAnswerIntoView() {
 
 // -- the answer -----------------------------------------------------------------------------------------
 
-// {call, headline, detail}: what to call, in words. Today: from the bids' P(make) and EV.
-function advice(data) {
+// {call, headline, detail}: what to call, in words, from P(win the game) and the points of the JSON.
+
+function callWords(call) {
+  return call === 'pass' ? 'Pass' : call === 'moon' ? 'Shoot the moon' : `Bid ${call}`;
+}
+
+function callingWords(call) {
+  return call === 'pass' ? 'passing' : call === 'moon' ? 'shooting the moon' : `bidding ${call}`;
+}
+
+function pointsThan(a, b) {
+  const d = a.ev - b.ev;
+  const se = Math.hypot(a.ev_se ?? 0, b.ev_se ?? 0);
+  const size = amount(d, se);
+  if (Number(size) === 0) return `as many points as ${callingWords(b.call ?? b.bid)}`;
+  return `${size} points ${d > 0 ? 'more' : 'fewer'} than ${callingWords(b.call ?? b.bid)}`;
+}
+
+// With a seat: the call of highest P(win) among every legal call, pass included (the JSON's recommended_call).
+function auctionAdvice(data) {
+  const same = (a, b) => String(a) === String(b);
+  const best = data.calls.find((c) => same(c.call, data.recommended_call));
+  const pass = data.calls.find((c) => c.call === 'pass');
+  const reference = best.call !== 'pass' && pass ? pass
+    : data.calls.find((c) => data.advice && same(c.call, data.advice.next_best));
+  let headline = `${callWords(best.call)}: wins the game ${percent(best.win)} of the time`;
+  if (reference) headline += `, ${pointsThan(best, reference)}`;
+  let detail = '';
+  if (data.advice) {
+    const gain = data.advice.win_gain;
+    detail = `The next best call, ${callingWords(data.advice.next_best)}, wins ${amount(100 * gain, 100 * data.advice.win_gain_se)} ` +
+      `percentage points less often (± ${amount(100 * data.advice.win_gain_se, 100 * data.advice.win_gain_se)}, ` +
+      'the same deals played both ways).';
+  }
+  const auction = data.auction;
+  detail += ` Your seat: ${data.position} (${PLACE_NAMES[data.position - 1]})` +
+    (auction.before.length ? `, after ${auction.before.map(callLabel).join(', ')}` : '') +
+    `; score ${auction.score[0]}–${auction.score[1]}.`;
+  return {call: String(best.call), headline, detail};
+}
+
+// Without a seat: the hand as the bidder; the bid of highest P(win) at the score (the JSON's game view).
+function handAdvice(data) {
+  const game = data.game;
   const numeric = data.bids.filter((b) => b.bid !== 'moon');
-  const lowest = numeric[0];
-  if (data.moon.pays) {
+  if (game.moon_pays) {
+    const moon = data.bids.find((b) => b.bid === 'moon');
+    const best = numeric.find((b) => b.bid === game.best_bid);
     return {
       call: 'moon',
-      headline: `Shoot the moon: it succeeds ${percent(data.moon.success)} of the time`,
-      detail: `A won moon wins the game; that is worth ${points(data.moon.gain_over_best_bid, data.moon.ev_se)} points ` +
-        `more than bidding ${lowest.bid} (EV ${points(lowest.ev, lowest.ev_se)}).`,
+      headline: `Shoot the moon: wins the game ${percent(moon.win)} of the time, ${pointsThan(moon, best)}`,
+      detail: `It succeeds ${percent(moon.make)} of the time; bidding ${best.bid} wins the game ${percent(best.win)} of the time.`,
     };
   }
-  if (data.bid_up_to === null) {
-    return {
-      call: 'pass',
-      headline: 'Pass if you can: every bid loses points on average',
-      detail: `Forced to bid? Bid ${lowest.bid}: P(make ${lowest.bid}) ${percent(lowest.make)}, ` +
-        `EV ${points(lowest.ev, lowest.ev_se)} points.`,
-    };
-  }
-  const best = numeric.find((b) => b.bid === data.bid_up_to);
-  const next = numeric.find((b) => b.bid === data.bid_up_to + 1);
-  let detail = `The lowest bid, ${lowest.bid}, has the highest EV (${points(lowest.ev, lowest.ev_se)} points): ` +
-    `open there, and go up to ${best.bid} if the auction demands it.`;
-  if (best === lowest) detail = `Bid ${best.bid} if you can get it.`;
-  if (next) detail += ` Bidding ${next.bid} loses on average: P(make ${next.bid}) ${percent(next.make)}, EV ${points(next.ev, next.ev_se)}.`;
-  else detail += ' That is every point at stake.';
+  const best = numeric.find((b) => b.bid === game.best_bid);
+  const next = numeric.find((b) => b.bid === game.best_bid + 1);
+  let detail = `P(make ${best.bid}) ${percent(best.make)}.`;
+  if (data.bid_up_to === null) detail += ' Every bid loses points on average: pass if you can.';
+  else if (data.bid_up_to !== best.bid) detail += ` In points alone you could go up to ${data.bid_up_to}.`;
+  if (next) detail += ` Bidding ${next.bid} wins the game ${percent(next.win)} of the time (P(make) ${percent(next.make)}).`;
+  detail += ` The hand is valued as the bidder, at ${game.score[0]}–${game.score[1]}: give your seat and the calls ` +
+    'before yours to weigh passing too.';
   return {
     call: String(best.bid),
-    headline: `Bid up to ${best.bid}: P(make ${best.bid}) ${percent(best.make)}, EV ${points(best.ev, best.ev_se)} points`,
+    headline: `Bid ${best.bid}: wins the game ${percent(best.win)} of the time, EV ${points(best.ev, best.ev_se)} points`,
     detail,
   };
 }
 
-function moonVerdict(data) {
+// The moon: at the score (P(win the game)) when one is given, else in points.
+function moonVerdict(data, atScore) {
+  const moon = data.bids.find((b) => b.bid === 'moon');
+  const rate = estimate(data.moon.success, data.moon.se, {scale: 100, unit: '%'});
+  if (atScore) {
+    const game = data.game;
+    const even = estimate(game.moon_break_even, game.moon_break_even_se, {scale: 100, unit: '%'});
+    const [us, them] = game.score;
+    return {
+      needed: game.moon_break_even, pays: game.moon_pays,
+      verdict: `At ${us}–${them}, shooting the moon ${game.moon_pays ? 'pays' : 'does not pay'}: it succeeds ${rate} ` +
+        `of the time and wins the game ${percent(moon.win)} of the time; it beats the best bid from a success rate ` +
+        `of ${even}.`,
+    };
+  }
   const numeric = data.bids.filter((b) => b.bid !== 'moon');
   const target = data.rules.target;
-  // The moon's EV is (2p - 1) * target; it pays once that beats the best numeric bid's EV.
-  const needed = Math.min(Math.max((numeric[0].ev / target + 1) / 2, 0), 1);
-  const verdict = data.moon.pays
-    ? `Shooting the moon pays: it succeeds ${estimate(data.moon.success, data.moon.se, {scale: 100, unit: '%'})} of the time, and needs ${percent(needed)}.`
-    : `Shooting the moon does not pay: it succeeds ${estimate(data.moon.success, data.moon.se, {scale: 100, unit: '%'})} of the time, and would need ${percent(needed)}.`;
-  return {needed, verdict};
+  // In points the moon's EV is (2p - 1) * target; it pays once that beats the best numeric bid's EV.
+  const needed = Math.min(Math.max((Math.max(...numeric.map((b) => b.ev)) / target + 1) / 2, 0), 1);
+  return {
+    needed, pays: data.moon.pays,
+    verdict: `In points, shooting the moon ${data.moon.pays ? 'pays' : 'does not pay'}: it succeeds ${rate} of the ` +
+      `time, and ${data.moon.pays ? 'needs' : 'would need'} ${percent(needed)}. Give the score to judge it in games won.`,
+  };
 }
 
-function render(data, elapsed) {
-  const words = advice(data);
+function render(data, elapsed, atScore) {
+  const words = data.calls ? auctionAdvice(data) : handAdvice(data);
   const bids = data.bids.filter((b) => b.bid !== 'moon');
   const moon = data.bids.find((b) => b.bid === 'moon');
   $('advice').textContent = words.headline;
@@ -295,9 +425,15 @@ function render(data, elapsed) {
     ? ' This hand holds only 3s to 9s: you may call a misdeal instead.' : '');
 
   const percentAxis = (v) => `${Math.round(100 * v)}%`;
-  barChart($('chart-ev'), {
-    label: 'Expected value of each bid', format: (v) => points(v), axisFormat: (v) => String(v),
-    bars: bids.map((b) => ({label: `bid ${b.bid}`, value: b.ev, se: b.ev_se, cls: b.ev >= 0 ? 'good' : 'bad'})),
+  const options = data.calls ? data.calls.map((c) => ({label: c.call === 'pass' ? 'pass' : String(c.call), row: c, call: c.call}))
+    : data.bids.map((b) => ({label: String(b.bid), row: b, call: b.bid}));
+  $('chart-win-caption').textContent = data.calls
+    ? `Chance of winning the game with each call, at ${data.auction.score.join('–')}`
+    : `Chance of winning the game with each bid, at ${data.game.score.join('–')}`;
+  barChart($('chart-win'), {
+    label: $('chart-win-caption').textContent, max: 1, format: percent, axisFormat: percentAxis,
+    bars: options.map((o) => ({label: o.label, value: o.row.win, se: o.row.win_se,
+      cls: String(o.call) === words.call ? 'good' : 'neutral'})),
   });
   barChart($('chart-make'), {
     label: 'Chance of making each bid', max: 1, format: percent, axisFormat: percentAxis,
@@ -311,12 +447,12 @@ function render(data, elapsed) {
     bars: data.points.distribution.map((p, k) => ({label: String(k), value: p, se: data.points.distribution_se[k]})),
   });
   if (moon) {
-    const {needed, verdict} = moonVerdict(data);
+    const {needed, pays, verdict} = moonVerdict(data, atScore);
     $('moon-verdict').textContent = verdict;
-    $('moon-verdict').classList.toggle('pays', data.moon.pays);
+    $('moon-verdict').classList.toggle('pays', pays);
     gauge($('chart-moon'), {
       label: 'Moon success rate against the rate it needs', value: data.moon.success, se: data.moon.se,
-      good: data.moon.pays, mark: needed, valueLabel: `succeeds ${percent(data.moon.success)}`,
+      good: pays, mark: needed, valueLabel: `succeeds ${percent(data.moon.success)}`,
       markLabel: `pays above ${percent(needed)}`,
     });
   } else {
@@ -324,21 +460,40 @@ function render(data, elapsed) {
   }
   $('chart-moon').closest('figure').hidden = !moon;
 
-  table($('bids-table'), ['Bid', 'P(make)', 'EV (points)'], data.bids.map((b) => ({
-    cells: [String(b.bid), estimate(b.make, b.make_se, {scale: 100, unit: '%'}), estimate(b.ev, b.ev_se)],
-  })));
+  const callsTable = $('calls-table');
+  callsTable.hidden = !data.calls;
+  if (data.calls) {
+    table(callsTable, ['Your call', 'P(win the game)', 'EV (points)', 'P(you declare)', 'P(make) if you do'],
+      data.calls.map((c) => ({
+        attrs: String(c.call) === words.call ? {class: 'best'} : {},
+        cells: [callLabel(c.call), estimate(c.win, c.win_se, {scale: 100, unit: '%'}), estimate(c.ev, c.ev_se),
+          estimate(c.declares, c.declares_se, {scale: 100, unit: '%'}),
+          c.make === undefined ? '–' : estimate(c.make, c.make_se, {scale: 100, unit: '%'})],
+      })));
+  }
+  table($('bids-table'), [data.calls ? 'As the bidder: bid' : 'Bid', 'P(make)', 'EV (points)', 'P(win the game)'],
+    data.bids.map((b) => ({
+      cells: [String(b.bid), estimate(b.make, b.make_se, {scale: 100, unit: '%'}), estimate(b.ev, b.ev_se),
+        estimate(b.win, b.win_se, {scale: 100, unit: '%'})],
+    })));
   const awards = Object.entries(data.awards).map(([name, p]) =>
     `${name.replace('_', ' ')} ${estimate(p, data.awards_se[name], {scale: 100, unit: '%'})}`);
   const trumps = Object.entries(data.trump.chosen).filter(([, p]) => p > 0).sort((a, b) => b[1] - a[1])
     .map(([suit, p]) => `${suitSymbol(suit)} ${percent(p)}`);
-  $('wins').textContent = `Your team wins: ${awards.join(', ')}. ` +
+  $('wins').textContent = `As the bidder your team wins: ${awards.join(', ')}. ` +
     (data.trump.fixed ? `Trump fixed: ${suitSymbol(data.trump.fixed)}.` : `Trump named after the kitty: ${trumps.join(', ')}.`) +
     ` Points won on average: ${estimate(data.points.mean, data.points.se)}.`;
   const changed = Object.entries(data.rules).filter(([name, value]) =>
     state.api.options.find((o) => o.name === name)?.default !== value).map(([n, v]) => `${n}=${v}`);
-  $('meta').textContent = `${thousands(data.samples)} deals simulated${data.stopped_by === 'precision' ? ' (precision reached)' : ''}` +
-    `${elapsed ? ` in ${seconds(elapsed)}` : ''}, seed ${data.seed}, ${data.policy} play, rules: ` +
-    `${changed.length ? changed.join(', ') : 'the defaults'}. Each figure ± one standard error. ` +
+  let sampled = `${thousands(data.samples)} deals simulated for the hand${data.stopped_by === 'precision' ? ' (precision reached)' : ''}`;
+  if (data.auction) {
+    const a = data.auction;
+    sampled += `; for the calls, ${thousands(a.samples)} deals kept of ${thousands(a.deals)} tried ` +
+      `(${estimate(a.acceptance, a.acceptance_se, {scale: 100, unit: '%'})} fit the calls before you)`;
+  }
+  $('meta').textContent = `${sampled}${elapsed ? `, in ${seconds(elapsed)}` : ''}; seed ${data.seed}, ${data.policy} play, ` +
+    `rules: ${changed.length ? changed.join(', ') : 'the defaults'}; P(win) from a match-equity table of ` +
+    `${thousands(data.game.equity_hands)} hands. Each figure ± one standard error. ` +
     'EV: your team\u2019s hand score minus the opponents\u2019 points; a moon counts as a won or lost game.';
   show('placeholder', false);
   show('result', true);
@@ -362,6 +517,7 @@ async function loadTables() {
   const by = [...$('table-by').querySelectorAll('input:checked')].map((i) => i.value);
   if (!by.length) return;
   const key = by.join(',');
+  if (state.tables && !state.tables.bid_table && state.tablesBy) return;  // no bid table to regroup
   show('tables-error', false);
   try {
     if (state.tablesBy !== key) {
@@ -376,6 +532,64 @@ async function loadTables() {
 }
 
 function renderTables(data) {
+  renderPositions(data.by_position);
+  renderEquity(data.equity);
+  for (const part of [$('bid-panel'), ...document.querySelectorAll('[data-part="bid"]')]) part.hidden = !data.bid_table;
+  if (data.bid_table) renderBidTables(data);
+}
+
+// What to call by seat: one grid per place (rows: hand strength, columns: the standing call), as by_position.md.
+function renderPositions(positions) {
+  $('positions-panel').hidden = !positions;
+  if (!positions) return;
+  const place = $('position-place');
+  if (!place.options.length) {
+    place.append(...positions.charts.map((c, i) => make('option', {value: String(i)}, c.place)));
+    place.addEventListener('change', () => renderPositions(positions));
+  }
+  const chart = positions.charts[Number(place.value || 0)];
+  const score = positions.score ? ` at ${positions.score[0]}–${positions.score[1]}` : '';
+  $('positions-source').textContent = `The call most likely to win the game${score}, from ` +
+    `${positions.deals ? thousands(positions.deals) + ' random deals' : 'random deals'}` +
+    `${positions.seed !== undefined ? `, seed ${positions.seed}` : ''}${positions.policy ? `, ${positions.policy} play` : ''} ` +
+    `(${positions.source}).`;
+  table($('positions-table'), ['strength', ...chart.standings], chart.strengths.map((strength, i) => ({
+    cells: [strength, ...chart.cells[i].map((call) => call)],
+  })));
+  for (const cell of $('positions-table').querySelectorAll('tbody td:not(:first-child)')) {
+    if (cell.textContent === 'pass' || cell.textContent === 'moon') cell.className = `call-${cell.textContent}`;
+  }
+}
+
+// The match-equity table: P(win the game) by both scores, for the team dealing next chosen.
+function renderEquity(equity) {
+  $('equity-panel').hidden = !equity;
+  if (!equity) return;
+  const select = $('equity-dealer');
+  if (!select.dataset.ready) {
+    select.dataset.ready = 'true';
+    select.addEventListener('change', () => renderEquity(equity));
+  }
+  const d = equity.dealers.indexOf(select.value);
+  const cells = new Map();
+  const ys = [...equity.scores].reverse();
+  let worst = 0;
+  equity.scores.forEach((us, i) => equity.scores.forEach((them, j) => {
+    const win = equity.win[d][i][j];
+    const se = equity.win_se[d][i][j];
+    if (win === null) return;
+    worst = Math.max(worst, se ?? 0);
+    cells.set(`${them}|${us}`, {value: win, text: String(Math.round(100 * win)),
+      title: `you ${us}, they ${them}: P(win) ${estimate(win, se, {scale: 100, unit: '%'})}`});
+  }));
+  $('equity-caption').textContent = `P(win the game) in %, your score down and theirs across, ${select.value} dealing next`;
+  $('equity-source').textContent = `Each cell ± at most ${amount(100 * worst, 100 * worst)} percentage points ` +
+    `(hover for each one's) (${equity.source}).`;
+  heatmap($('equity'), {xs: equity.scores, ys, cells, xTitle: 'their score', yTitle: 'your score',
+    label: $('equity-caption').textContent});
+}
+
+function renderBidTables(data) {
   const bid = data.bid_table;
   const rules = bid.rules;
   const bids = Object.keys(bid.rows[0] ?? {}).filter((k) => /^make\d+$/.test(k)).map((k) => Number(k.slice(4)));
@@ -451,7 +665,7 @@ function buildTableControls(choices) {
     input.addEventListener('change', loadTables);
     box.append(make('label', {title: help}, input, name));
   }
-  $('table-value').addEventListener('change', () => state.tables && renderTables(state.tables));
+  $('table-value').addEventListener('change', () => state.tables && renderBidTables(state.tables));
 }
 
 // -- views and start ------------------------------------------------------------------------------------
@@ -480,6 +694,16 @@ async function start() {
   }
   buildOptions(state.api);
   buildTableControls(state.api.table_features);
+  const fields = new Set(state.api.hand.fields);
+  $('game').hidden = !fields.has('position') && !fields.has('score');
+  $('position').addEventListener('change', () => {
+    const trump = $('options-body').querySelector('[name="trump"]');
+    if (trump) trump.disabled = Boolean($('position').value);  // the declarer names trump on each deal
+    refreshCalls();
+  });
+  $('options-body').addEventListener('change', (event) => {
+    if (event.target.dataset.rule) refreshCalls();  // the legal calls follow the rules
+  });
   document.body.dataset.ready = 'true';
 }
 

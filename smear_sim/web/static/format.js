@@ -48,3 +48,9 @@ export function thousands(n) {
 export function seconds(s) {
   return s < 1 ? `${Math.round(1000 * s)} ms` : `${s.toFixed(1)} s`;
 }
+
+// A size for a sentence ('4', '0.7'): the digits of one significant digit of its standard error, no sign.
+export function amount(value, se) {
+  if (value === null || value === undefined) return '–';
+  return Math.abs(value).toFixed(Math.min(decimalsFor(se, 1), 2));
+}
