@@ -92,8 +92,10 @@ def body_data(browser, name: str) -> str | None:
     return browser.find_element(By.TAG_NAME, "body").get_attribute(f"data-{name}")
 
 
-def ask(browser, url: str, cards: str, samples: int | None = None, *, click: bool = True) -> str:
-    """Load the page, pick ``cards`` (by clicking them, or typing), ask, and wait for the advice; returns it."""
+def ask(browser, url: str, cards: str, samples: int | None = None, *, click: bool = True,
+        seat: int | None = None, calls: tuple[str, ...] = (), score: tuple[int, int] | None = None) -> str:
+    """Load the page, pick ``cards`` (by clicking them, or typing), set the seat, the ``calls`` before it and the
+    score if given, ask, and wait for the advice; returns it."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -104,6 +106,15 @@ def ask(browser, url: str, cards: str, samples: int | None = None, *, click: boo
             browser.find_element(By.CSS_SELECTOR, f'button[data-card="{card}"]').click()
     else:
         browser.find_element(By.ID, "cards").send_keys(cards)
+    if seat is not None:
+        Select(browser.find_element(By.ID, "position")).select_by_value(str(seat))
+        for i, call in enumerate(calls):  # each select offers the calls legal there once the page has asked
+            wait_for(browser, lambda b: body_data(b, "calls") == "ready")
+            Select(browser.find_element(By.CSS_SELECTOR, f'select[name="call-{i + 1}"]')).select_by_value(call)
+        wait_for(browser, lambda b: body_data(b, "calls") == "ready")
+    if score is not None:
+        for box, value in zip(("score-us", "score-them"), score, strict=True):
+            browser.find_element(By.ID, box).send_keys(str(value))
     if samples is not None:
         browser.find_element(By.CSS_SELECTOR, "#options summary").click()
         Select(browser.find_element(By.CSS_SELECTOR, 'select[name="samples"]')).select_by_value(str(samples))

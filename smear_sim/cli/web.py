@@ -24,15 +24,18 @@ def serve(
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on (0: any free port).")]
     = 8000,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the page in the default browser.")] = False,
-    results: Annotated[Path, typer.Option("--results", metavar="DIR", help="Folder with the bid table "
-                                          "(bid_table.npz) that the tables view shows.")] = Path("results"),
+    results: Annotated[Path, typer.Option("--results", metavar="DIR", help="Folder with the tables the tables view "
+                                          "shows: bid_table.npz, by_position.csv, equity.csv.")] = Path("results"),
     max_samples: Annotated[int, typer.Option("--max-samples", min=1, help="The most deals one request may "
                                              "simulate.")] = 200_000,
+    max_deals: Annotated[int, typer.Option("--max-deals", min=1, help="The most deals one request with a seat may "
+                                           "try while looking for deals that fit the calls before it.")]
+    = 2_000_000,
 ) -> None:
     """Serve the page for players: pick a hand, get the advice and charts in a browser.
 
     It prints the page's address and runs until Ctrl-C. Analyses from several browsers take turns on the
-    simulator, each at most --max-samples deals.
+    simulator, each at most --max-samples deals for the hand and --max-deals tried for the calls.
 
     [bold]Examples[/bold]
 
@@ -43,7 +46,7 @@ def serve(
     try:
         import uvicorn
 
-        from ..web.server import BID_TABLE, create_app
+        from ..web.server import BID_TABLE, EQUITY_TABLE, POSITION_TABLE, create_app
     except ImportError as exc:
         raise SmearError(f"the web page needs FastAPI and uvicorn ({exc.name} is missing): "
                          "pip install 'smear-sim[web]'") from None
@@ -53,11 +56,11 @@ def serve(
     listener = _listen(host, port)
     bound_port = listener.getsockname()[1]
     url = f"http://{f'[{host}]' if ':' in host else host}:{bound_port}/"
-    if not (results / BID_TABLE).exists():
-        typer.echo(f"note: {results / BID_TABLE} is missing, so the tables view will be empty; give "
-                   "--results DIR or make one with 'smear-sim report'", err=True)
-    config = uvicorn.Config(create_app(results=results, max_samples=max_samples), log_level="warning",
-                            timeout_graceful_shutdown=2)
+    if not any((results / name).exists() for name in (BID_TABLE, POSITION_TABLE, EQUITY_TABLE)):
+        typer.echo(f"note: {results} has none of {BID_TABLE}, {POSITION_TABLE} and {EQUITY_TABLE}, so the tables "
+                   "view will be empty; give --results DIR or make them with 'smear-sim report'", err=True)
+    config = uvicorn.Config(create_app(results=results, max_samples=max_samples, max_deals=max_deals),
+                            log_level="warning", timeout_graceful_shutdown=2)
     server = _server(config, url if open_browser else None)
     typer.echo(f"smear-sim: the page is at {url} (Ctrl-C stops it)")
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops gracefully on Ctrl-C, then raises it again

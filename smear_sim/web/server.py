@@ -49,7 +49,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
-from ..analysis.auction import legal_calls, parse_auction
+from ..analysis.auction import evaluate_auction, legal_calls, parse_auction
 from ..analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table, parse_features
 from ..analysis.equity import parse_score
 from ..analysis.hand import EXAMPLE_HAND, HandQuery, hand_query
@@ -89,10 +89,6 @@ class HandRequest:
     auction: tuple[int, ...] = ()
     max_deals: int = DEFAULT_MAX_DEALS
 
-    @property
-    def stages(self) -> tuple[str, ...]:
-        return ("hand",) if self.position is None else ("hand", "auction")
-
     def run(self, executor, stage: Callable[[str], None] = lambda _: None) -> tuple[dict[str, Any], float]:
         """The JSON ``smear-sim hand --json`` prints, and the seconds spent simulating; ``stage`` hears of each
         stage as it starts."""
@@ -100,9 +96,6 @@ class HandRequest:
         analysis = self.query.run(executor=executor)
         data, seconds = analysis.to_json(), analysis.seconds
         if self.position is not None:
-            from ..analysis.auction import evaluate_auction
-            from ..analysis.simulate import bid_name
-
             stage("auction")
             query = self.query
             calls = evaluate_auction(query.cards, position=self.position, auction=[bid_name(c) for c in self.auction],

@@ -57,5 +57,6 @@ def test_serve_prints_its_address_answers_and_stops_cleanly_on_ctrl_c(tmp_path):
     finally:
         server.kill()
     assert server.returncode == 0
-    assert err.splitlines() == [f"note: {tmp_path}/bid_table.npz is missing, so the tables view will be empty; give "
-                                "--results DIR or make one with 'smear-sim report'", "smear-sim: stopped"]
+    assert err.splitlines() == [f"note: {tmp_path} has none of bid_table.npz, by_position.csv and equity.csv, so the "
+                                "tables view will be empty; give --results DIR or make them with 'smear-sim report'",
+                                "smear-sim: stopped"]

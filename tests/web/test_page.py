@@ -33,10 +33,10 @@ def url():
 
 
 def advised_call(data: dict) -> str:
-    """The call the page should advise for an analysis."""
-    if data["moon"]["pays"]:
-        return "moon"
-    return "pass" if data["bid_up_to"] is None else str(data["bid_up_to"])
+    """The call the page should advise for an analysis: the one most likely to win the game."""
+    if "recommended_call" in data:
+        return str(data["recommended_call"])
+    return "moon" if data["game"]["moon_pays"] else str(data["game"]["best_bid"])
 
 
 def test_pick_nine_cards_by_clicking_and_read_the_advice(browser, url, tmp_path):
@@ -47,12 +47,12 @@ def test_pick_nine_cards_by_clicking_and_read_the_advice(browser, url, tmp_path)
     status, expected = post(url + "api/hand", {"cards": EXAMPLE, "samples": 20_000, "seed": 1})
     assert status == 200
     advice = browser.find_element(By.ID, "advice")
-    assert advice.get_attribute("data-call") == advised_call(expected) == "3"
-    best = next(b for b in expected["bids"] if b["bid"] == 3)
-    assert headline == f"Bid up to 3: P(make 3) {round(100 * best['make'])}%, EV +{best['ev']:.1f} points"
+    assert advice.get_attribute("data-call") == advised_call(expected)
+    best = next(b for b in expected["bids"] if str(b["bid"]) == advised_call(expected))
+    assert headline.startswith(f"Bid {best['bid']}: wins the game {round(100 * best['win'])}% of the time, EV +")
     assert "20,000 deals simulated" in browser.find_element(By.ID, "meta").text
     assert " ± " in browser.find_element(By.ID, "bids-table").text  # standard errors shown
-    for chart in ("chart-ev", "chart-make", "chart-points", "chart-moon"):
+    for chart in ("chart-win", "chart-make", "chart-points", "chart-moon"):
         assert browser.find_elements(By.CSS_SELECTOR, f"#{chart} rect"), chart
     assert browser.get_log("browser") == []  # no script errors
     browser.save_screenshot(str(tmp_path / "advice-desktop.png"))
@@ -66,11 +66,33 @@ def test_typed_cards_and_a_phone_sized_screen(browser, url, tmp_path):
         ask(browser, url, "ah,kh 2♥ JD tc 5s 9♠ 4d 3c", click=False)
         assert browser.find_element(By.ID, "hand-status").text.startswith("Your hand: A♥ K♥ 2♥ J♦ 10♣")
         assert len(browser.find_elements(By.CSS_SELECTOR, '.card[aria-pressed="true"]')) == 9
-        assert browser.find_element(By.ID, "advice").get_attribute("data-call") == "3"
+        assert browser.find_element(By.ID, "advice").get_attribute("data-call") == advised_call(
+            post(url + "api/hand", {"cards": EXAMPLE})[1])
         assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
         browser.save_screenshot(str(tmp_path / "advice-phone.png"))
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_seat_calls_and_score_give_the_call_most_likely_to_win(browser, url, tmp_path):
+    """Seat 3 after 2 and a pass, at 15-19: the page reads the recommended call from the server's analysis."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(1280, 1200)
+    headline = ask(browser, url, EXAMPLE, samples=20_000, seat=3, calls=("2", "pass"), score=(15, 19))
+    status, expected = post(url + "api/hand", {"cards": EXAMPLE, "samples": 20_000, "position": 3,
+                                               "auction": [2, "pass"], "score": [15, 19]})
+    assert status == 200
+    call = advised_call(expected)
+    assert browser.find_element(By.ID, "advice").get_attribute("data-call") == call
+    best = next(c for c in expected["calls"] if str(c["call"]) == call)
+    assert f"wins the game {round(100 * best['win'])}% of the time" in headline
+    assert " ± " in browser.find_element(By.ID, "calls-table").text  # every call's P(win) with its error
+    assert "fit the calls before you" in browser.find_element(By.ID, "meta").text
+    assert "At 15–19, shooting the moon" in browser.find_element(By.ID, "moon-verdict").text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#chart-win rect")) == len(expected["calls"])
+    assert browser.get_log("browser") == []
+    browser.save_screenshot(str(tmp_path / "advice-seat.png"))
 
 
 def test_bad_cards_show_the_server_message(browser, url):
@@ -92,3 +114,20 @@ def test_the_bid_tables_view(browser, url):
     assert "10,000,000 random deals" in browser.find_element(By.ID, "tables-source").text
     assert len(browser.find_elements(By.CSS_SELECTOR, "#heatmap rect")) > 50  # trumps x top cells
     assert browser.find_elements(By.CSS_SELECTOR, "#moon-table tbody tr")
+
+
+def test_the_tables_view_by_seat_and_the_match_equity(browser, small_results):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    with running(create_app(results=small_results, warm_up=False)) as address:
+        browser.get(address)
+        wait_for(browser, lambda b: body_data(b, "ready") == "true")
+        browser.find_element(By.CSS_SELECTOR, '.tab[data-view="tables-view"]').click()
+        wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#positions-table tbody tr"))
+        Select(browser.find_element(By.ID, "position-place")).select_by_visible_text("dealer")
+        assert "at 3–5" in browser.find_element(By.ID, "positions-source").text
+        assert browser.find_element(By.CSS_SELECTOR, "#positions-table thead").text.startswith("strength")
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#equity rect")) == 31 * 31  # scores -10 to 20
+        assert not browser.find_element(By.ID, "bid-panel").is_displayed()  # no bid table in this folder
+        assert browser.get_log("browser") == []

@@ -188,22 +188,6 @@ def test_tables_without_results_say_how_to_make_them(tmp_path):
     assert "smear-sim report" in response.json()["error"] and "--results DIR" in response.json()["error"]
 
 
-@pytest.fixture(scope="module")
-def small_results(tmp_path_factory):
-    """A results folder with a small table of what to call by position and a small match-equity table, as
-    'smear-sim bid-table --by-position' and 'smear-sim equity' write them (no bid table)."""
-    from smear_sim.analysis.equity import match_equity
-    from smear_sim.analysis.positions import position_table
-    from smear_sim.output.report import write_equity_table, write_position_table
-
-    folder = tmp_path_factory.mktemp("results")
-    equity = match_equity(2000, seed=1)
-    positions = position_table(1000, seed=1, class_hands=5000)
-    write_position_table(positions, positions.frame(equity, 20, (3, 5)), folder / "by_position")
-    write_equity_table(equity, folder / "equity")
-    return folder
-
-
 def test_tables_serve_what_to_call_by_position_and_the_match_equity(small_results):
     import pandas as pd
 

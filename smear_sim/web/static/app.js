@@ -207,8 +207,10 @@ async function refreshCalls() {
   const seat = Number($('position').value || 0);
   const before = [...box.querySelectorAll('select')].map((s) => callValue(s.value)).slice(0, Math.max(seat - 1, 0));
   const asked = ++state.callsAsked;
+  document.body.dataset.calls = 'asking';
   if (!seat) {
     box.replaceChildren();
+    document.body.dataset.calls = 'ready';
     return;
   }
   let answer;
@@ -230,16 +232,28 @@ async function refreshCalls() {
   const yours = answer.legal[seat - 1] ?? [];
   box.append(make('p', {class: 'hint', id: 'your-calls'}, `Your turn (${PLACE_NAMES[seat - 1]}): ` +
     `${yours.map(callLabel).join(', ')}. Each is played out on deals that fit the calls before you.`));
+  document.body.dataset.calls = 'ready';
 }
 
+// The selects of the calls before yours, kept where they are (only their choices change) while the seat stays.
 function fillCalls(box, made, legal) {
-  box.replaceChildren(...made.map((call, i) => {
-    const choices = legal[i] ?? [call];
-    const input = select(`call-${i + 1}`, choices.map((c) => [c, callLabel(c)]), call);
-    input.addEventListener('change', refreshCalls);
-    const who = i === 0 ? 'The opener' : `Seat ${i + 1}${i + 1 === 4 ? ' (dealer)' : ''}`;
-    return field(`${who} called`, input, `The call made at seat ${i + 1}, before yours`);
-  }));
+  const kept = [...box.querySelectorAll('select')];
+  const selects = made.map((call, i) => {
+    const choices = (legal[i] ?? [call]).map(String);
+    let input = kept[i];
+    if (!input) {
+      input = select(`call-${i + 1}`, [], '');
+      input.addEventListener('change', refreshCalls);
+    }
+    if ([...input.options].map((o) => o.value).join() !== choices.join()) {
+      input.replaceChildren(...choices.map((c) => make('option', {value: c}, callLabel(c))));
+    }
+    input.value = String(call);
+    return input;
+  });
+  box.replaceChildren(...selects.map((input, i) => field(
+    `${i === 0 ? 'The opener' : `Seat ${i + 1}${i + 1 === 4 ? ' (dealer)' : ''}`} called`, input,
+    `The call made at seat ${i + 1}, before yours`)));
 }
 
 // -- asking for advice ----------------------------------------------------------------------------------

@@ -49,8 +49,9 @@ export function seconds(s) {
   return s < 1 ? `${Math.round(1000 * s)} ms` : `${s.toFixed(1)} s`;
 }
 
-// A size for a sentence ('4', '0.7'): the digits of one significant digit of its standard error, no sign.
+// A size for a sentence ('4', '2.5'), no sign: at most the digits of one significant digit of its standard
+// error, and at most one decimal.
 export function amount(value, se) {
   if (value === null || value === undefined) return '–';
-  return Math.abs(value).toFixed(Math.min(decimalsFor(se, 1), 2));
+  return Math.abs(value).toFixed(Math.min(decimalsFor(se, 1), 1));
 }
