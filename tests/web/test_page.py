@@ -120,6 +120,7 @@ def test_the_tables_view_by_seat_and_the_match_equity(browser, small_results):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
+    browser.get_log("browser")  # what earlier tests left there
     with running(create_app(results=small_results, warm_up=False)) as address:
         browser.get(address)
         wait_for(browser, lambda b: body_data(b, "ready") == "true")
