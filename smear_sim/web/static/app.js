@@ -597,9 +597,9 @@ function renderEquity(equity) {
       title: `you ${us}, they ${them}: P(win) ${estimate(win, se, {scale: 100, unit: '%'})}`});
   }));
   $('equity-caption').textContent = `P(win the game) in %, your score down and theirs across, ${select.value} dealing next`;
-  $('equity-source').textContent = `Each cell ± at most ${amount(100 * worst, 100 * worst)} percentage points ` +
-    `(hover for each one's) (${equity.source}).`;
-  heatmap($('equity'), {xs: equity.scores, ys, cells, xTitle: 'their score', yTitle: 'your score',
+  $('equity-source').textContent = `Standard errors at most ${amount(100 * worst, 100 * worst)} percentage ` +
+    `points; hover over a cell for its own (${equity.source}).`;
+  heatmap($('equity'), {xs: equity.scores, ys, cells, xTitle: 'them', yTitle: 'us',
     label: $('equity-caption').textContent});
 }
 
