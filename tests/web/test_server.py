@@ -13,7 +13,6 @@ from cli_helpers import ok
 from fastapi.testclient import TestClient
 from web_helpers import post, running
 
-from smear_sim.core.players import POLICIES
 from smear_sim.core.rules import Rules
 from smear_sim.web.scheduler import Simulator
 from smear_sim.web.server import HAND_FIELDS, STATIC, create_app
