@@ -1,14 +1,16 @@
 """Scaling on a Dask cluster: bid-table hands on this machine's threads against ``--cluster local:N``.
 
-    python benchmarks/cluster.py [--hands 8000000] [--repeats 3] [--workers 2] [--chunks 16384,65536] [--cold]
+    python benchmarks/cluster.py [--hands 8000000] [--search-hands 1200] [--search-chunk 100] [--k 16]
+                                 [--repeats 3] [--workers 2] [--chunks 16384,65536] [--cold]
 
 Prints one JSON object:
 
 - ``start_s``: starting the loopback cluster; ``warmup_s``: the first warm-up of the bid-table kernel on
   every worker (this machine's compiled kernel copied into each worker's own cache, then loaded);
   ``cold_warmup_s`` (with ``--cold``): the same when every worker compiles from an empty cache.
-- per policy: the seconds of a run on ``workers`` local threads and on ``workers`` worker processes (paired
-  runs, medians; compile and warm-up excluded), ``throughput_ratio`` = local seconds / cluster seconds (the
+- per policy (the heuristic, and pimc:K on fewer hands in smaller tasks): the seconds of a run on
+  ``workers`` local threads and on ``workers`` worker processes (paired runs, medians; compile and warm-up
+  excluded), ``throughput_ratio`` = local seconds / cluster seconds (the
   median of the pairs: 1.0 means the cluster keeps up), and ``us_per_hand_per_thread``.
 - ``chunk_sweep``: the same ratio for other task sizes than the default.
 - ``task_overhead``: many one-hand tasks back to back, for the bid-table kernel (2.9 MB of counts per task)
@@ -32,7 +34,7 @@ import time
 import numpy as np
 
 from smear_sim.core.bidder import empty_model
-from smear_sim.core.players import POLICIES, policy_array
+from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.engine import dask_executor as dask_module
 from smear_sim.engine.cluster import dask_executor
@@ -78,6 +80,9 @@ def task_overhead(executor, driver_job: Job, tasks: int, repeats: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=8_000_000, help="hands of the heuristic bid-table run")
+    parser.add_argument("--search-hands", type=int, default=1200, help="hands of the pimc bid-table run")
+    parser.add_argument("--search-chunk", type=int, default=100, help="hands per task of the pimc run")
+    parser.add_argument("--k", type=int, default=16, help="pimc's sampled deals per card decision")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunks", default="16384,65536", help="other task sizes to try (comma-separated)")
@@ -93,11 +98,12 @@ def main() -> None:
         out["start_s"] = round(time.perf_counter() - started, 2)
         out["warmup_s"] = round(executor.prepare(bid_table_job("heuristic", 1)), 2)
         out["policies"] = {}
-        for policy in [] if args.skip_scaling else POLICIES:
-            if policy == "random":
-                continue
-            hands = args.hands if policy == "heuristic" else max(args.hands // 1000, 1000)  # pimc: ~1000x slower
-            out["policies"][policy] = paired(bid_table_job(policy, hands), executor, args.workers, args.repeats)
+        for policy in [] if args.skip_scaling else ["heuristic", f"pimc:{args.k}"]:
+            if policy == "heuristic":
+                job, chunk = bid_table_job(policy, args.hands), None
+            else:  # the search player: about 20,000 times slower per hand, so fewer hands in smaller tasks
+                job, chunk = bid_table_job(policy, args.search_hands), args.search_chunk
+            out["policies"][policy] = paired(job, executor, args.workers, args.repeats, chunk)
         job = bid_table_job("heuristic", args.hands)
         out["chunk_sweep"] = [paired(job, executor, args.workers, args.repeats, int(size))
                               for size in ([] if args.skip_scaling else args.chunks.split(","))]
@@ -106,8 +112,6 @@ def main() -> None:
         out["task_overhead"] = {
             "bid_table": task_overhead(executor, bid_table_job("heuristic", args.tasks), args.tasks, args.repeats),
             "simulate": task_overhead(executor, simulate, args.tasks, args.repeats)}
-    if "pimc" not in POLICIES:
-        out["pimc"] = "not measured: the pimc player is not in this version"
     if args.cold:
         os.environ["SMEAR_SIM_WORKER_CACHE"] = tempfile.mkdtemp(prefix="smear-worker-caches-cold-")
         dask_module._cache_files = lambda driver: {}  # nothing to copy: every worker compiles
