@@ -36,3 +36,16 @@ def test_the_timeout_comes_from_the_environment(monkeypatch):
     monkeypatch.setenv("SMEAR_SIM_SCHEDULER_TIMEOUT", "0")
     with pytest.raises(SmearError, match="SMEAR_SIM_SCHEDULER_TIMEOUT must be a positive number"):
         timeout()
+
+
+def test_local_workers_keep_the_adaptive_malloc_threshold(monkeypatch):
+    # Dask's nanny sets MALLOC_TRIM_THRESHOLD_, which made the search player a quarter slower on its workers.
+    pytest.importorskip("distributed")
+    import os
+
+    from smear_sim.engine.cluster import dask_executor
+
+    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
+    with dask_executor(workers=1) as executor:
+        seen = executor.client.run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_"))
+    assert list(seen.values()) == [None]
