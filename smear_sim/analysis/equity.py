@@ -47,10 +47,12 @@ from ..core.errors import SmearError
 from ..core.players import parse_policies, policy_array
 from ..core.rules import Rules
 from ..core.stats import Estimate, round_to_se
-from ..engine.runner import DEFAULT_CHUNK, Executor, Job, Progress, run
+from ..engine.runner import Executor, Job, Progress, run
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from ..engine.checkpoint import Checkpoint
 
 __all__ = [
     "DEALERS",
@@ -179,14 +181,16 @@ def hand_outcomes(
     policy: str = "heuristic",
     scores: tuple[int, int] = (0, 0),
     threads: int | None = None,
-    chunk_size: int = DEFAULT_CHUNK,
+    chunk_size: int | None = None,
     progress: Progress | None = None,
     executor: Executor | None = None,
     model: tuple[np.ndarray, ...] | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> HandOutcomes:
     """Count the outcomes of ``hands`` hands, the dealing team at ``scores[0]`` and the other at ``scores[1]``.
 
-    ``model`` is the kernels' tables for the policy (by default :func:`smear_sim.analysis.bidder.player_model`'s).
+    ``model`` is the kernels' tables for the policy (by default :func:`smear_sim.analysis.bidder.player_model`'s);
+    ``checkpoint`` saves finished chunks for a resumed run (:mod:`smear_sim.engine.checkpoint`).
     """
     from .bidder import player_model
 
@@ -197,7 +201,8 @@ def hand_outcomes(
     if model is None:
         model = player_model(policies, rules)
     job = Job("hand_outcomes", seed, hands, (rules.to_array(), policy_array(policies), model, scores[0], scores[1]))
-    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor)
+    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor,
+                 checkpoint=checkpoint)
     return HandOutcomes(result.counts, seed, policies[0], rules, scores, result.seconds)
 
 
@@ -533,16 +538,18 @@ def match_equity(
     policy: str = "heuristic",
     floor: int = DEFAULT_FLOOR,
     threads: int | None = None,
+    chunk_size: int | None = None,
     progress: Progress | None = None,
     executor: Executor | None = None,
     outcomes: HandOutcomes | None = None,
     model: tuple[np.ndarray, ...] | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> EquityTable:
     """The match-equity table (see the module docstring) as an :class:`EquityTable`, from ``hands`` simulated hands.
 
     ``floor`` is the lowest score shown; the solve extends below it, 10 points at a time, until the truncation
     bound is under ``TRUNCATION_TOLERANCE`` (or the grid reaches ``MAX_MARGIN`` below the floor). ``outcomes``
-    reuses hands already counted instead of simulating; ``model`` goes to :func:`hand_outcomes`. Standard errors are
+    reuses hands already counted instead of simulating; ``model`` and ``checkpoint`` go to :func:`hand_outcomes`. Standard errors are
     computed when first asked for.
     """
     import time
@@ -551,8 +558,8 @@ def match_equity(
     if floor >= rules.target:
         raise SmearError(f"--floor {floor} must be below the target {rules.target}")
     if outcomes is None:
-        outcomes = hand_outcomes(hands, seed=seed, rules=rules, policy=policy, threads=threads, progress=progress,
-                                 executor=executor, model=model)
+        outcomes = hand_outcomes(hands, seed=seed, rules=rules, policy=policy, threads=threads, chunk_size=chunk_size,
+                                 progress=progress, executor=executor, model=model, checkpoint=checkpoint)
     started = time.perf_counter()
     target = outcomes.rules.target
     margin = 20

@@ -10,7 +10,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,6 +21,9 @@ from ..core.rules import Rules
 from ..core.stats import Estimate, mean_from_sums
 from ..engine.runner import Executor, Job, LocalExecutor, Progress, run
 from .bidder import player_model
+
+if TYPE_CHECKING:
+    from ..engine.checkpoint import Checkpoint
 
 __all__ = ["DuplicateResult", "GamesResult", "Rating", "TournamentResult", "bradley_terry", "duplicate_games",
            "duplicate_match", "tournament", "tournament_plan"]
@@ -69,6 +72,7 @@ def duplicate_match(
     chunk_size: int | None = None,
     progress: Progress | None = None,
     executor: Executor | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> DuplicateResult:
     """Play every deal twice, A as team 0 then A as team 1, so the luck of the deal cancels.
 
@@ -79,7 +83,8 @@ def duplicate_match(
     a, b = parse_policies([policy_a, policy_b])
     job = Job("duplicate_hands", seed, deals, (rules.to_array(), policy_array((a, b)), player_model((a, b), rules)),
               label="--deals")
-    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor)
+    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor,
+                 checkpoint=checkpoint)
     sums = result.counts
     seconds = result.seconds
     # Each sum is over deals of the pair total (two hands), so halve for a per-hand margin.
@@ -191,6 +196,7 @@ def duplicate_games(
     chunk_size: int | None = None,
     progress: Progress | None = None,
     executor: Executor | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> GamesResult:
     """Play ``games`` pairs of complete games from 0-0 (seat 3 dealing first): in each pair, game g's deal
     sequence (deal n from ``stream_key(stream_key(seed, g), n)``) is played with A as team 0, then with A as
@@ -204,7 +210,8 @@ def duplicate_games(
               label="--games")
     if chunk_size is None and (executor is None or isinstance(executor, LocalExecutor)):
         chunk_size = GAME_CHUNK // 2  # two games a pair: progress as often as simulate --games
-    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor)
+    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor,
+                 checkpoint=checkpoint)
     return GamesResult(a, b, games, seed, rules, result.counts, result.seconds)
 
 
@@ -342,13 +349,15 @@ def tournament(
     chunk_size: int | None = None,
     progress: Progress | None = None,
     executor: Executor | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> TournamentResult:
     """Play every pair of ``players`` in duplicate on the same deals (seed), and in complete games when
     ``games`` is given, and rate them (on games when played, else on deals).
 
     Pairs with a search player play ``search_deals`` deals and ``search_games`` games (default: as the
     others); every pair's deals are the first ones of the same sequence, and so are its games. ``progress``
-    is told of every deal and every game played.
+    is told of every deal and every game played. ``checkpoint`` saves every pair's finished chunks (each pair is
+    a job of its own), so a resumed tournament skips the pairs already played.
     """
     plan = tournament_plan(players, deals, search_deals, games, search_games)
     rules = rules or Rules()
@@ -358,11 +367,12 @@ def tournament(
         if _is_search(a) or _is_search(b):
             chunk = SEARCH_CHUNK if chunk_size is None else min(chunk_size, SEARCH_CHUNK)
         pairs.append(duplicate_match(a, b, deals=n_deals, seed=seed, rules=rules, threads=threads, chunk_size=chunk,
-                                     progress=progress, executor=executor))
+                                     progress=progress, executor=executor, checkpoint=checkpoint))
         if n_games:
             game_chunk = None if chunk is None else max(1, chunk // 16)
             game_results.append(duplicate_games(a, b, games=n_games, seed=seed, rules=rules, threads=threads,
-                                                chunk_size=game_chunk, progress=progress, executor=executor))
+                                                chunk_size=game_chunk, progress=progress, executor=executor,
+                                                checkpoint=checkpoint))
     names = tuple(str(parse_policy(p)) for p in players)
     if game_results:
         outcomes = [(g.policy_a, g.policy_b, g.wins, g.losses, g.unfinished) for g in game_results]

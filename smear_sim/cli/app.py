@@ -227,6 +227,7 @@ def executor_for(threads: int | None, cluster: str | None, scheduler: str | None
 # -- checkpoints: long runs that can be resumed -----------------------------------------------------------
 # A command that writes files takes ``resume: ResumeFlag`` and wraps its runs and writing in
 # ``with checkpoint_beside(out, {"--hands": hands, ...}, resume) as checkpoint:``, passing ``checkpoint`` on.
+# Where the output file is optional (``--out``), a run without one keeps no checkpoint (``checkpoint`` is None).
 
 ResumeFlag = Annotated[
     bool, typer.Option("--resume", help="Finish a run that was interrupted, from the checkpoint it saved beside "
@@ -234,9 +235,19 @@ ResumeFlag = Annotated[
 ]
 
 
-def checkpoint_beside(output: Path, arguments: Mapping[str, Any], resume: bool) -> Checkpoint:
-    """The checkpoint of a command writing ``output``; ``arguments`` are the options that decide its counts."""
+def checkpoint_beside(output: Path | None, arguments: Mapping[str, Any],
+                      resume: bool) -> Checkpoint | contextlib.nullcontext[None]:
+    """The checkpoint of a command writing ``output``; ``arguments`` are the options that decide its counts.
+
+    Without an output (an optional ``--out`` not given) there is nowhere to keep one: the context gives None.
+    """
     from ..engine.checkpoint import Checkpoint
+
+    if output is None:
+        if resume:
+            raise SmearError("--resume needs --out: a run keeps its checkpoint beside its output, so give the --out "
+                             "of the interrupted run")
+        return contextlib.nullcontext()
 
     checkpoint = Checkpoint.beside(output, arguments, resume=resume, notify=note)
     if not resume and checkpoint.path.exists():

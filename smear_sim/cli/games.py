@@ -8,14 +8,17 @@ from typing import Annotated
 import typer
 
 from .app import (
+    ChunkSize,
     ClusterOpt,
     JsonFlag,
+    ResumeFlag,
     RuleOverrides,
     RulesFile,
     SchedulerOpt,
     Seed,
     Threads,
     app,
+    checkpoint_beside,
     clean_errors,
     executor_for,
     output_option,
@@ -46,6 +49,8 @@ def equity(
                                                "(PNG or SVG).")] = None,
     cluster: ClusterOpt = None,
     scheduler: SchedulerOpt = None,
+    chunk_size: ChunkSize = None,
+    resume: ResumeFlag = False,
     json_output: JsonFlag = False,
 ) -> None:
     """The match-equity table: the chance of winning the game from every score, for each team dealing.
@@ -61,9 +66,12 @@ def equity(
       smear-sim equity --rule target=11 --out results/equity_11 --plot equity_11.png
 
       smear-sim equity --json > equity.json
+
+      smear-sim equity --hands 100000000 --cluster local --out results/equity_big --resume
     """
     from ..analysis.equity import match_equity
     from ..core.io import check_output_file
+    from ..core.players import parse_policies
 
     active = rules_from(rules_file, rule)
     ready_players(policy, active)
@@ -75,19 +83,21 @@ def equity(
 
         plot = chart_path(plot)[0]
         check_output_file(plot, "--plot")
-    with executor_for(threads, cluster, scheduler) as executor, \
-            progress_for(hands, "playing hands", hands >= 2_000_000) as progress:
-        table = match_equity(hands, seed=seed, rules=active, policy=policy, floor=floor, progress=progress,
-                             executor=executor)
-    written = []
-    if out is not None:
-        from ..output.report import write_equity_table
+    arguments = {"--hands": hands, "--seed": seed, "--policy": parse_policies(policy)[0], "--rule": active.as_dict()}
+    with checkpoint_beside(out, arguments, resume) as checkpoint:
+        with executor_for(threads, cluster, scheduler) as executor, \
+                progress_for(hands, "playing hands", hands >= 2_000_000) as progress:
+            table = match_equity(hands, seed=seed, rules=active, policy=policy, floor=floor, progress=progress,
+                                 executor=executor, checkpoint=checkpoint, chunk_size=chunk_size)
+        written = []
+        if out is not None:
+            from ..output.report import write_equity_table
 
-        written += write_equity_table(table, out)
-    if plot is not None:
-        from ..output.charts import equity_heatmap, save_figure
+            written += write_equity_table(table, out)
+        if plot is not None:
+            from ..output.charts import equity_heatmap, save_figure
 
-        written.append(save_figure(equity_heatmap(table), plot))
+            written.append(save_figure(equity_heatmap(table), plot))
     if json_output:
         print_json(table.to_json())
     else:

@@ -13,12 +13,14 @@ from .app import (
     Hands,
     JsonFlag,
     PolicyOpt,
+    ResumeFlag,
     RuleOverrides,
     RulesFile,
     SchedulerOpt,
     Seed,
     Threads,
     app,
+    checkpoint_beside,
     clean_errors,
     executor_for,
     output_option,
@@ -208,6 +210,8 @@ def tournament(
     scheduler: SchedulerOpt = None,
     out: Annotated[Path | None, typer.Option("--out", metavar="FILE.md", help="Also write the tables as Markdown, "
                                              "with the command that made them.")] = None,
+    chunk_size: ChunkSize = None,
+    resume: ResumeFlag = False,
     json_output: JsonFlag = False,
 ) -> None:
     """Rate players: every pair meets in duplicate, then each player gets a rating with a 95% interval.
@@ -222,30 +226,41 @@ def tournament(
       smear-sim tournament random heuristic-v1 heuristic --deals 1000000 --games 20000
 
       smear-sim tournament heuristic pimc:8 --deals 200000 --search-deals 2000 --out players.md
+
+    With --out, a run of over a minute keeps a checkpoint beside FILE.md; after Ctrl-C or a crash, the same
+    command with --resume finishes it.
     """
     import shlex
 
     from ..analysis.match import tournament as run_tournament
     from ..analysis.match import tournament_plan
+    from ..core.io import check_output_file
+    from ..core.players import parse_policy
     from ..core.rules import format_value
 
     active = rules_from(rules_file, rule)
     total = sum(n + g for _, _, n, g in tournament_plan(players, deals, search_deals, games, search_games))
+    if out is not None:  # checked before the work, so a bad path costs nothing
+        check_output_file(out, "--out")
     for player in players:
         ready_players(player, active)
-    with executor_for(threads, cluster, scheduler) as executor, \
-            progress_for(total, "playing deals and games", True) as progress:
-        result = run_tournament(players, deals=deals, search_deals=search_deals, games=games,
-                                search_games=search_games, seed=seed, rules=active, progress=progress,
-                                executor=executor)
-    if out is not None:
-        from ..output.report import write_tournament
+    arguments = {"PLAYER": [str(parse_policy(p)) for p in players], "--deals": deals, "--search-deals": search_deals,
+                 "--games": games, "--search-games": search_games, "--seed": seed, "--rule": active.as_dict()}
+    with checkpoint_beside(out, arguments, resume) as checkpoint:
+        with executor_for(threads, cluster, scheduler) as executor, \
+                progress_for(total, "playing deals and games", True) as progress:
+            result = run_tournament(players, deals=deals, search_deals=search_deals, games=games,
+                                    search_games=search_games, seed=seed, rules=active, chunk_size=chunk_size,
+                                    progress=progress, executor=executor, checkpoint=checkpoint)
+        if out is not None:
+            from ..output.report import write_tournament
 
-        command = "smear-sim tournament " + " ".join(shlex.quote(p) for p in result.players)
-        command += f" --deals {deals}" + (f" --search-deals {search_deals}" if search_deals else "")
-        command += (f" --games {games}" if games else "") + (f" --search-games {search_games}" if search_games else "")
-        command += f" --seed {seed}" + "".join(f" --rule {k}={format_value(v)}" for k, v in active.changed().items())
-        write_tournament(result, out, command)
+            command = "smear-sim tournament " + " ".join(shlex.quote(p) for p in result.players)
+            command += f" --deals {deals}" + (f" --search-deals {search_deals}" if search_deals else "")
+            command += (f" --games {games}" if games else "") + (f" --search-games {search_games}" if search_games
+                                                                 else "")
+            command += f" --seed {seed}" + "".join(f" --rule {k}={format_value(v)}" for k, v in active.changed().items())
+            write_tournament(result, out, command)
     if json_output:
         print_json(result.to_json())
     else:

@@ -19,7 +19,7 @@ import pytest
 from cli_helpers import assert_clean_failure, invoke, ok
 
 HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
-LONG_COMMANDS = ("simulate", "hand", "bid-table", "moon", "match", "report")
+LONG_COMMANDS = ("simulate", "hand", "bid-table", "moon", "match", "tournament", "equity", "report")
 
 
 def same_json(*args: str, scheduler: str, drop: tuple[str, ...] = ()) -> dict:
@@ -133,10 +133,16 @@ def test_without_cluster_options_dask_is_never_imported():
     assert proc.stdout.strip() == "[]"
 
 
-def test_bid_table_interrupted_by_ctrl_c_resumes_to_the_same_bytes(tmp_path):
-    args = ["bid-table", "--hands", "200000", "--chunk-size", "5000", "--seed", "6", "--show", "0"]
-    ok(*args, "--out", str(tmp_path / "whole" / "bid_table"))
-    out = tmp_path / "resumed" / "bid_table"
+@pytest.mark.parametrize(("args", "name", "written", "total"), [
+    (["bid-table", "--hands", "200000", "--chunk-size", "5000", "--show", "0"], "bid_table", ".csv", 200_000),
+    (["equity", "--hands", "300000", "--chunk-size", "10000"], "equity", ".csv", 300_000),
+    (["tournament", "heuristic", "random", "heuristic-v1", "--deals", "100000", "--chunk-size", "4000"],
+     "players.md", "", 300_000),
+], ids=["bid-table", "equity", "tournament"])
+def test_a_run_interrupted_by_ctrl_c_resumes_to_the_same_bytes(tmp_path, args, name, written, total):
+    args = [*args, "--seed", "6"]
+    ok(*args, "--out", str(tmp_path / "whole" / name))
+    out = tmp_path / "resumed" / name
     checkpoint = Path(f"{out}.checkpoint.npz")
     env = os.environ | {"SMEAR_SIM_CHECKPOINT_SECONDS": "0", "NO_COLOR": "1"}  # save after every chunk
     proc = subprocess.Popen([sys.executable, "-m", "smear_sim", *args, "--out", str(out)], env=env,
@@ -148,13 +154,18 @@ def test_bid_table_interrupted_by_ctrl_c_resumes_to_the_same_bytes(tmp_path):
     assert first.startswith(f"progress is saved to {checkpoint}")
     assert rest.splitlines()[-2:] == [f"the finished part is saved in {checkpoint}: the same command with --resume "
                                       "finishes it", "interrupted"]
-    assert not out.with_suffix(".csv").exists()
+    assert not Path(f"{out}{written}").exists()
 
     line = assert_clean_failure(invoke(*args, "--seed", "7", "--out", str(out), "--resume"))
     assert "was saved by a run with --seed 6, not --seed 7" in line
 
     resumed = ok(*args, "--out", str(out), "--resume")
     done = int(resumed.stderr.split(": ")[1].split(" of ")[0].replace(",", ""))
-    assert 0 < done < 200_000  # it did resume, from part of the way
+    assert 0 < done < total  # it did resume, from part of the way
     assert not checkpoint.exists()
     assert _files(tmp_path / "whole") == _files(tmp_path / "resumed")
+
+
+def test_resume_without_an_output_is_refused():
+    line = assert_clean_failure(invoke("tournament", "heuristic", "random", "--deals", "10", "--resume"))
+    assert "--resume needs --out" in line
