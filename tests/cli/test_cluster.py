@@ -146,7 +146,8 @@ def test_a_run_interrupted_by_ctrl_c_resumes_to_the_same_bytes(tmp_path, args, n
     checkpoint = Path(f"{out}.checkpoint.npz")
     env = os.environ | {"SMEAR_SIM_CHECKPOINT_SECONDS": "0", "NO_COLOR": "1"}  # save after every chunk
     proc = subprocess.Popen([sys.executable, "-m", "smear_sim", *args, "--out", str(out)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # not inherited as ignored
     first = proc.stderr.readline()  # written when the first chunk has been saved
     proc.send_signal(signal.SIGINT)  # Ctrl-C
     rest = proc.stderr.read()
