@@ -43,6 +43,9 @@ def test_simulate_match_hand_and_moon_give_the_same_numbers_on_the_cluster(dask_
     assert data["stopped_by"] == "precision"
     same_json("moon", HAND, "--hands", "20000", scheduler=dask_scheduler)
     same_json("moon", "--hands", "30000", "--by", "trumps,top", scheduler=dask_scheduler)
+    data = same_json("tournament", "heuristic", "random", "pimc:2", "--deals", "3000", "--search-deals", "20",
+                     "--games", "100", "--search-games", "2", scheduler=dask_scheduler)
+    assert [p["deals"] for p in data["pairs"]] == [3000, 20, 20]
 
 
 def test_auction_analysis_duplicate_games_and_position_tables_give_the_same_numbers_on_the_cluster(
