@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from ._version import __version__ as __version__  # written once, in _version.py; pyproject.toml reads it there
 from .core.cards import card_name, format_hand, parse_card, parse_cards
 from .core.errors import CardError, IllegalAction, RecordError, RulesError, SmearError
 from .core.rules import Rules, load_rules
@@ -23,8 +24,6 @@ from .reference.record import (
     score_game_record,
     score_record,
 )
-
-__version__ = "0.1.0"  # the one place the version is written; pyproject.toml reads it from here
 
 # Public names that live in modules importing Numba, pandas or matplotlib, loaded on first access.
 _LAZY = {

@@ -51,6 +51,9 @@ def test_every_imported_library_is_a_dependency():
 
 def test_the_version_is_written_once():
     assert "version" not in PROJECT and "version" in PROJECT["dynamic"]
+    dynamic = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["dynamic"]
+    assert dynamic["version"] == {"attr": "smear_sim._version.__version__"}  # a module importing nothing
+    assert "__version__ =" not in (ROOT / "smear_sim" / "__init__.py").read_text(encoding="utf-8")
     assert importlib.metadata.version("smear-sim") == smear_sim.__version__
     proc = run("--version")
     assert proc.returncode == 0 and proc.stdout == f"smear-sim {smear_sim.__version__}\n" and proc.stderr == ""

@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 from smear_sim.analysis.bidder import SHIPPED, build_bidder_tables
-from smear_sim.core.bidder import cache_path, shipped_path
 from smear_sim.core.rules import Rules, load_rules
+from smear_sim.engine.bidder_store import cache_path, shipped_path
 from smear_sim.output.terminal import progress_bar
 
 

@@ -41,6 +41,7 @@ from ..core.stats import Estimate, proportion
 from ..engine.runner import Executor, Job, Progress, check_count, run
 from .equity import DEALERS, DEFAULT_FLOOR, DEFAULT_HANDS, EquityTable, check_scores, outcome_points, parse_score
 from .hand import json_se, json_value, parse_hand, shared_equity
+from .models import player_model
 from .simulate import bid_name
 
 __all__ = [
@@ -309,8 +310,6 @@ def evaluate_auction(
         equity = shared_equity(equity_hands, seed, rules, policies[0], min(DEFAULT_FLOOR, *score))
     elif equity.rules != rules or equity.policy != policies[0]:
         raise SmearError("the equity table was made with other rules or another policy than this analysis")
-    from .bidder import player_model
-
     seat = position - 1  # dealer 3: the opener is seat 0
     team = seat & 1
     score0, score1 = _team_scores(score, team)

@@ -19,7 +19,9 @@ decision, but it takes the other seats to answer as they would at 0-0: an approx
 equity table is measured by ``benchmarks/equity_bidder.py`` (whole games from several scores against the table).
 
 :func:`bidder_tables` gives the tables for any rules: shipped in the package for the default rules, else cached,
-else made here (:mod:`smear_sim.core.bidder` says where). ``tools/equity_bidder.py`` remakes the shipped ones.
+else made here (:mod:`smear_sim.engine.bidder_store` says where). ``tools/equity_bidder.py`` remakes the shipped
+ones. This module sits above the analyses it runs; they look the tables up in :mod:`smear_sim.analysis.models`,
+which never makes them, so entry points call :func:`bidder_tables` (or :func:`ready_tables`) before the work.
 """
 
 from __future__ import annotations
@@ -33,10 +35,16 @@ from typing import Any
 
 import numpy as np
 
-from ..core.bidder import MARGIN, MIN_COUNT, BidderTables, cache_path, code_version, empty_model, load_tables
+from ..core.bidder import MARGIN, MIN_COUNT, BidderTables, empty_model
 from ..core.errors import SmearWarning
+from ..core.players import parse_policies
 from ..core.rules import Rules
+from ..engine.bidder_store import cache_path, code_version
 from ..engine.runner import Executor, Progress
+from .classes import class_table
+from .equity import match_equity
+from .models import loaded_tables, player_model, remember_tables, tables_ready
+from .positions import position_table, strength_buckets
 
 __all__ = [
     "FIRST_USE",
@@ -45,6 +53,7 @@ __all__ = [
     "build_bidder_tables",
     "decisions",
     "player_model",
+    "ready_tables",
     "tables_ready",
 ]
 
@@ -63,7 +72,7 @@ def decisions(tables: BidderTables, scores: list[tuple[int, int]] | np.ndarray =
     """The bidder's call slot ``[score, place, situation, bucket]`` at each of ``scores`` (the caller's team first),
     for the cells met at least ``min_count`` times (-1 for the others), from ``tables``' own counts and equity grid:
     the kernel's decision rule (:mod:`smear_sim.kernels.players.equity`)."""
-    from ..kernels.equity import outcome_states
+    from ..kernels.equity import outcome_states  # imports Numba: only once there is work
 
     rules = tables.rules
     scores = np.asarray(scores, dtype=np.int64).reshape(-1, 2)
@@ -107,10 +116,6 @@ def build_bidder_tables(
     ``progress(total, description)``, if given, is a context giving a callback for the deals of one step (a
     progress bar); ``notify`` hears a line per step, with the time the steps left may take.
     """
-    from .classes import class_table
-    from .equity import match_equity
-    from .positions import position_table, strength_buckets
-
     rules = rules or Rules()
     started = time.perf_counter()
     classes = class_table(class_hands, seed=seed, rules=rules, policy="heuristic", threads=threads, executor=executor)
@@ -153,9 +158,6 @@ def build_bidder_tables(
     return BidderTables(rules, tables.counts, buckets[0], tables.grid, tables.solve_floor, meta)
 
 
-_LOADED: dict[Rules, tuple[BidderTables, tuple[np.ndarray, ...]]] = {}  # this session's tables, and their model
-
-
 def bidder_tables(
     rules: Rules,
     *,
@@ -167,30 +169,29 @@ def bidder_tables(
     Made here, they are announced to ``notify`` (by default as a :class:`FirstUseWarning`) with where they will be
     kept, and ``progress`` and ``notify`` follow the steps (:func:`build_bidder_tables`).
     """
-    if rules not in _LOADED:
-        tables = load_tables(rules)
-        if tables is None:
-            steps, deals = FIRST_USE["max_iterations"] + 1, FIRST_USE["deals"]
-            line = (f"first use of the equity bidder under {rules.summary()}: making its tables, at most {steps} steps "
-                    f"of {deals:,} deals (minutes, once); they are cached in {cache_path(rules).parent}")
-            if notify is None:
-                warnings.warn(line, FirstUseWarning, stacklevel=2)
-            else:
-                notify(line)
-            tables = build_bidder_tables(rules, **FIRST_USE, progress=progress, notify=notify)
-            tables.save(cache_path(rules))
-        _LOADED[rules] = (tables, tables.model())
-    return _LOADED[rules][0]
+    tables = loaded_tables(rules)
+    if tables is None:
+        steps, deals = FIRST_USE["max_iterations"] + 1, FIRST_USE["deals"]
+        line = (f"first use of the equity bidder under {rules.summary()}: making its tables, at most {steps} steps "
+                f"of {deals:,} deals (minutes, once); they are cached in {cache_path(rules).parent}")
+        if notify is None:
+            warnings.warn(line, FirstUseWarning, stacklevel=2)
+        else:
+            notify(line)
+        tables = build_bidder_tables(rules, **FIRST_USE, progress=progress, notify=notify)
+        tables.save(cache_path(rules))
+        remember_tables(tables)
+    return tables
 
 
-def tables_ready(rules: Rules) -> bool:
-    """Whether the tables for ``rules`` are at hand (loaded, shipped or cached) without being made."""
-    return rules in _LOADED or load_tables(rules) is not None
-
-
-def player_model(policies: tuple[str, str], rules: Rules) -> tuple[np.ndarray, ...]:
-    """The tables the kernels' players read: the equity bidder's when it plays, else an empty model."""
-    if "equity" not in policies:
-        return empty_model()
-    bidder_tables(rules)
-    return _LOADED[rules][1]
+def ready_tables(
+    policies: str | tuple[str, str],
+    rules: Rules,
+    *,
+    progress: Callable[[int, str], ContextManager[Progress | None]] | None = None,
+    notify: Callable[[str], None] | None = None,
+) -> None:
+    """Make sure the tables the players of ``policies`` read under ``rules`` are at hand (made now if need be):
+    what an entry point calls before work that looks them up (:func:`smear_sim.analysis.models.player_model`)."""
+    if "equity" in parse_policies(policies):
+        bidder_tables(rules, progress=progress, notify=notify)

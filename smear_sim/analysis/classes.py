@@ -24,6 +24,7 @@ from ..core.rules import Rules
 from ..core.tables import TRUMP_RANK_NAMES
 from ..engine.runner import Executor, Job, Progress, run
 from .estimates import estimate
+from .models import player_model
 
 if TYPE_CHECKING:  # pandas is imported where tables are built, so analysing one hand stays quick to start
     import pandas as pd
@@ -175,8 +176,6 @@ def class_table(
     policies = parse_policies(policy)
     if policies[0] != policies[1]:
         raise SmearError("bid tables play one policy at all four seats; give a single --policy")
-    from .bidder import player_model
-
     job = Job("analyze_hands", seed, hands, (rules.to_array(), policy_array(policies), player_model(policies, rules),
                                              np.uint64(0), -1, True))
     result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor,

@@ -48,6 +48,7 @@ from ..core.players import parse_policies, policy_array
 from ..core.rules import Rules
 from ..core.stats import Estimate, round_to_se
 from ..engine.runner import Executor, Job, Progress, run
+from .models import player_model
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -192,8 +193,6 @@ def hand_outcomes(
     ``model`` is the kernels' tables for the policy (by default :func:`smear_sim.analysis.bidder.player_model`'s);
     ``checkpoint`` saves finished chunks for a resumed run (:mod:`smear_sim.engine.checkpoint`).
     """
-    from .bidder import player_model
-
     rules = rules or Rules()
     policies = parse_policies(policy)
     if policies[0] != policies[1]:

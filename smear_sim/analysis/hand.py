@@ -33,6 +33,7 @@ from ..engine.runner import Executor, Job, Progress, check_count, run
 from ..reference.hand import is_misdeal_hand
 from .equity import DEFAULT_FLOOR, DEFAULT_HANDS, BidWins, EquityTable, check_scores, match_equity, parse_score
 from .estimates import BidEstimates, estimate
+from .models import player_model
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -316,8 +317,6 @@ def hand_query(
         raise SmearError(f"--precision must be a positive standard error such as 0.01, got {precision!r}")
     limit = samples if samples is not None else (max_samples if precision is not None else 100_000)
     check_count("--samples", limit)
-    from .bidder import player_model
-
     job = Job("analyze_hands", seed, limit, (rules.to_array(), policy_array(policies), player_model(policies, rules),
                                              np.uint64(mask_of(cards)), trump_index, False), label="--samples")
     return HandQuery(cards, rules, policies[0], trump_index, precision, job, score, equity, equity_hands)

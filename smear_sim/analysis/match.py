@@ -20,7 +20,7 @@ from ..core.players import FAST_POLICIES, parse_policies, parse_policy, policy_a
 from ..core.rules import Rules
 from ..core.stats import Estimate, mean_from_sums
 from ..engine.runner import Executor, Job, LocalExecutor, Progress, run
-from .bidder import player_model
+from .models import player_model
 
 if TYPE_CHECKING:
     from ..engine.checkpoint import Checkpoint

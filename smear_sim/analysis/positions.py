@@ -40,6 +40,7 @@ from ..core.players import parse_policies, policy_array
 from ..core.rules import Rules
 from ..engine.runner import Executor, Job, Progress, run
 from .equity import DEALERS, EquityTable, outcome_points
+from .models import player_model
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -250,7 +251,6 @@ def position_table(
     ``starts[i % len(starts)]``, (team 0's score, team 1's score, dealer seat), by default 0-0 with the dealer
     rotating (a dealer of -1 means seat ``i % 4``).
     """
-    from .bidder import player_model
     from .classes import class_table
 
     rules = rules or Rules()
@@ -274,3 +274,6 @@ def position_table(
                  checkpoint=checkpoint)
     return PositionTable(result.counts, bucket_of_class, (buckets[1], buckets[2]), deals, seed, policies[0], rules,
                          result.seconds)
+
+
+

@@ -261,10 +261,11 @@ def ready_players(policy: str, rules) -> None:
     from ..core.players import parse_policies
 
     if "equity" not in parse_policies(policy):
-        return
-    from ..analysis.bidder import bidder_tables
+        return  # the bidder's module imports the analyses (and their kernels): only where they are needed
+    from ..analysis.bidder import ready_tables
 
-    bidder_tables(rules, progress=lambda total, description: progress_for(total, description, True), notify=note)
+    ready_tables(policy, rules, progress=lambda total, description: progress_for(total, description, True),
+                 notify=note)
 
 
 def progress_for(total: int, description: str, enabled: bool):

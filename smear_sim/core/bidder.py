@@ -1,4 +1,4 @@
-"""The equity bidder's tables: what they hold, the arrays the kernels read, and where they are kept.
+"""The equity bidder's tables: what they hold, the arrays the kernels read, and their file.
 
 The ``equity`` policy (:mod:`smear_sim.kernels.players.equity`, whose docstring states its decision rule) bids
 from tables that :mod:`smear_sim.analysis.bidder` makes by simulation:
@@ -9,28 +9,17 @@ from tables that :mod:`smear_sim.analysis.bidder` makes by simulation:
 - ``bucket_of_class``: the strength bucket of every hand class (:mod:`smear_sim.kernels.classes`);
 - ``grid``: the match-equity table of the policy against itself, ``[dealer, us, them]`` from ``solve_floor``.
 
-Where they are kept:
-
-- for the default rules, in the package (``smear_sim/data/equity_bidder.npz``), made by
-  ``python tools/equity_bidder.py``;
-- for any other rules, made on first use and cached in the user's cache folder, ``$SMEAR_SIM_CACHE_DIR``, else
-  ``$XDG_CACHE_HOME/smear-sim``, else ``~/.cache/smear-sim``, as ``equity-bidder/<key>.npz``: the key is a digest
-  of the rules, the code version (the package version and the code of the kernels, less docstrings and
-  comments) and the bidder's :data:`MIN_COUNT` and :data:`MARGIN`, so changing any of them makes new tables rather
-  than reading stale ones.
+Where they are kept, and which files are current for this code, is :mod:`smear_sim.engine.bidder_store`'s
+concern; this module is the data contract only.
 
 This module imports no Numba: it reads and writes the tables and packs them for the kernels.
 """
 
 from __future__ import annotations
 
-import ast
-import hashlib
 import json
-import os
 import zipfile
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -42,25 +31,18 @@ from .io import atomic_write
 from .rules import Rules
 
 __all__ = [
-    "CACHE_VARIABLE",
     "FORMAT",
     "MARGIN",
     "MIN_COUNT",
     "N_BUCKETS",
     "BidderTables",
-    "cache_path",
-    "code_version",
     "empty_model",
-    "load_tables",
-    "shipped_path",
     "table_shape",
 ]
 
 FORMAT = 1  # the file layout; a file of another format is refused (and a cached one made again)
 MIN_COUNT = 100  # a cell with fewer decisions is left to the heuristic
 MARGIN = 0.0  # the bidder leaves the heuristic's call only for a call this much likelier to win the game
-CACHE_VARIABLE = "SMEAR_SIM_CACHE_DIR"
-_PACKAGE = Path(__file__).resolve().parent.parent
 
 
 N_BUCKETS = 32  # hand-strength buckets (analysis.positions.strength_buckets)
@@ -154,64 +136,3 @@ class BidderTables:
                            int(meta["solve_floor"]), meta)
         except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile) as exc:
             raise SmearError(f"{path} is not a file of equity bidder tables: {exc}") from None
-
-
-# -- where the tables are kept ---------------------------------------------------------------------------------
-
-
-def shipped_path() -> Path:
-    """The tables shipped in the package, for the default rules."""
-    return _PACKAGE / "data" / "equity_bidder.npz"
-
-
-def _code_of(source: bytes) -> str:
-    """A module's code without its prose: the syntax tree with every docstring dropped (comments never enter it),
-    so that rewording a docstring or a comment does not make the tables stale."""
-    tree = ast.parse(source)
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and \
-                isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
-            node.body = body[1:] or [ast.Pass()]
-    return ast.dump(tree)
-
-
-@lru_cache(maxsize=1)
-def code_version() -> str:
-    """The package version and a digest of the kernels' code (their source less docstrings and comments): what
-    the simulated tables depend on."""
-    from .. import __version__
-
-    digest = hashlib.sha256(__version__.encode())
-    for source in sorted((_PACKAGE / "kernels").rglob("*.py")):
-        digest.update(source.relative_to(_PACKAGE).as_posix().encode())
-        digest.update(_code_of(source.read_bytes()).encode())
-    return f"{__version__}+{digest.hexdigest()[:12]}"
-
-
-def cache_root() -> Path:
-    root = os.environ.get(CACHE_VARIABLE)
-    if root:
-        return Path(root)
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "smear-sim"
-
-
-def cache_path(rules: Rules) -> Path:
-    """Where tables made on first use for ``rules`` are cached (module docstring)."""
-    key = hashlib.sha256(json.dumps([rules.as_dict(), code_version(), FORMAT, MIN_COUNT, MARGIN],
-                                    sort_keys=True).encode())
-    return cache_root() / "equity-bidder" / f"{key.hexdigest()[:20]}.npz"
-
-
-def load_tables(rules: Rules) -> BidderTables | None:
-    """The tables for ``rules``: shipped (default rules) or cached; None when they must be made first."""
-    if rules == Rules() and shipped_path().is_file():
-        return BidderTables.load(shipped_path())
-    path = cache_path(rules)
-    if not path.is_file():
-        return None
-    try:
-        tables = BidderTables.load(path)
-    except SmearError:
-        return None  # a damaged cache file is made again
-    return tables if tables.rules == rules else None

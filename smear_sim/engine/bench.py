@@ -11,9 +11,10 @@ import time
 from typing import Any
 
 from ..core import layout as L
-from ..core.bidder import empty_model, load_tables
+from ..core.bidder import empty_model
 from ..core.players import FAST_POLICIES, policy_array
 from ..core.rules import Rules
+from .bidder_store import load_tables
 from .runner import (
     DEFAULT_CHUNK,
     available_threads,

@@ -1,4 +1,5 @@
-"""The equity bidder (kernels/players/equity.py) and its tables (core/bidder.py, analysis/bidder.py): the kernel
+"""The equity bidder (kernels/players/equity.py) and its tables (core/bidder.py, engine/bidder_store.py,
+analysis/models.py, analysis/bidder.py): the kernel
 decides as the tables say, the shipped tables are what the tool makes, and tables for other rules are made once and
 cached."""
 
@@ -8,6 +9,8 @@ import numpy as np
 import pytest
 
 import smear_sim.analysis.bidder as B
+import smear_sim.analysis.models as M
+import smear_sim.engine.bidder_store as S
 from smear_sim.core import bidder as CB
 from smear_sim.core import layout as L
 from smear_sim.core.errors import SmearError
@@ -22,20 +25,20 @@ TINY = {"deals": 3000, "equity_hands": 5000, "class_hands": 20_000, "max_iterati
 
 @pytest.fixture(scope="module")
 def shipped():
-    return CB.BidderTables.load(CB.shipped_path())
+    return CB.BidderTables.load(S.shipped_path())
 
 
 def test_the_shipped_tables_are_for_the_default_rules_and_small(shipped):
     assert shipped.rules == Rules()
-    assert CB.shipped_path().stat().st_size < 2_000_000  # bytes: package data
+    assert S.shipped_path().stat().st_size < 2_000_000  # bytes: package data
     meta = shipped.meta
     steps = meta["iterations"]
     assert steps[0]["bidding"] == "heuristic" and all(s["bidding"] == "equity" for s in steps[1:])
     assert all("changed" in s for s in steps[1:])
     assert meta["converged"] == (steps[-1]["changed"] == 0)
-    assert CB.load_tables(Rules()) is not None
+    assert S.load_tables(Rules()) is not None
     # made by the code as it is: after any change to the kernels, remake them (python tools/equity_bidder.py)
-    assert meta["code_version"] == CB.code_version()
+    assert meta["code_version"] == S.code_version()
 
 
 def _hands_by_bucket(bucket_of_class, n=20_000, seed=1):
@@ -119,26 +122,26 @@ def test_tables_save_and_load(shipped, tmp_path):
 
 
 def test_tables_for_other_rules_are_made_once_and_cached(tmp_path, monkeypatch):
-    monkeypatch.setenv(CB.CACHE_VARIABLE, str(tmp_path))
+    monkeypatch.setenv(S.CACHE_VARIABLE, str(tmp_path))
     monkeypatch.setattr(B, "FIRST_USE", TINY)
-    monkeypatch.setattr(B, "_LOADED", {})
+    monkeypatch.setattr(M, "_LOADED", {})
     rules = Rules(target=11)
-    path = CB.cache_path(rules)
-    assert path.parent == tmp_path / "equity-bidder" and not path.exists() and not B.tables_ready(rules)
+    path = S.cache_path(rules)
+    assert path.parent == tmp_path / "equity-bidder" and not path.exists() and not M.tables_ready(rules)
     heard = []
     made = B.bidder_tables(rules, notify=heard.append)
-    assert path.is_file() and B.tables_ready(rules)
+    assert path.is_file() and M.tables_ready(rules)
     assert "first use of the equity bidder under target=11" in heard[0] and str(tmp_path) in heard[0]
     assert any(line.startswith("step 1 (equity bidding)") for line in heard)
-    assert made.meta["deals"] == TINY["deals"] and made.meta["code_version"] == CB.code_version()
+    assert made.meta["deals"] == TINY["deals"] and made.meta["code_version"] == S.code_version()
 
-    monkeypatch.setattr(B, "_LOADED", {})
+    monkeypatch.setattr(M, "_LOADED", {})
     monkeypatch.setattr(B, "build_bidder_tables", lambda *a, **k: pytest.fail("the cached tables were made again"))
     again = B.bidder_tables(rules)
     assert np.array_equal(again.counts, made.counts)
-    assert CB.cache_path(Rules(target=12)) != path  # keyed by the rules ...
+    assert S.cache_path(Rules(target=12)) != path  # keyed by the rules ...
     monkeypatch.setattr(CB, "code_version", lambda: "another version")
-    assert CB.cache_path(rules) != path  # ... and by the code version
+    assert S.cache_path(rules) != path  # ... and by the code version
 
 
 def test_the_iteration_starts_from_the_heuristic_and_counts_changed_decisions():
@@ -152,5 +155,5 @@ def test_the_iteration_starts_from_the_heuristic_and_counts_changed_decisions():
 def test_the_code_version_reads_the_code_not_its_prose():
     source = b'"""A module."""\n\ndef f(x):\n    """Twice x."""\n    return 2 * x  # doubled\n'
     reworded = b'"""Another text."""\n\ndef f(x):\n    """x, twice."""\n    # comment\n    return 2 * x\n'
-    assert CB._code_of(source) == CB._code_of(reworded)
-    assert CB._code_of(source) != CB._code_of(source.replace(b"2 * x", b"3 * x"))
+    assert S._code_of(source) == S._code_of(reworded)
+    assert S._code_of(source) != S._code_of(source.replace(b"2 * x", b"3 * x"))

@@ -128,12 +128,13 @@ def test_equity_under_new_rules_makes_its_tables_first_with_the_steps_and_time_l
     """First use under rules with no tables: one line says what is made and where, each step says how long the
     steps left may take, and the tables land in the user's cache, keyed by the rules and the code version."""
     import smear_sim.analysis.bidder as B
-    from smear_sim.core import bidder as CB
+    import smear_sim.analysis.models as M
+    from smear_sim.engine import bidder_store as CB
 
     monkeypatch.setenv(CB.CACHE_VARIABLE, str(tmp_path))
     monkeypatch.setattr(B, "FIRST_USE", {"deals": 2000, "equity_hands": 4000, "class_hands": 20_000,
                                          "max_iterations": 1})
-    monkeypatch.setattr(B, "_LOADED", {})
+    monkeypatch.setattr(M, "_LOADED", {})
     result = ok("simulate", "--hands", "200", "--policy", "equity", "--rule", "target=9", "--json")
     assert "first use of the equity bidder under target=9" in result.stderr and str(tmp_path) in result.stderr
     assert "step 0 (heuristic bidding)" in result.stderr and "about" in result.stderr  # the time the steps left take

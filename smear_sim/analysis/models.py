@@ -1,0 +1,55 @@
+"""Looking up the tables a game's players read: the equity bidder's, or an empty model. This module never makes
+tables; :mod:`smear_sim.analysis.bidder` does, and the entry points (the command line's ``ready_players``, the
+public API, the web server) have it make them before any work starts, so every module below only looks them up.
+
+The tables a session has loaded are kept here with the model the kernels read, so each file is read once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.bidder import BidderTables, empty_model
+from ..core.errors import SmearError
+from ..core.rules import Rules
+from ..engine.bidder_store import load_tables
+
+__all__ = ["TablesMissing", "loaded_tables", "player_model", "remember_tables", "tables_ready"]
+
+_LOADED: dict[Rules, tuple[BidderTables, tuple[np.ndarray, ...]]] = {}  # this session's tables, and their model
+
+
+class TablesMissing(SmearError):
+    """The equity bidder plays under rules whose tables are neither shipped, cached nor loaded."""
+
+
+def remember_tables(tables: BidderTables) -> BidderTables:
+    """Keep ``tables`` (and their model) for this session, for the rules they were made under."""
+    _LOADED[tables.rules] = (tables, tables.model())
+    return tables
+
+
+def loaded_tables(rules: Rules) -> BidderTables | None:
+    """The equity bidder's tables for ``rules``, loaded once from the package or the cache; None when they must
+    be made first (:func:`smear_sim.analysis.bidder.bidder_tables`)."""
+    if rules not in _LOADED:
+        tables = load_tables(rules)
+        if tables is None:
+            return None
+        remember_tables(tables)
+    return _LOADED[rules][0]
+
+
+def tables_ready(rules: Rules) -> bool:
+    """Whether the tables for ``rules`` are at hand (loaded, shipped or cached) without being made."""
+    return rules in _LOADED or load_tables(rules) is not None
+
+
+def player_model(policies: tuple[str, str], rules: Rules) -> tuple[np.ndarray, ...]:
+    """The tables the kernels' players read: the equity bidder's when it plays, else an empty model."""
+    if "equity" not in policies:
+        return empty_model()
+    if loaded_tables(rules) is None:
+        raise TablesMissing(f"the equity bidder's tables for {rules.summary()} are not made yet: make them first "
+                            "(smear_sim.bidder_tables(rules); the command line does it on first use)")
+    return _LOADED[rules][1]

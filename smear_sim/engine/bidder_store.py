@@ -1,0 +1,91 @@
+"""Where the equity bidder's tables are kept, and which files are current for this code.
+
+The tables' contents and file format are the data contract of :mod:`smear_sim.core.bidder`; this module knows
+the places and the versions, which depend on the installed package:
+
+- for the default rules, the tables ship in the package (``smear_sim/data/equity_bidder.npz``), made by
+  ``python tools/equity_bidder.py``;
+- for any other rules, they are made on first use (:mod:`smear_sim.analysis.bidder`) and cached in the user's
+  cache folder, ``$SMEAR_SIM_CACHE_DIR``, else ``$XDG_CACHE_HOME/smear-sim``, else ``~/.cache/smear-sim``, as
+  ``equity-bidder/<key>.npz``: the key is a digest of the rules, the code version (:func:`code_version`), the file
+  format and the bidder's ``MIN_COUNT`` and ``MARGIN``, so changing any of them makes new tables rather than
+  reading stale ones.
+
+It imports no Numba: it reads the kernels' source files as text.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from .._version import __version__
+from ..core.bidder import FORMAT, MARGIN, MIN_COUNT, BidderTables
+from ..core.errors import SmearError
+from ..core.rules import Rules
+
+__all__ = ["CACHE_VARIABLE", "cache_path", "cache_root", "code_version", "load_tables", "shipped_path"]
+
+CACHE_VARIABLE = "SMEAR_SIM_CACHE_DIR"
+_PACKAGE = Path(__file__).resolve().parent.parent  # smear_sim/
+
+
+def shipped_path() -> Path:
+    """The tables shipped in the package, for the default rules."""
+    return _PACKAGE / "data" / "equity_bidder.npz"
+
+
+def _code_of(source: bytes) -> str:
+    """A module's code without its prose: the syntax tree with every docstring dropped (comments never enter it),
+    so that rewording a docstring or a comment does not make the tables stale."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and \
+                isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """What the simulated tables depend on: ``"<package version>+<digest>"``, the digest being the first 12 hex
+    digits of a SHA-256 over the package version, then, for every ``smear_sim/kernels/**/*.py`` in sorted path
+    order, its path relative to ``smear_sim/`` and its code less docstrings and comments (:func:`_code_of`)."""
+    digest = hashlib.sha256(__version__.encode())
+    for source in sorted((_PACKAGE / "kernels").rglob("*.py")):
+        digest.update(source.relative_to(_PACKAGE).as_posix().encode())
+        digest.update(_code_of(source.read_bytes()).encode())
+    return f"{__version__}+{digest.hexdigest()[:12]}"
+
+
+def cache_root() -> Path:
+    root = os.environ.get(CACHE_VARIABLE)
+    if root:
+        return Path(root)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "smear-sim"
+
+
+def cache_path(rules: Rules) -> Path:
+    """Where tables made on first use for ``rules`` are cached (module docstring)."""
+    key = hashlib.sha256(json.dumps([rules.as_dict(), code_version(), FORMAT, MIN_COUNT, MARGIN],
+                                    sort_keys=True).encode())
+    return cache_root() / "equity-bidder" / f"{key.hexdigest()[:20]}.npz"
+
+
+def load_tables(rules: Rules) -> BidderTables | None:
+    """The tables for ``rules``: shipped (default rules) or cached; None when they must be made first."""
+    if rules == Rules() and shipped_path().is_file():
+        return BidderTables.load(shipped_path())
+    path = cache_path(rules)
+    if not path.is_file():
+        return None
+    try:
+        tables = BidderTables.load(path)
+    except SmearError:
+        return None  # a damaged cache file is made again
+    return tables if tables.rules == rules else None
