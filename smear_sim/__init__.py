@@ -6,8 +6,10 @@ Numba, pandas and matplotlib) load on first use, so importing the package stays 
 
 from __future__ import annotations
 
+import functools
 import importlib
-from typing import Any
+import inspect
+from typing import TYPE_CHECKING, Any
 
 from ._version import __version__ as __version__  # written once, in _version.py; pyproject.toml reads it there
 from .core.cards import card_name, format_hand, parse_card, parse_cards
@@ -24,6 +26,47 @@ from .reference.record import (
     score_game_record,
     score_record,
 )
+
+if TYPE_CHECKING:  # the lazy names below, for type checkers and editors
+    from .analysis.auction import AuctionAnalysis, evaluate_auction
+    from .analysis.bidder import bidder_tables, build_bidder_tables, ready_tables
+    from .analysis.classes import ClassTable, bid_table, class_table, hand_classes, moon_table
+    from .analysis.equity import EquityTable, equity_table, hand_outcomes, match_equity
+    from .analysis.hand import HandAnalysis, HandQuery, evaluate_hand, hand_query
+    from .analysis.match import (
+        DuplicateResult,
+        GamesResult,
+        TournamentResult,
+        duplicate_games,
+        duplicate_match,
+        tournament,
+    )
+    from .analysis.positions import PositionTable, position_counts, position_table
+    from .analysis.simulate import (
+        GameSimulationResult,
+        SimulationResult,
+        iter_trace_records,
+        simulate,
+        simulate_games,
+        trace_game_records,
+        trace_records,
+    )
+    from .analysis.solve import SolveResult, solve_record
+    from .core.stats import Estimate
+    from .engine.bench import run_bench
+    from .engine.checkpoint import Checkpoint
+    from .engine.cluster import dask_executor
+    from .engine.dask_executor import DaskExecutor
+    from .engine.runner import LocalExecutor
+    from .output.charts import (
+        equity_heatmap,
+        heatmap,
+        make_curves,
+        moon_break_even_chart,
+        moon_chart,
+        points_distribution,
+        save_figure,
+    )
 
 # Public names that live in modules importing Numba, pandas or matplotlib, loaded on first access.
 _LAZY = {
@@ -72,37 +115,128 @@ _LAZY = {
     "Checkpoint": ".engine.checkpoint",
     "dask_executor": ".engine.cluster",
     "DaskExecutor": ".engine.dask_executor",
+    "Estimate": ".core.stats",
+    "hand_classes": ".analysis.classes",
+    "position_counts": ".analysis.positions",
+    "ready_tables": ".analysis.bidder",
 }
 
-__all__ = [
+__all__ = [  # the names below, then those that load on first use (_LAZY)
+    "AuctionAnalysis",
     "CardError",
+    "Checkpoint",
+    "ClassTable",
+    "DaskExecutor",
+    "DuplicateResult",
+    "EquityTable",
+    "Estimate",
     "GameRecord",
     "GameResult",
+    "GameSimulationResult",
     "GameState",
+    "GamesResult",
+    "HandAnalysis",
+    "HandQuery",
     "HandRecord",
     "IllegalAction",
+    "LocalExecutor",
+    "PositionTable",
     "RecordError",
     "Rules",
     "RulesError",
+    "SimulationResult",
     "SmearError",
+    "SolveResult",
+    "TournamentResult",
+    "bid_table",
+    "bidder_tables",
+    "build_bidder_tables",
     "card_name",
+    "class_table",
+    "dask_executor",
+    "duplicate_games",
+    "duplicate_match",
+    "equity_heatmap",
+    "equity_table",
+    "evaluate_auction",
+    "evaluate_hand",
     "format_hand",
+    "hand_classes",
+    "hand_outcomes",
+    "hand_query",
+    "heatmap",
+    "iter_trace_records",
     "load_rules",
+    "make_curves",
+    "match_equity",
+    "moon_break_even_chart",
+    "moon_chart",
+    "moon_table",
     "parse_card",
     "parse_cards",
     "parse_game_record",
     "parse_record",
+    "points_distribution",
+    "position_counts",
+    "position_table",
+    "ready_tables",
     "replay",
     "replay_game",
+    "run_bench",
+    "save_figure",
     "score_game_record",
     "score_record",
+    "simulate",
+    "simulate_games",
+    "solve_record",
+    "tournament",
+    "trace_game_records",
+    "trace_records",
 ]
-__all__ += list(_LAZY)  # the names that load on first use
+
+
+# The names of players an API function takes, by parameter; a function with any of them gets the players' tables
+# ready before it runs (the modules below only look them up: smear_sim.analysis.models).
+_PLAYER_PARAMETERS = ("policy", "policies", "policy_a", "policy_b", "players")
+
+
+def _ready_first(function: Any) -> Any:
+    """``function`` made to get the equity bidder's tables ready first (made on first use, with a warning), as the
+    command line does: the public API is an entry point."""
+    signature = inspect.signature(function)
+    if not any(name in signature.parameters for name in _PLAYER_PARAMETERS):
+        return function
+
+    @functools.wraps(function)
+    def ready_then_run(*args: Any, **kwargs: Any) -> Any:
+        from .analysis.bidder import ready_tables
+
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError:
+            return function(*args, **kwargs)  # the function itself says what is wrong with the call
+        bound.apply_defaults()
+        rules = bound.arguments.get("rules") or Rules()
+        for name in _PLAYER_PARAMETERS:
+            value = bound.arguments.get(name)
+            names = [value] if isinstance(value, str) else list(value or ())
+            for policies in names:
+                if isinstance(policies, str) and isinstance(rules, Rules) and "equity" in policies.lower():
+                    ready_tables(policies, rules)
+        return function(*args, **kwargs)
+
+    return ready_then_run
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        if inspect.isfunction(value):
+            value = _ready_first(value)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'smear_sim' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

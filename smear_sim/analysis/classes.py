@@ -40,6 +40,7 @@ __all__ = [
     "bid_table",
     "class_features",
     "class_table",
+    "hand_classes",
     "moon_table",
     "parse_features",
 ]
@@ -181,6 +182,9 @@ def class_table(
     result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor,
                  checkpoint=checkpoint)
     return ClassTable(result.counts, hands, seed, policies[0], rules, result.seconds)
+
+
+hand_classes = class_table  # the name that says it gives counts (a ``*_table`` gives a DataFrame)
 
 
 def bid_table(

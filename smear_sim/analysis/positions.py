@@ -53,6 +53,7 @@ __all__ = [
     "PositionTable",
     "call_slots",
     "legal_slots",
+    "position_counts",
     "position_table",
     "situation_label",
     "strength_buckets",
@@ -277,3 +278,4 @@ def position_table(
 
 
 
+position_counts = position_table  # the name that says it gives counts (a ``*_table`` gives a DataFrame)
