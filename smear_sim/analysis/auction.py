@@ -299,14 +299,14 @@ def evaluate_auction(
         raise SmearError("the auction analysis plays one policy at all four seats; give a single --policy")
     prior = parse_auction(auction, position, rules)
     score = check_scores(parse_score(score), rules)
-    check_count("--max-deals", max_deals)
+    check_count("max_deals", max_deals)
     if precision is not None and not (precision > 0 and math.isfinite(precision)):
         raise SmearError(f"--precision must be a positive standard error such as 0.01, got {precision!r}")
     target = samples if samples is not None else (None if precision is not None else 100_000)
     if target is not None:
-        check_count("--samples", target)
+        check_count("samples", target)
     if equity is None:
-        check_count("--equity-hands", equity_hands)
+        check_count("equity_hands", equity_hands)
         equity = shared_equity(equity_hands, seed, rules, policies[0], min(DEFAULT_FLOOR, *score))
     elif equity.rules != rules or equity.policy != policies[0]:
         raise SmearError("the equity table was made with other rules or another policy than this analysis")
@@ -321,7 +321,7 @@ def evaluate_auction(
     job = Job("auction_hands", seed, max_deals,
               (rules.to_array(), policy_array(policies), player_model(policies, rules), np.uint64(mask_of(cards)),
                seat, prior_array, score0, score1, np.rint(win * L.WIN_SCALE).astype(np.int64), points),
-              label="--max-deals")
+              label="max_deals")
     legal = legal_calls(rules, prior)
     wanted = f"{target:,} samples" if target is not None else f"a standard error below {precision:g} points"
 

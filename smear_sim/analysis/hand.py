@@ -309,16 +309,16 @@ def hand_query(
         raise SmearError("hand analysis plays one policy at all four seats; give a single --policy")
     if score is not None:
         score = check_scores(parse_score(score), rules)
-        check_count("--equity-hands", equity_hands)
+        check_count("equity_hands", equity_hands)
         if equity is not None and (equity.rules != rules or equity.policy != policies[0]):
             raise SmearError("the equity table was made with other rules or another policy than this analysis")
     trump_index = parse_trump(trump)
     if precision is not None and not (precision > 0 and math.isfinite(precision)):
         raise SmearError(f"--precision must be a positive standard error such as 0.01, got {precision!r}")
     limit = samples if samples is not None else (max_samples if precision is not None else 100_000)
-    check_count("--samples", limit)
+    check_count("samples", limit)
     job = Job("analyze_hands", seed, limit, (rules.to_array(), policy_array(policies), player_model(policies, rules),
-                                             np.uint64(mask_of(cards)), trump_index, False), label="--samples")
+                                             np.uint64(mask_of(cards)), trump_index, False), label="samples")
     return HandQuery(cards, rules, policies[0], trump_index, precision, job, score, equity, equity_hands)
 
 

@@ -82,7 +82,7 @@ def duplicate_match(
     rules = rules or Rules()
     a, b = parse_policies([policy_a, policy_b])
     job = Job("duplicate_hands", seed, deals, (rules.to_array(), policy_array((a, b)), player_model((a, b), rules)),
-              label="--deals")
+              label="deals")
     result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor,
                  checkpoint=checkpoint)
     sums = result.counts
@@ -207,7 +207,7 @@ def duplicate_games(
     rules = rules or Rules()
     a, b = parse_policies([policy_a, policy_b])
     job = Job("duplicate_games", seed, games, (rules.to_array(), policy_array((a, b)), player_model((a, b), rules)),
-              label="--games")
+              label="games")
     if chunk_size is None and (executor is None or isinstance(executor, LocalExecutor)):
         chunk_size = GAME_CHUNK // 2  # two games a pair: progress as often as simulate --games
     result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor,

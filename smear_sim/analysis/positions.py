@@ -219,7 +219,7 @@ class PositionTable:
                             (float(meta["strength"][0]), float(meta["strength"][1])), int(meta["deals"]),
                             int(meta["seed"]), str(meta["policy"]), rules)
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise SmearError(f"{path} is not a position table from 'smear-sim bid-table --by-position': {exc}") \
+            raise SmearError(f"{path} is not a position table (a file that PositionTable.save writes): {exc}") \
                 from None
         if table.counts.shape != table_shape(rules) or table.bucket_of_class.shape != (L.N_CLASSES,):
             raise SmearError(f"{path} holds arrays of the wrong shape for a position table")
@@ -270,7 +270,7 @@ def position_table(
         model = player_model(policies, rules)
     starts = np.array([[0, 0, -1]], dtype=np.int64) if starts is None else np.asarray(starts, dtype=np.int64)
     job = Job("position_outcomes", seed, deals, (rules.to_array(), policy_array(policies), model, bucket_of_class,
-                                                  N_BUCKETS, starts), label="--hands")
+                                                  N_BUCKETS, starts), label="hands")
     result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor,
                  checkpoint=checkpoint)
     return PositionTable(result.counts, bucket_of_class, (buckets[1], buckets[2]), deals, seed, policies[0], rules,

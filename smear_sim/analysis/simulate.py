@@ -268,7 +268,7 @@ def simulate_games(
     policies = parse_policies(policies)
     scores = _game_start(rules, start_scores, dealer)
     job = Job("simulate_games", seed, games, (rules.to_array(), policy_array(policies), player_model(policies, rules),
-                                              scores[0], scores[1], dealer), label="--games")
+                                              scores[0], scores[1], dealer), label="games")
     if chunk_size is None and (executor is None or isinstance(executor, LocalExecutor)):
         chunk_size = GAME_CHUNK  # a game is about ten hands: chunks of hands' size would report progress rarely
     result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor)
@@ -281,7 +281,7 @@ def trace_game_records(
     start_scores: tuple[int, int] | str = (0, 0), dealer: int = FIRST_DEALER, start: int = 0,
 ) -> list[dict[str, Any]]:
     """Game records (each with its ``result``) of games ``start .. start+count-1`` of :func:`simulate_games`."""
-    check_count("--trace-games", count, minimum=0)
+    check_count("trace_games", count, minimum=0)
     rules = rules or Rules()
     policies = parse_policies(policies)
     scores = _game_start(rules, start_scores, dealer)
@@ -334,7 +334,7 @@ def iter_trace_records(
 ) -> Iterator[dict[str, Any]]:
     """The records of :func:`trace_records` one at a time, traced ``chunk_size`` hands at a time, so that
     writing a million of them holds one chunk in memory, not the whole trace."""
-    check_count("--trace-hands", count, minimum=0)
+    check_count("trace_hands", count, minimum=0)
     rules = rules or Rules()
     policies = parse_policies(policies)
     return _traced(seed_value(seed), rules, policy_array(policies), player_model(policies, rules),

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..core.errors import OutputError, SmearError, SmearWarning
+from ..core.errors import BadValue, OutputError, SmearError, SmearWarning
 
 if TYPE_CHECKING:
     from ..engine.checkpoint import Checkpoint
@@ -85,6 +85,8 @@ def clean_errors(command):
     def wrapper(*args, **kwargs):
         try:
             return command(*args, **kwargs)
+        except BadValue as exc:  # the layers below name the parameter; here it is the option the user typed
+            _fail(f"error: {exc.worded()}", 2)
         except SmearError as exc:
             _fail(f"error: {exc}", 2)
         except OutputError as exc:
@@ -212,7 +214,7 @@ def executor_for(threads: int | None, cluster: str | None, scheduler: str | None
         yield LocalExecutor(threads)
         return
     if threads is not None:
-        raise SmearError(THREADS_ELSEWHERE)
+        raise BadValue("threads", THREADS_ELSEWHERE)
     if cluster is not None and scheduler is not None:
         raise SmearError("give --cluster (a new cluster on this machine) or --scheduler (an existing one), not both")
     from ..engine.cluster import dask_executor, parse_cluster, parse_scheduler

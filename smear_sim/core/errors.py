@@ -4,12 +4,35 @@ Each one's ``str()`` is a single line that says what is wrong and how to fix it;
 that line and exits with status 2 (1 for :class:`OutputError`), and never shows a traceback for them.
 """
 
-__all__ = ["CardError", "ClusterError", "IllegalAction", "OutputError", "RecordError", "RulesError", "SmearError",
-           "SmearWarning"]
+__all__ = ["BadValue", "CardError", "ClusterError", "IllegalAction", "OutputError", "RecordError", "RulesError",
+           "SmearError", "SmearWarning"]
 
 
 class SmearError(ValueError):
     """Bad input that the user can fix."""
+
+
+class BadValue(SmearError):
+    """A parameter given a value it cannot take: ``str()`` names the parameter as the library calls it
+    (``seed must be ...``); a front end names it as its user typed it (:meth:`worded`), so that the layers
+    below the command line never speak of its options.
+
+    ``parameter`` may already be a front end's own word for it (``--max-deals``); it is then kept as given.
+    """
+
+    def __init__(self, parameter: str, problem: str) -> None:
+        self.parameter = parameter
+        self.problem = problem  # the rest of the sentence: "must be ..., got ..."
+        super().__init__(f"{parameter} {problem}")
+
+    @property
+    def option(self) -> str:
+        """The command line's option for the parameter: ``max_deals`` is ``--max-deals``."""
+        return self.parameter if self.parameter.startswith("-") else "--" + self.parameter.replace("_", "-")
+
+    def worded(self, name: str | None = None) -> str:
+        """The message with the parameter named ``name`` (by default, as the command line's option)."""
+        return f"{name or self.option} {self.problem}"
 
 
 class CardError(SmearError):

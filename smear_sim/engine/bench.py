@@ -56,7 +56,7 @@ def run_bench(
     hands as a run of hands). ``game_hand_ratio`` is games/s times the mean hands per game over full hands/s:
     1 when a hand played inside a game costs what a lone hand does.
     """
-    check_count("--hands", hands, minimum=1000)
+    check_count("hands", hands, minimum=1000)
     drivers = kernels()
     rules = rules or Rules()
     rules_array = rules.to_array()

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from ..core.errors import SmearError, SmearWarning
+from ..core.errors import BadValue, SmearWarning
 
 if TYPE_CHECKING:
     from .checkpoint import Checkpoint
@@ -58,18 +58,20 @@ DEFAULT_CHUNK = 1 << 18
 MAX_SEED = 2**64 - 1
 
 Progress = Callable[[int], None]  # called with the number of hands just finished
-THREADS_ELSEWHERE = "--threads is for runs on this machine; on a cluster each worker uses its own threads, so leave it out"
+# What is wrong with ``threads`` given with another executor (a BadValue for "threads" says it).
+THREADS_ELSEWHERE = "is for runs on this machine; on a cluster each worker uses its own threads, so leave it out"
 
 
 def seed_value(seed: int) -> np.uint64:
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-        raise SmearError(f"--seed must be a whole number from 0 to 2**64-1, got {seed!r}")
+        raise BadValue("seed", f"must be a whole number from 0 to 2**64-1, got {seed!r}")
     return np.uint64(seed)
 
 
 def check_count(name: str, value: int, minimum: int = 1, maximum: int = 10**12) -> int:
+    """``value``, a count of the parameter ``name`` (``hands``), checked: a :class:`BadValue` names ``name``."""
     if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= maximum:
-        raise SmearError(f"{name} must be a whole number from {minimum:,} to {maximum:,}, got {value!r}")
+        raise BadValue(name, f"must be a whole number from {minimum:,} to {maximum:,}, got {value!r}")
     return value
 
 
@@ -133,7 +135,7 @@ def thread_count(threads: int | None) -> int:
     if threads is None:
         return limit
     if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= limit:
-        raise SmearError(f"--threads must be between 1 and {limit} on this machine, got {threads!r}")
+        raise BadValue("threads", f"must be between 1 and {limit} on this machine, got {threads!r}")
     return threads
 
 
@@ -153,7 +155,7 @@ def using_threads(threads: int) -> Iterator[int]:
 def chunk_ranges(total: int, chunk_size: int, first: int = 0) -> Iterator[tuple[int, int]]:
     """``(start, count)`` pieces covering ``first .. total-1``."""
     if chunk_size < 1:
-        raise SmearError(f"chunk size must be at least 1, got {chunk_size}")
+        raise BadValue("chunk_size", f"must be at least 1, got {chunk_size}")
     for start in range(first, total, chunk_size):
         yield start, min(chunk_size, total - start)
 
@@ -192,7 +194,7 @@ class Job:
     seed: int
     total: int  # hands (or deals, or games): indices 0 .. total-1
     args: tuple[Any, ...] = ()
-    label: str = "--hands"  # the option that set ``total``, for error messages
+    label: str = "hands"  # the parameter that set ``total``, for error messages
 
     def __post_init__(self) -> None:
         check_count(self.label, self.total)
@@ -299,7 +301,7 @@ def run(
     if executor is None:
         executor = LocalExecutor(threads)
     elif threads is not None:
-        raise SmearError(THREADS_ELSEWHERE)
+        raise BadValue("threads", THREADS_ELSEWHERE)
     if stop is not None and checkpoint is not None:
         raise ValueError("a run that may stop early cannot be checkpointed")
     n_threads = executor.threads

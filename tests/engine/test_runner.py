@@ -14,9 +14,10 @@ import pytest
 
 import smear_sim
 from smear_sim.core.bidder import empty_model
-from smear_sim.core.errors import SmearError
+from smear_sim.core.errors import BadValue, SmearError
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
+from smear_sim.engine import runner
 from smear_sim.engine.runner import (
     NO_CACHE_WARNING,
     Job,
@@ -72,23 +73,33 @@ def test_chunk_ranges_cover_the_total_once():
         pieces = list(chunk_ranges(total, size))
         assert [i for s, c in pieces for i in range(s, s + c)] == list(range(total))
         assert all(0 < c <= size for _, c in pieces)
-    with pytest.raises(SmearError, match="chunk size"):
+    with pytest.raises(SmearError, match="chunk_size must be at least 1"):
         list(chunk_ranges(10, 0))
 
 
 def test_check_count():
-    assert check_count("--hands", 5) == 5
-    assert check_count("--trace-hands", 0, minimum=0) == 0
+    assert check_count("hands", 5) == 5
+    assert check_count("trace_hands", 0, minimum=0) == 0
     for bad in (0, -1, 10**13, 2.5, True):
-        with pytest.raises(SmearError, match="--hands must be a whole number"):
-            check_count("--hands", bad)
+        with pytest.raises(BadValue, match="^hands must be a whole number") as caught:
+            check_count("hands", bad)
+        assert caught.value.parameter == "hands" and caught.value.worded().startswith("--hands must be")
+    with pytest.raises(BadValue) as caught:
+        check_count("trace_hands", -1, minimum=0)
+    assert caught.value.option == "--trace-hands"
 
 
-def test_a_job_checks_its_count_and_seed():
-    with pytest.raises(SmearError, match="--deals must be a whole number"):
-        Job("duplicate_hands", 1, 0, label="--deals")
-    with pytest.raises(SmearError, match="--seed"):
+def test_the_engine_names_values_not_options():
+    """The engine's errors name the parameter (seed, threads); the command line words them as its options."""
+    with pytest.raises(BadValue, match="^deals must be a whole number"):
+        Job("duplicate_hands", 1, 0, label="deals")
+    with pytest.raises(BadValue, match="^seed must be a whole number") as caught:
         Job("simulate_hands", -1, 10)
+    assert caught.value.worded() == "--seed must be a whole number from 0 to 2**64-1, got -1"
+    with pytest.raises(BadValue, match="^threads must be between 1 and"):
+        thread_count(10**6)
+    source = Path(runner.__file__).read_text(encoding="utf-8")
+    assert "--seed" not in source and "--threads" not in source and "--hands" not in source
 
 
 def test_run_sums_every_chunk_whatever_the_chunking_and_threads():
