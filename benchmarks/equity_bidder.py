@@ -26,8 +26,8 @@ import os
 import time
 
 from smear_sim.analysis.bidder import bidder_tables
-from smear_sim.analysis.equity import match_equity
 from smear_sim.analysis.match import duplicate_games
+from smear_sim.analysis.match_equity import match_equity
 from smear_sim.analysis.simulate import simulate_games
 from smear_sim.core.rules import Rules
 

@@ -31,8 +31,8 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers and editors
     from .analysis.auction import AuctionAnalysis, evaluate_auction
     from .analysis.bidder import bidder_tables, build_bidder_tables, ready_tables
     from .analysis.classes import ClassTable, bid_table, class_table, hand_classes, moon_table
-    from .analysis.equity import EquityTable, equity_table, hand_outcomes, match_equity
     from .analysis.hand import HandAnalysis, HandQuery, evaluate_hand, hand_query
+    from .analysis.hand_outcomes import hand_outcomes
     from .analysis.match import (
         DuplicateResult,
         GamesResult,
@@ -41,6 +41,7 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers and editors
         duplicate_match,
         tournament,
     )
+    from .analysis.match_equity import EquityTable, equity_table, match_equity
     from .analysis.positions import PositionTable, position_counts, position_table
     from .analysis.simulate import (
         GameSimulationResult,
@@ -77,10 +78,10 @@ _LAZY = {
     "simulate_games": ".analysis.simulate",
     "trace_game_records": ".analysis.simulate",
     "GameSimulationResult": ".analysis.simulate",
-    "equity_table": ".analysis.equity",
-    "match_equity": ".analysis.equity",
-    "hand_outcomes": ".analysis.equity",
-    "EquityTable": ".analysis.equity",
+    "equity_table": ".analysis.match_equity",
+    "match_equity": ".analysis.match_equity",
+    "hand_outcomes": ".analysis.hand_outcomes",
+    "EquityTable": ".analysis.match_equity",
     "duplicate_match": ".analysis.match",
     "DuplicateResult": ".analysis.match",
     "tournament": ".analysis.match",

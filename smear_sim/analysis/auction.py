@@ -12,7 +12,7 @@ the calls of the seats before it. The analysis
    the later seats call by the policy, the auction's winner takes the kitty and declares, the hand is played and
    scored (:func:`smear_sim.kernels.drivers.auction_hands`);
 3. **values each call** by the chance of winning the game, following each deal's outcome to the score it leaves
-   and reading the match-equity table there (:mod:`smear_sim.analysis.equity`), and in points: the analysed team's
+   and reading the match-equity table there (:mod:`smear_sim.analysis.match_equity`), and in points: the analysed team's
    hand score minus the other team's, whoever bid (a moon counts ±target, as in the hand analysis).
 
 The call to make is the one of highest P(win). Since every call meets the same deals, the standard errors of the
@@ -39,9 +39,11 @@ from ..core.players import parse_policies, policy_array
 from ..core.rules import Rules
 from ..core.stats import Estimate, proportion
 from ..engine.runner import Executor, Job, Progress, check_count, run
-from .equity import DEALERS, DEFAULT_FLOOR, DEFAULT_HANDS, EquityTable, check_scores, outcome_points, parse_score
 from .hand import json_se, json_value, parse_hand, shared_equity
+from .hand_outcomes import DEFAULT_HANDS, outcome_points
+from .match_equity import DEFAULT_FLOOR, EquityTable
 from .models import player_model
+from .scores import DEALERS, check_scores, parse_score
 from .simulate import bid_name
 
 __all__ = [

@@ -2,7 +2,7 @@
 
 The ``equity`` policy (:mod:`smear_sim.kernels.players.equity`) bids from outcome tables by place, situation,
 strength bucket and call (:mod:`smear_sim.analysis.positions`) and from its own match-equity table
-(:mod:`smear_sim.analysis.equity`). Both depend on how the four seats bid, so :func:`build_bidder_tables` iterates:
+(:mod:`smear_sim.analysis.match_equity`). Both depend on how the four seats bid, so :func:`build_bidder_tables` iterates:
 
 0. the tables with every seat bidding like ``heuristic``;
 1. the tables with every seat bidding ``equity`` from the tables of the step before; and so on,
@@ -42,7 +42,7 @@ from ..core.rules import Rules
 from ..engine.bidder_store import cache_path, code_version
 from ..engine.runner import Executor, Progress
 from .classes import class_table
-from .equity import match_equity
+from .match_equity import match_equity
 from .models import loaded_tables, player_model, remember_tables, tables_ready
 from .positions import position_table, strength_buckets
 

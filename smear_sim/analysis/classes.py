@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # pandas is imported where tables are built, so analysing one
     import pandas as pd
 
     from ..engine.checkpoint import Checkpoint
-    from .equity import EquityTable
+    from .match_equity import EquityTable
 
 __all__ = [
     "DEFAULT_FEATURES",

@@ -8,7 +8,7 @@ every possible bid at once, so one simulation gives P(make) and EV for each bid
 
 The game view values each bid by the chance of winning the game at a score: each deal's (bidding team's
 points, other team's points) leaves a new score, or ends the game, and the match-equity table
-(:mod:`smear_sim.analysis.equity`) gives the chance of winning from there. The hand analysis seats the
+(:mod:`smear_sim.analysis.match_equity`) gives the chance of winning from there. The hand analysis seats the
 bidder left of the dealer (seat 3, the other team), so the bidding team deals the next hand.
 """
 
@@ -31,9 +31,11 @@ from ..core.stats import Estimate, round_to_se
 from ..core.tables import POINT_NAMES
 from ..engine.runner import Executor, Job, Progress, check_count, run
 from ..reference.hand import is_misdeal_hand
-from .equity import DEFAULT_FLOOR, DEFAULT_HANDS, BidWins, EquityTable, check_scores, match_equity, parse_score
 from .estimates import BidEstimates, estimate
+from .hand_outcomes import DEFAULT_HANDS
+from .match_equity import DEFAULT_FLOOR, BidWins, EquityTable, match_equity
 from .models import player_model
+from .scores import check_scores, parse_score
 
 if TYPE_CHECKING:
     import pandas as pd

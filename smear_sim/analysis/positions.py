@@ -39,8 +39,10 @@ from ..core.io import atomic_write
 from ..core.players import parse_policies, policy_array
 from ..core.rules import Rules
 from ..engine.runner import Executor, Job, Progress, run
-from .equity import DEALERS, EquityTable, outcome_points
+from .hand_outcomes import outcome_points
+from .match_equity import EquityTable
 from .models import player_model
+from .scores import DEALERS
 
 if TYPE_CHECKING:
     import pandas as pd

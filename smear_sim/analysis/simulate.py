@@ -32,8 +32,8 @@ from ..engine.runner import (
     seed_value,
 )
 from ..reference.game import FIRST_DEALER
-from .equity import check_scores, parse_score
 from .models import player_model
+from .scores import check_scores, parse_score
 
 __all__ = [
     "GAME_CHUNK",

@@ -46,7 +46,7 @@ MinCount = Annotated[int, typer.Option("--min-count", min=1, help="Groups with f
 EquityHands = Annotated[int, typer.Option("--equity-hands", min=1, help="Hands behind the match-equity table "
                                           "that values each outcome in games won (see 'smear-sim equity').",
                                           rich_help_panel="Game")]
-DEFAULT_EQUITY_HANDS = 200_000  # analysis.equity.DEFAULT_HANDS, without importing it here
+DEFAULT_EQUITY_HANDS = 200_000  # analysis.hand_outcomes.DEFAULT_HANDS, without importing it here
 
 
 def _score_option(help: str):
@@ -113,8 +113,8 @@ def hand(
 
       smear-sim hand "AH KH 2H JD 10C 5S 9S 4D 3C" --position 3 --auction 2,pass --score 15,19
     """
-    from ..analysis.equity import parse_score
     from ..analysis.hand import evaluate_hand
+    from ..analysis.scores import parse_score
 
     active = rules_from(rules_file, rule)
     at = parse_score(score)
@@ -237,7 +237,7 @@ def bid_table_command(
         out = out or Path("results/bid_table")
     at = (0, 0)
     if score is not None:
-        from ..analysis.equity import check_scores, parse_score
+        from ..analysis.scores import check_scores, parse_score
 
         at = check_scores(parse_score(score), active)
     if out.is_dir():
@@ -282,7 +282,7 @@ def _position_table(deals, seed, rules, policy, score, equity_hands, min_count, 
                     checkpoint):
     """bid-table --by-position: the strength buckets, the position table, its values at ``score``, the files."""
     from ..analysis.classes import class_table
-    from ..analysis.equity import match_equity
+    from ..analysis.match_equity import match_equity
     from ..analysis.positions import position_table
     from ..output.report import write_position_table
 
@@ -344,8 +344,9 @@ def moon(
       smear-sim moon --counts results/bid_table.npz --by trumps,top --score=-5,19
     """
     from ..analysis.classes import ClassTable, class_table, moon_table, parse_features
-    from ..analysis.equity import check_scores, match_equity, parse_score
     from ..analysis.hand import evaluate_hand
+    from ..analysis.match_equity import match_equity
+    from ..analysis.scores import check_scores, parse_score
 
     if plot is not None:
         plot = _checked_chart_path(plot, None, "--plot")
@@ -512,7 +513,8 @@ def plot(
         else:
             at, equity = None, None
             if score is not None:
-                from ..analysis.equity import check_scores, match_equity, parse_score
+                from ..analysis.match_equity import match_equity
+                from ..analysis.scores import check_scores, parse_score
 
                 at = check_scores(parse_score(score), table.rules)
                 equity = match_equity(equity_hands, seed=table.seed, rules=table.rules, policy=table.policy,
@@ -566,8 +568,8 @@ def report(
       smear-sim report --hands 10000000 --out results
     """
     from ..analysis.classes import class_table, parse_features
-    from ..analysis.equity import match_equity
     from ..analysis.hand import EXAMPLE_HAND, EXAMPLE_MOON_HAND, evaluate_hand
+    from ..analysis.match_equity import match_equity
     from ..analysis.positions import position_table
     from ..core.io import check_output_folder, replace_folder
     from ..output.report import write_report

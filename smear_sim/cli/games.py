@@ -69,7 +69,7 @@ def equity(
 
       smear-sim equity --hands 100000000 --cluster local --out results/equity_big --resume
     """
-    from ..analysis.equity import match_equity
+    from ..analysis.match_equity import match_equity
     from ..core.io import check_output_file
     from ..core.players import parse_policies
 

@@ -25,8 +25,9 @@ from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.figure import Figure
 
 from ..analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table, parse_features
-from ..analysis.equity import DEALERS, EquityTable
 from ..analysis.hand import HandAnalysis
+from ..analysis.match_equity import EquityTable
+from ..analysis.scores import DEALERS
 from ..core.errors import SmearError
 from ..core.io import atomic_write, writes_through
 from .format import FEATURES, PLACES, STANDING_HELP, call_charts, class_words, estimate_text, rules_label

@@ -38,8 +38,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from ..analysis.classes import ClassTable
-    from ..analysis.equity import EquityTable
     from ..analysis.hand import HandAnalysis
+    from ..analysis.match_equity import EquityTable
 
 __all__ = ["Chart", "report_page"]
 

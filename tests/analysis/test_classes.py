@@ -304,7 +304,7 @@ def test_class_counts_from_before_games_still_load(table, tmp_path):
     pd.testing.assert_frame_equal(old.frame(), table.frame())
     joint = table.counts[:, L.CLS_JOINT:].reshape(-1, L.MAX_K, L.MAX_K)
     assert np.array_equal(joint.sum(axis=2), table.counts[:, L.CLS_HIST: L.CLS_HIST + L.MAX_K])
-    from smear_sim.analysis.equity import match_equity
+    from smear_sim.analysis.match_equity import match_equity
 
     equity = match_equity(20_000, seed=1, floor=-10)
     with pytest.raises(SmearError, match="saved before games"):

@@ -1,8 +1,8 @@
-"""The match-equity table (analysis/equity.py) checked against direct game simulation, its own symmetry, the
+"""The match-equity table (analysis/match_equity.py, on analysis/hand_outcomes.py and analysis/game_chain.py) checked against direct game simulation, its own symmetry, the
 spread of independent tables, the floor's truncation bound and chains with known answers.
 
 Tolerances are stated in standard errors (SE). A table's SE comes from the delta method (module docstring of
-smear_sim.analysis.equity); a simulated win rate's from the binomial.
+smear_sim.analysis.match_equity); a simulated win rate's from the binomial.
 """
 
 from __future__ import annotations
@@ -12,15 +12,12 @@ import math
 import numpy as np
 import pytest
 
-from smear_sim.analysis import equity as E
-from smear_sim.analysis.equity import (
-    DEFAULT_HANDS,
-    TRUNCATION_TOLERANCE,
-    check_scores,
-    hand_outcomes,
-    match_equity,
-    parse_score,
-)
+from smear_sim.analysis import game_chain, scores
+from smear_sim.analysis import hand_outcomes as HO
+from smear_sim.analysis import match_equity as ME
+from smear_sim.analysis.hand_outcomes import DEFAULT_HANDS, hand_outcomes
+from smear_sim.analysis.match_equity import TRUNCATION_TOLERANCE, match_equity
+from smear_sim.analysis.scores import check_scores, parse_score
 from smear_sim.analysis.simulate import simulate_games
 from smear_sim.core import layout as L
 from smear_sim.core.errors import SmearError
@@ -87,7 +84,7 @@ def test_table_agrees_with_playing_games_from_the_state(default_table, us, them,
     expected = default_table.win(us, them, dealer)
     assert abs(rate.value - expected.value) <= 4 * math.hypot(rate.se, expected.se), (rate, expected)
     hands = games.hands_per_game
-    d = E.DEALERS.index(dealer)
+    d = scores.DEALERS.index(dealer)
     left = default_table.hands_left[d, us - default_table.solve_floor, them - default_table.solve_floor]
     assert abs(hands.value - left) <= 4 * hands.se + 0.02 * left, (hands, left)  # plus the table's own error
 
@@ -126,7 +123,7 @@ def test_table_derivatives_two_ways_agree(short_table):
     joint = np.zeros((2, L.MAX_K, L.MAX_K))
     joint[0, 2, 1], joint[0, 4, 0], joint[0, 0, 3] = 50, 30, 20
     joint[1, 1, 2], joint[1, 3, 1] = 40, 60
-    fresh = E.EquityTable(short_table.outcomes, short_table.floor, short_table.win_grid, short_table.hands_left,
+    fresh = ME.EquityTable(short_table.outcomes, short_table.floor, short_table.win_grid, short_table.hands_left,
                           short_table.truncation, short_table.truncation_bound, short_table.solve_error,
                           short_table.chain)
     by_transpose = fresh.value_bids(joint, (4, 6))  # 2 rows x 4 calls: fewer than the outcomes
@@ -146,7 +143,7 @@ def test_truncation_bound_covers_the_effect_of_the_floor():
     outcomes = hand_outcomes(100_000, seed=3)
     exact = match_equity(outcomes=outcomes, floor=-20)
     for margin in (3, 8):
-        chain = E._build_chain(outcomes, 21, -20 - margin)
+        chain = game_chain.build_chain(outcomes, 21, -20 - margin)
         cut = chain.solve(np.stack([chain.win @ chain.p], axis=1))[0][:, 0].reshape(2, chain.size, chain.size)
         bound = chain.truncation().reshape(2, chain.size, chain.size)
         shift = -20 - margin - exact.solve_floor
@@ -226,7 +223,7 @@ def test_outcome_codes_decode_to_their_parts():
     counts[L.OUT_NUMERIC + (1 * (2 * L.OUT_MAX + 1) + (-3) + L.OUT_MAX) * width + 2] = 2  # other team set on 3
     counts[L.OUT_MOON_MADE + 0 * width + 0] = 3
     counts[L.OUT_MOON_FAILED + 1] = 4
-    decoded = E.HandOutcomes(counts, 1, "heuristic", Rules()).decoded
+    decoded = HO.HandOutcomes(counts, 1, "heuristic", Rules()).decoded
     assert decoded["kind"].tolist() == [0, 1, 2, 3]
     assert decoded["side"].tolist() == [0, 1, 0, 1]
     assert decoded["delta"].tolist() == [0, -3, 0, 0]
@@ -256,7 +253,7 @@ def test_value_bids_follows_each_outcome_to_the_table(short_table):
 
 def test_each_outcome_leads_where_the_chain_says(short_table):
     """outcome_wins (the kernels' outcome_after, which the equity bidder reads) and the chain of the solve
-    (_build_chain, in NumPy) follow every outcome from every state to the same value."""
+    (build_chain, in NumPy) follow every outcome from every state to the same value."""
     t = short_table
     codes = t.outcomes.decoded["code"]
     size, floor = t.chain.size, t.solve_floor
@@ -271,8 +268,8 @@ def test_each_outcome_leads_where_the_chain_says(short_table):
         assert got == pytest.approx(expected, abs=1e-12)
         checked += len(codes)
     assert checked > 100
-    points = E.outcome_points(11)
-    fields = E.decode_outcomes(np.arange(L.N_OUTCOMES))
+    points = HO.outcome_points(11)
+    fields = HO.decode_outcomes(np.arange(L.N_OUTCOMES))
     numeric = fields["kind"] == 1
     assert (points[numeric] == np.where(fields["side"] == 0, 1, -1)[numeric]
             * (fields["delta"] - fields["other"])[numeric]).all()

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from smear_sim.analysis.classes import class_table
-from smear_sim.analysis.equity import match_equity
+from smear_sim.analysis.match_equity import match_equity
 from smear_sim.analysis.positions import (
     PositionTable,
     call_slots,

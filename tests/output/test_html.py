@@ -158,7 +158,7 @@ def test_the_page_shows_the_rules_the_command_and_the_example_hand(report):
 
 
 def test_the_page_shows_the_match_equity_table(report):
-    from smear_sim.analysis.equity import match_equity
+    from smear_sim.analysis.match_equity import match_equity
 
     rules = report["table"].rules
     equity = match_equity(20_000, seed=3, rules=rules, floor=-10)
@@ -178,7 +178,7 @@ def test_the_page_shows_the_match_equity_table(report):
 
 
 def test_the_page_leads_with_the_call_by_place_in_the_auction(report):
-    from smear_sim.analysis.equity import match_equity
+    from smear_sim.analysis.match_equity import match_equity
     from smear_sim.analysis.positions import position_table
 
     rules = report["table"].rules
