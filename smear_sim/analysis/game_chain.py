@@ -4,7 +4,9 @@ each outcome leads, and its solve (:mod:`smear_sim.analysis.match_equity` builds
 **The recursion.** From each state the outcomes lead to the next state (the deal passes to the other team,
 thrown-in hands included) or end the game, by the checks of docs/rules.md ("Game") in order: a moon ends the game (a
 success from a negative score sets it to 0 and play goes on), then the bidding team goes out first if it
-made its bid and reached the target, then the other team. ``win = R + P win`` is a linear system over the
+made its bid and reached the target, then the other team. The rule is the kernels' own
+(:func:`smear_sim.kernels.equity.outcome_after`, which the equity bidder plays by), read for every score pair
+(:func:`after_each_outcome`): it is written once. ``win = R + P win`` is a linear system over the
 grid of states, solved by Gauss-Seidel sweeps (:func:`smear_sim.kernels.equity.solve_chain`) to a
 residual whose error bound is reported (``solve_error``).
 
@@ -28,6 +30,7 @@ __all__ = [
     "MAX_SWEEPS",
     "SOLVE_TOLERANCE",
     "GameChain",
+    "after_each_outcome",
     "build_chain",
 ]
 
@@ -86,30 +89,45 @@ class GameChain:
         return self.solve((self.clamped @ self.p)[:, None], keep=~self.clamped)[0][:, 0]
 
 
+def after_each_outcome(target: int, scores: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray, ...]:
+    """``(end, a_after, b_after)``, each ``[len(scores), len(scores), len(codes)]``: the game after a hand with each
+    outcome code from each pair of scores ``(a, b)``, side 0 being the team at ``a``, by the kernels' own
+    end-of-game rule (:func:`smear_sim.kernels.equity.outcome_states`, which the equity bidder plays by), so that
+    the rule is written once. ``end`` is 1 when the team at ``a`` has won, -1 when the other has, else 0."""
+    from ..kernels.equity import outcome_states  # imports Numba: only once there is work
+
+    n, k = len(scores), len(codes)
+    end = np.zeros((n, n, k), dtype=np.int64)
+    a_after = np.zeros_like(end)
+    b_after = np.zeros_like(end)
+    n_codes = int(codes.max()) + 1 if k else 0
+    for i, a in enumerate(scores.tolist()):
+        for j, b in enumerate(scores.tolist()):
+            e, x, y = outcome_states(target, a, b, n_codes)
+            end[i, j], a_after[i, j], b_after[i, j] = e[codes], x[codes], y[codes]
+    return end, a_after, b_after
+
+
 def build_chain(outcomes: HandOutcomes, target: int, solve_floor: int) -> GameChain:
+    """The chain over the grid from ``solve_floor`` for the outcomes of ``outcomes`` (seen from the dealing team):
+    each state's outcomes follow :func:`after_each_outcome`, and a score below the solve floor is held there."""
     out = outcomes.decoded
     size = target - solve_floor
-    d, us, them = (a.ravel() for a in np.indices((2, size, size)))
-    us = us + solve_floor
-    them = them + solve_floor
-    us, them, d = us[:, None], them[:, None], d[:, None]
-    kind, side, delta, other = (out[key][None, :] for key in ("kind", "side", "delta", "other"))
-    bidder_is_us = (d == 0) == (side == 0)  # side 0: the dealing team bid
-    x = np.where(bidder_is_us, us, them)  # the bidding team's score (any team when thrown in)
-    y = np.where(bidder_is_us, them, us)
-    # After the hand, before the end-of-game checks.
-    x_after = np.where(kind == 1, x + delta, np.where(kind == 2, 0, x))
-    y_after = y + other
-    bidder_wins = ((kind == 1) & (delta > 0) & (x_after >= target)) | ((kind == 2) & (x >= 0))
-    other_wins = (kind == 3) | (~bidder_wins & (y_after >= target))
-    ended = bidder_wins | other_wins
-    clamped = ~ended & ((x_after < solve_floor) | (y_after < solve_floor))
-    x_next = np.maximum(x_after, solve_floor)
-    y_next = np.maximum(y_after, solve_floor)
-    us_next = np.where(bidder_is_us, x_next, y_next)
-    them_next = np.where(bidder_is_us, y_next, x_next)
-    index = ((1 - d) * size + us_next - solve_floor) * size + them_next - solve_floor
+    scores = np.arange(solve_floor, target)
+    end, a_after, b_after = after_each_outcome(target, scores, out["code"])
+    # Dealer d = 0: the team at ``us`` deals, so it is side 0 (pair (us, them)); d = 1: the team at ``them`` is
+    # (pair (them, us), its results swapped back).
+    end = np.stack([end, -end.transpose(1, 0, 2)])  # [d, us, them, K], from the team at ``us``
+    us_after = np.stack([a_after, b_after.transpose(1, 0, 2)])
+    them_after = np.stack([b_after, a_after.transpose(1, 0, 2)])
+    end, us_after, them_after = (a.reshape(2 * size * size, -1) for a in (end, us_after, them_after))
+    ended = end != 0
+    clamped = ~ended & ((us_after < solve_floor) | (them_after < solve_floor))
+    d = np.indices((2, size, size))[0].reshape(-1, 1)
+    index = ((1 - d) * size + np.maximum(us_after, solve_floor) - solve_floor) * size \
+        + np.maximum(them_after, solve_floor) - solve_floor
     nxt = np.where(ended, -1, index)
-    win = (np.where(bidder_is_us, bidder_wins, other_wins) & ended).astype(np.float64)
-    order = np.argsort(-(us[:, 0] + them[:, 0]), kind="stable")
+    win = (end > 0).astype(np.float64)
+    _, us, them = (a.ravel() + solve_floor for a in np.indices((2, size, size)))
+    order = np.argsort(-(us + them), kind="stable")
     return GameChain(solve_floor, size, out["p"], nxt, win, clamped, order)

@@ -140,7 +140,7 @@ def test_tables_for_other_rules_are_made_once_and_cached(tmp_path, monkeypatch):
     again = B.bidder_tables(rules)
     assert np.array_equal(again.counts, made.counts)
     assert S.cache_path(Rules(target=12)) != path  # keyed by the rules ...
-    monkeypatch.setattr(CB, "code_version", lambda: "another version")
+    monkeypatch.setattr(S, "code_version", lambda: "another version")
     assert S.cache_path(rules) != path  # ... and by the code version
 
 

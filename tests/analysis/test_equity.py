@@ -252,8 +252,9 @@ def test_value_bids_follows_each_outcome_to_the_table(short_table):
 
 
 def test_each_outcome_leads_where_the_chain_says(short_table):
-    """outcome_wins (the kernels' outcome_after, which the equity bidder reads) and the chain of the solve
-    (build_chain, in NumPy) follow every outcome from every state to the same value."""
+    """outcome_wins (the kernels' outcome_after, which the equity bidder reads, from one score) and the chain of the
+    solve (build_chain, the same rule over the whole grid) follow every outcome from every state to the same
+    value."""
     t = short_table
     codes = t.outcomes.decoded["code"]
     size, floor = t.chain.size, t.solve_floor
@@ -306,3 +307,39 @@ def test_equity_table_is_a_data_frame_of_every_state():
     table = ss.match_equity(20_000, seed=4, rules=Rules(target=7), floor=-5)
     row = frame[(frame["us"] == 3) & (frame["them"] == -2) & (frame["dealer"] == "us")].iloc[0]
     assert (row["win"], row["win_se"]) == (table.win(3, -2, "us").value, table.win(3, -2, "us").se)
+
+
+def _chain_by_numpy(outcomes, target, solve_floor):
+    """The end-of-game checks of docs/rules.md ("Game") restated in NumPy over the whole grid: what build_chain
+    computed before it read the kernels' rule. Here only to hold the two to each other."""
+    out = outcomes.decoded
+    size = target - solve_floor
+    d, us, them = (a.ravel() for a in np.indices((2, size, size)))
+    us, them, d = (us + solve_floor)[:, None], (them + solve_floor)[:, None], d[:, None]
+    kind, side, delta, other = (out[key][None, :] for key in ("kind", "side", "delta", "other"))
+    bidder_is_us = (d == 0) == (side == 0)  # side 0: the dealing team bid
+    x = np.where(bidder_is_us, us, them)
+    y = np.where(bidder_is_us, them, us)
+    x_after = np.where(kind == 1, x + delta, np.where(kind == 2, 0, x))
+    y_after = y + other
+    bidder_wins = ((kind == 1) & (delta > 0) & (x_after >= target)) | ((kind == 2) & (x >= 0))
+    other_wins = (kind == 3) | (~bidder_wins & (y_after >= target))
+    ended = bidder_wins | other_wins
+    clamped = ~ended & ((x_after < solve_floor) | (y_after < solve_floor))
+    x_next, y_next = np.maximum(x_after, solve_floor), np.maximum(y_after, solve_floor)
+    us_next, them_next = np.where(bidder_is_us, x_next, y_next), np.where(bidder_is_us, y_next, x_next)
+    nxt = np.where(ended, -1, ((1 - d) * size + us_next - solve_floor) * size + them_next - solve_floor)
+    win = (np.where(bidder_is_us, bidder_wins, other_wins) & ended).astype(np.float64)
+    return nxt, win, clamped
+
+
+@pytest.mark.parametrize(("target", "solve_floor"), [(21, -40), (11, -25)])
+def test_the_chain_follows_the_rules_of_the_game_for_every_outcome(target, solve_floor):
+    """Every outcome code from every state of the grid: the chain built on the kernels' rule is the rule
+    written out in NumPy, transition for transition."""
+    counts = np.arange(1, L.N_OUTCOMES + 1, dtype=np.int64)  # every code, each with its own probability
+    outcomes = HO.HandOutcomes(counts, 1, "heuristic", Rules(target=target))
+    chain = game_chain.build_chain(outcomes, target, solve_floor)
+    nxt, win, clamped = _chain_by_numpy(outcomes, target, solve_floor)
+    assert np.array_equal(chain.nxt, nxt) and np.array_equal(chain.win, win)
+    assert np.array_equal(chain.clamped, clamped) and chain.clamped.any() and (chain.nxt == -1).any()
