@@ -9,8 +9,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table
-from ..core.io import atomic_write
+from ..analysis.classes import DEFAULT_FEATURES, ClassTable, class_table, moon_table
+from ..analysis.hand import EXAMPLE_HAND, EXAMPLE_MOON_HAND, evaluate_hand
+from ..analysis.match_equity import match_equity
+from ..analysis.positions import position_table
+from ..core.io import atomic_write, replace_folder
+from ..core.rules import Rules
 from .format import (
     CLASS_SUIT_HELP,
     FEATURES,
@@ -26,9 +30,21 @@ from .format import (
     tournament_cells,
 )
 
-__all__ = ["BID_TABLE_SUFFIXES", "POSITION_TABLE_SUFFIXES", "markdown_table", "position_markdown", "table_json",
-           "tournament_markdown", "write_bid_table", "write_equity_table", "write_moon_table", "write_position_table",
-           "write_report", "write_tournament"]
+__all__ = [
+    "BID_TABLE_SUFFIXES",
+    "POSITION_TABLE_SUFFIXES",
+    "make_report",
+    "markdown_table",
+    "position_markdown",
+    "table_json",
+    "tournament_markdown",
+    "write_bid_table",
+    "write_equity_table",
+    "write_moon_table",
+    "write_position_table",
+    "write_report",
+    "write_tournament",
+]
 
 
 def markdown_table(frame: pd.DataFrame, columns: Sequence[Column]) -> str:
@@ -208,6 +224,48 @@ def write_equity_table(table, out: str | Path) -> list[Path]:
     with atomic_write(md) as handle:
         handle.write(equity_markdown(table))
     return [csv, md]
+
+
+def make_report(
+    out_dir: str | Path,
+    *,
+    hands: int,
+    seed: int,
+    rules: Rules,
+    policy: str,
+    by: Sequence[str],
+    min_count: int,
+    equity_hands: int,
+    position_deals: int | None,
+    command: str,
+    executor=None,
+    progress=None,
+) -> tuple[ClassTable, list[Path]]:
+    """The whole report: simulate its tables (the class table of ``hands`` hands, what to call by position over
+    ``position_deals`` deals, a fifth of ``hands`` by default, the match-equity table of ``equity_hands`` hands and
+    the example hands), then replace ``out_dir`` with the files of :func:`write_report`, so the folder always holds
+    one complete report. ``progress(total, description)``, if given, is a context giving a callback for the hands
+    of the two long runs (a progress bar); ``executor`` runs every simulation. Returns the class table and the
+    files written."""
+    import contextlib
+
+    def bar(total: int, description: str):
+        return progress(total, description) if progress else contextlib.nullcontext()
+
+    with bar(hands, "dealing and playing") as done:
+        table = class_table(hands, seed=seed, rules=rules, policy=policy, progress=done, executor=executor)
+    deals = position_deals or max(hands // 5, 1)
+    with bar(deals, "every call at every turn") as done:
+        positions = position_table(deals, seed=seed, rules=rules, policy=policy, classes=table, progress=done,
+                                   executor=executor)
+    equity = match_equity(equity_hands, seed=seed, rules=rules, policy=policy, executor=executor)
+    example = evaluate_hand(EXAMPLE_HAND, seed=seed, policy=policy, rules=rules, executor=executor, equity=equity)
+    moon_hand = (evaluate_hand(EXAMPLE_MOON_HAND, seed=seed, policy=policy, rules=rules, executor=executor,
+                               equity=equity) if rules.moon else None)
+    with replace_folder(out_dir) as folder:
+        written = write_report(table, folder, command=command, by=by, min_count=min_count, example_hand=example,
+                               equity=equity, moon_hand=moon_hand, positions=positions)
+    return table, written
 
 
 def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Sequence[str] = DEFAULT_FEATURES,
