@@ -11,7 +11,7 @@ For each rule set asked (default: the default rules, round_points=true, forced_b
   played from there by ``equity`` at all four seats (``difference_se`` in standard errors of both);
 - the machine's load average when it started and ended (the machine may be shared).
 
-Tables missing for a rule set are made first (minutes, once; see smear_sim.analysis.bidder) and cached.
+Tables missing for a rule set are made first (minutes, once; see smear_sim.analysis.bidder_tables) and cached.
 
     python benchmarks/equity_bidder.py
     python benchmarks/equity_bidder.py --games 20000 --rules default --opponents heuristic --check-games 0
@@ -25,7 +25,7 @@ import math
 import os
 import time
 
-from smear_sim.analysis.bidder import bidder_tables
+from smear_sim.analysis.bidder_tables import bidder_tables
 from smear_sim.analysis.match import duplicate_games
 from smear_sim.analysis.match_equity import match_equity
 from smear_sim.analysis.simulate import simulate_games

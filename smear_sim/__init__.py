@@ -29,7 +29,7 @@ from .reference.record import (
 
 if TYPE_CHECKING:  # the lazy names below, for type checkers and editors
     from .analysis.auction import AuctionAnalysis, evaluate_auction
-    from .analysis.bidder import bidder_tables, build_bidder_tables, ready_tables
+    from .analysis.bidder_tables import bidder_tables, build_bidder_tables, ready_tables
     from .analysis.classes import ClassTable, bid_table, class_table, hand_classes, moon_table
     from .analysis.hand import HandAnalysis, HandQuery, evaluate_hand, hand_query
     from .analysis.hand_outcomes import hand_outcomes
@@ -94,8 +94,8 @@ _LAZY = {
     "AuctionAnalysis": ".analysis.auction",
     "position_table": ".analysis.positions",
     "PositionTable": ".analysis.positions",
-    "bidder_tables": ".analysis.bidder",
-    "build_bidder_tables": ".analysis.bidder",
+    "bidder_tables": ".analysis.bidder_tables",
+    "build_bidder_tables": ".analysis.bidder_tables",
     "evaluate_hand": ".analysis.hand",
     "HandAnalysis": ".analysis.hand",
     "hand_query": ".analysis.hand",
@@ -119,7 +119,7 @@ _LAZY = {
     "Estimate": ".core.stats",
     "hand_classes": ".analysis.classes",
     "position_counts": ".analysis.positions",
-    "ready_tables": ".analysis.bidder",
+    "ready_tables": ".analysis.bidder_tables",
 }
 
 __all__ = [  # the names below, then those that load on first use (_LAZY)
@@ -210,7 +210,7 @@ def _ready_first(function: Any) -> Any:
 
     @functools.wraps(function)
     def ready_then_run(*args: Any, **kwargs: Any) -> Any:
-        from .analysis.bidder import ready_tables
+        from .analysis.bidder_tables import ready_tables
 
         try:
             bound = signature.bind(*args, **kwargs)

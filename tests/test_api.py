@@ -56,7 +56,7 @@ def test_the_lookup_never_makes_tables(monkeypatch):
 
 
 def test_the_api_gets_the_equity_bidder_ready_first(monkeypatch):
-    import smear_sim.analysis.bidder as B
+    import smear_sim.analysis.bidder_tables as B
 
     asked = []
     monkeypatch.setattr(models, "_LOADED", {})

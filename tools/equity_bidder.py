@@ -1,6 +1,6 @@
 """Remake the equity bidder's tables shipped in the package (smear_sim/data/equity_bidder.npz), for the default rules.
 
-The tables come from the self-consistent iteration of smear_sim.analysis.bidder: the seed fixes every number, so
+The tables come from the self-consistent iteration of smear_sim.analysis.bidder_tables: the seed fixes every number, so
 the same command gives the same file (and the same bids). Each step is reported: how many of the bidder's
 decisions changed from the step before, until none did. Run it from the repository root after any change to the
 players' card play or bidding, or to the rules' defaults:
@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from smear_sim.analysis.bidder import SHIPPED, build_bidder_tables
+from smear_sim.analysis.bidder_tables import SHIPPED, build_bidder_tables
 from smear_sim.core.rules import Rules, load_rules
 from smear_sim.engine.bidder_store import cache_path, shipped_path
 from smear_sim.output.terminal import progress_bar

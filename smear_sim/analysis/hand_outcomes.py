@@ -120,7 +120,7 @@ def hand_outcomes(
 ) -> HandOutcomes:
     """Count the outcomes of ``hands`` hands, the dealing team at ``scores[0]`` and the other at ``scores[1]``.
 
-    ``model`` is the kernels' tables for the policy (by default :func:`smear_sim.analysis.bidder.player_model`'s);
+    ``model`` is the kernels' tables for the policy (by default :func:`smear_sim.analysis.bidder_tables.player_model`'s);
     ``checkpoint`` saves finished chunks for a resumed run (:mod:`smear_sim.engine.checkpoint`).
     """
     rules = rules or Rules()

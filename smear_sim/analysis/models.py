@@ -1,5 +1,5 @@
 """Looking up the tables a game's players read: the equity bidder's, or an empty model. This module never makes
-tables; :mod:`smear_sim.analysis.bidder` does, and the entry points (the command line's ``ready_players``, the
+tables; :mod:`smear_sim.analysis.bidder_tables` does, and the entry points (the command line's ``ready_players``, the
 public API, the web server) have it make them before any work starts, so every module below only looks them up.
 
 The tables a session has loaded are kept here with the model the kernels read, so each file is read once.
@@ -31,7 +31,7 @@ def remember_tables(tables: BidderTables) -> BidderTables:
 
 def loaded_tables(rules: Rules) -> BidderTables | None:
     """The equity bidder's tables for ``rules``, loaded once from the package or the cache; None when they must
-    be made first (:func:`smear_sim.analysis.bidder.bidder_tables`)."""
+    be made first (:func:`smear_sim.analysis.bidder_tables.bidder_tables`)."""
     if rules not in _LOADED:
         tables = load_tables(rules)
         if tables is None:

@@ -259,12 +259,12 @@ def checkpoint_beside(output: Path | None, arguments: Mapping[str, Any],
 
 def ready_players(policy: str, rules) -> None:
     """When the equity bidder plays under rules whose tables are neither shipped nor cached, make them now, with a
-    progress bar and the time left after each step, before the command's own work (analysis/bidder.py)."""
+    progress bar and the time left after each step, before the command's own work (analysis/bidder_tables.py)."""
     from ..core.players import parse_policies
 
     if "equity" not in parse_policies(policy):
         return  # the bidder's module imports the analyses (and their kernels): only where they are needed
-    from ..analysis.bidder import ready_tables
+    from ..analysis.bidder_tables import ready_tables
 
     ready_tables(policy, rules, progress=lambda total, description: progress_for(total, description, True),
                  notify=note)

@@ -1,7 +1,7 @@
 """The equity bidder's tables: what they hold, the arrays the kernels read, and their file.
 
 The ``equity`` policy (:mod:`smear_sim.kernels.players.equity`, whose docstring states its decision rule) bids
-from tables that :mod:`smear_sim.analysis.bidder` makes by simulation:
+from tables that :mod:`smear_sim.analysis.bidder_tables` makes by simulation:
 
 - ``counts[place, situation, bucket, call slot, outcome]``: how often each hand outcome (layout ``OUT_*``, from
   the caller's team) followed each legal call, for each place in the auction, situation there, and hand-strength

@@ -6,7 +6,7 @@ parameter, written after a colon: ``pimc:16`` is the search player with 16 sampl
 kernel code packs both: ``code = number + PARAM_SCALE * parameter``, where ``number`` is the name's index in
 :data:`POLICIES`; a policy without a parameter has parameter 0, so its code is its number. This module
 imports no Numba, so the command line can check a ``--policy`` before any kernel loads. ``equity`` bids from
-tables made for the rules in play: :func:`smear_sim.analysis.bidder.player_model` gives the kernels those tables.
+tables made for the rules in play: :func:`smear_sim.analysis.bidder_tables.player_model` gives the kernels those tables.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ the places and the versions, which depend on the installed package:
 
 - for the default rules, the tables ship in the package (``smear_sim/data/equity_bidder.npz``), made by
   ``python tools/equity_bidder.py``;
-- for any other rules, they are made on first use (:mod:`smear_sim.analysis.bidder`) and cached in the user's
+- for any other rules, they are made on first use (:mod:`smear_sim.analysis.bidder_tables`) and cached in the user's
   cache folder, ``$SMEAR_SIM_CACHE_DIR``, else ``$XDG_CACHE_HOME/smear-sim``, else ``~/.cache/smear-sim``, as
   ``equity-bidder/<key>.npz``: the key is a digest of the rules, the code version (:func:`code_version`), the file
   format and the bidder's ``MIN_COUNT`` and ``MARGIN``, so changing any of them makes new tables rather than

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from smear_sim.analysis.auction import evaluate_auction, legal_calls, parse_auction
-from smear_sim.analysis.bidder import player_model
+from smear_sim.analysis.bidder_tables import player_model
 from smear_sim.analysis.hand import evaluate_hand
 from smear_sim.core import layout as L
 from smear_sim.core.cards import mask_of, parse_cards

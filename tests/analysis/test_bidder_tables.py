@@ -1,5 +1,5 @@
 """The equity bidder (kernels/players/equity.py) and its tables (core/bidder.py, engine/bidder_store.py,
-analysis/models.py, analysis/bidder.py): the kernel
+analysis/models.py, analysis/bidder_tables.py): the kernel
 decides as the tables say, the shipped tables are what the tool makes, and tables for other rules are made once and
 cached."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import smear_sim.analysis.bidder as B
+import smear_sim.analysis.bidder_tables as B
 import smear_sim.analysis.models as M
 import smear_sim.engine.bidder_store as S
 from smear_sim.core import bidder as CB
@@ -63,7 +63,7 @@ def _calls_for(place, sit):
 
 def test_the_kernel_calls_what_the_tables_say(shipped):
     """For every cell with enough decisions, the kernel's call at several scores is the one of highest P(win) that
-    the tables give (analysis.bidder.decisions), and a call legal there."""
+    the tables give (analysis.bidder_tables.decisions), and a call legal there."""
     rules, array = shipped.rules, shipped.rules.to_array()
     model = shipped.model(margin=0)  # the tables' own choice, whatever the default margin
     scores = [(0, 0), (15, 19), (19, 17), (-8, 5)]

@@ -1,0 +1,197 @@
+"""The equity bidder's tables, made by simulation until they agree with the bidder that uses them.
+
+The ``equity`` policy (:mod:`smear_sim.kernels.players.equity`) bids from outcome tables by place, situation,
+strength bucket and call (:mod:`smear_sim.analysis.positions`) and from its own match-equity table
+(:mod:`smear_sim.analysis.match_equity`). Both depend on how the four seats bid, so :func:`build_bidder_tables` iterates:
+
+0. the tables with every seat bidding like ``heuristic``;
+1. the tables with every seat bidding ``equity`` from the tables of the step before; and so on,
+
+until no decision of the bidder changes from one step to the next, or ``max_iterations``. Every step plays the
+same deals (the same seed), so a change comes from the bidding, not from the luck of the deal. A decision is the
+call of highest P(win) for each place, situation and strength bucket met at least ``MIN_COUNT`` times, at 0-0.
+The tables are measured at 0-0, so those decisions are the only ones the next step's tables depend on: when none
+changes, the next step would make the very same tables, an exact fixed point.
+
+**Scores.** The outcome tables and the hand outcomes behind the equity table are measured at 0-0. At other
+scores the bidder weighs its calls with the equity table read at the real score, which is exact for its own
+decision, but it takes the other seats to answer as they would at 0-0: an approximation, whose error on the
+equity table is measured by ``benchmarks/equity_bidder.py`` (whole games from several scores against the table).
+
+:func:`bidder_tables` gives the tables for any rules: shipped in the package for the default rules, else cached,
+else made here (:mod:`smear_sim.engine.bidder_store` says where). ``tools/equity_bidder.py`` remakes the shipped
+ones. This module sits above the analyses it runs; they look the tables up in :mod:`smear_sim.analysis.models`,
+which never makes them, so entry points call :func:`bidder_tables` (or :func:`ready_tables`) before the work.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import warnings
+from collections.abc import Callable
+from contextlib import AbstractContextManager as ContextManager
+from typing import Any
+
+import numpy as np
+
+from ..core.bidder import MARGIN, MIN_COUNT, BidderTables, empty_model
+from ..core.errors import SmearWarning
+from ..core.players import parse_policies
+from ..core.rules import Rules
+from ..engine.bidder_store import cache_path, code_version
+from ..engine.runner import Executor, Progress
+from .classes import class_table
+from .match_equity import match_equity
+from .models import loaded_tables, player_model, remember_tables, tables_ready
+from .positions import position_table, strength_buckets
+
+__all__ = [
+    "FIRST_USE",
+    "SHIPPED",
+    "bidder_tables",
+    "build_bidder_tables",
+    "decisions",
+    "player_model",
+    "ready_tables",
+    "tables_ready",
+]
+
+# Sizes of the tables: shipped for the default rules, and made on first use for other rules (smaller, so that the
+# first use takes minutes, not an hour).
+SHIPPED = {"deals": 6_000_000, "equity_hands": 1_000_000, "class_hands": 4_000_000, "max_iterations": 8}
+FIRST_USE = {"deals": 600_000, "equity_hands": 300_000, "class_hands": 1_000_000, "max_iterations": 4}
+
+
+class FirstUseWarning(SmearWarning):
+    """The equity bidder's tables are being made for these rules: it takes minutes, once."""
+
+
+def decisions(tables: BidderTables, scores: list[tuple[int, int]] | np.ndarray = ((0, 0),),
+              min_count: int = MIN_COUNT) -> np.ndarray:
+    """The bidder's call slot ``[score, place, situation, bucket]`` at each of ``scores`` (the caller's team first),
+    for the cells met at least ``min_count`` times (-1 for the others), from ``tables``' own counts and equity grid:
+    the kernel's decision rule (:mod:`smear_sim.kernels.players.equity`)."""
+    from ..kernels.equity import outcome_states  # imports Numba: only once there is work
+
+    rules = tables.rules
+    scores = np.asarray(scores, dtype=np.int64).reshape(-1, 2)
+    n_out = tables.counts.shape[-1]
+    floor = tables.solve_floor
+    states = [outcome_states(rules.target, int(us), int(them), n_out) for us, them in scores]
+    end = np.stack([s[0] for s in states], axis=1)  # [outcome, score]
+    us_after = np.maximum(np.stack([s[1] for s in states], axis=1), floor) - floor
+    them_after = np.maximum(np.stack([s[2] for s in states], axis=1), floor) - floor
+    going_on = end == 0
+    n = tables.counts.sum(axis=-1).astype(np.float64)  # [place, situation, bucket, slot]
+    best = np.full((len(scores), *tables.decisions.shape), -1, dtype=np.int64)
+    for place in range(tables.counts.shape[0]):
+        grid = tables.grid[place % 2]  # the opener deals next: the team of places 0 and 2
+        value = np.where(going_on, grid[np.where(going_on, us_after, 0), np.where(going_on, them_after, 0)],
+                         (end > 0).astype(np.float64))
+        counted = n[place] > 0
+        win = (tables.counts[place].reshape(-1, n_out) @ value).reshape(*n[place].shape, len(scores))
+        win = np.where(counted[..., None], win / np.where(counted, n[place], 1)[..., None], -np.inf)
+        chosen = np.argmax(win, axis=-2)  # [situation, bucket, score]: the first of equals, as the kernel takes
+        enough = (tables.decisions[place] >= min_count)[..., None]
+        best[:, place] = np.moveaxis(np.where(enough, chosen, -1), -1, 0)
+    return best
+
+
+def build_bidder_tables(
+    rules: Rules | None = None,
+    *,
+    deals: int = SHIPPED["deals"],
+    equity_hands: int = SHIPPED["equity_hands"],
+    class_hands: int = SHIPPED["class_hands"],
+    max_iterations: int = SHIPPED["max_iterations"],
+    seed: int = 1,
+    threads: int | None = None,
+    executor: Executor | None = None,
+    progress: Callable[[int, str], ContextManager[Progress | None]] | None = None,
+    notify: Callable[[str], None] | None = None,
+) -> BidderTables:
+    """Make the tables by the iteration of the module docstring; ``meta["iterations"]`` records each step.
+
+    ``progress(total, description)``, if given, is a context giving a callback for the deals of one step (a
+    progress bar); ``notify`` hears a line per step, with the time the steps left may take.
+    """
+    rules = rules or Rules()
+    started = time.perf_counter()
+    classes = class_table(class_hands, seed=seed, rules=rules, policy="heuristic", threads=threads, executor=executor)
+    buckets = strength_buckets(classes)
+    policy, model = "heuristic", empty_model()
+    history: list[dict[str, Any]] = []
+    previous = None
+    tables = None
+    for step in range(max_iterations + 1):
+        step_started = time.perf_counter()
+        equity = match_equity(equity_hands, seed=seed, rules=rules, policy=policy, threads=threads, executor=executor,
+                              model=model)
+        with (progress(deals, f"equity bidder tables, step {step}") if progress else contextlib.nullcontext()) as bar:
+            positions = position_table(deals, seed=seed, rules=rules, policy=policy, threads=threads,
+                                       executor=executor, model=model, buckets=buckets, progress=bar)
+        tables = BidderTables(rules, positions.counts, buckets[0], equity.win_grid, equity.solve_floor)
+        chosen = decisions(tables)[0]
+        entry: dict[str, Any] = {"step": step, "bidding": policy, "decisions": int((chosen >= 0).sum()),
+                                 "win_0_0": round(float(equity.win(0, 0, "them").value), 5),
+                                 "seconds": round(time.perf_counter() - step_started, 1)}
+        if previous is not None:
+            both = (chosen >= 0) | (previous >= 0)
+            entry["changed"] = int((both & (chosen != previous)).sum())
+        history.append(entry)
+        if notify:
+            changed = f", {entry['changed']:,} changed" if "changed" in entry else ""
+            left = "" if entry.get("changed") == 0 or step == max_iterations else (
+                f"; at most {max_iterations - step} more, about {entry['seconds'] * (max_iterations - step) / 60:.0f} "
+                "min")
+            notify(f"step {step} ({policy} bidding): {entry['decisions']:,} decisions{changed}, "
+                   f"{entry['seconds']:.0f} s{left}")
+        if entry.get("changed") == 0:
+            break
+        previous = chosen
+        policy, model = "equity", tables.model()
+    meta = {"seed": seed, "deals": deals, "strength": [buckets[1], buckets[2]], "equity_hands": equity_hands,
+            "class_hands": class_hands,
+            "min_count": MIN_COUNT, "margin": MARGIN, "iterations": history, "converged": history[-1].get("changed") == 0,
+            "code_version": code_version(), "seconds": round(time.perf_counter() - started, 1)}
+    return BidderTables(rules, tables.counts, buckets[0], tables.grid, tables.solve_floor, meta)
+
+
+def bidder_tables(
+    rules: Rules,
+    *,
+    progress: Callable[[int, str], ContextManager[Progress | None]] | None = None,
+    notify: Callable[[str], None] | None = None,
+) -> BidderTables:
+    """The tables for ``rules``: shipped or cached, else made now (minutes, once) and cached.
+
+    Made here, they are announced to ``notify`` (by default as a :class:`FirstUseWarning`) with where they will be
+    kept, and ``progress`` and ``notify`` follow the steps (:func:`build_bidder_tables`).
+    """
+    tables = loaded_tables(rules)
+    if tables is None:
+        steps, deals = FIRST_USE["max_iterations"] + 1, FIRST_USE["deals"]
+        line = (f"first use of the equity bidder under {rules.summary()}: making its tables, at most {steps} steps "
+                f"of {deals:,} deals (minutes, once); they are cached in {cache_path(rules).parent}")
+        if notify is None:
+            warnings.warn(line, FirstUseWarning, stacklevel=2)
+        else:
+            notify(line)
+        tables = build_bidder_tables(rules, **FIRST_USE, progress=progress, notify=notify)
+        tables.save(cache_path(rules))
+        remember_tables(tables)
+    return tables
+
+
+def ready_tables(
+    policies: str | tuple[str, str],
+    rules: Rules,
+    *,
+    progress: Callable[[int, str], ContextManager[Progress | None]] | None = None,
+    notify: Callable[[str], None] | None = None,
+) -> None:
+    """Make sure the tables the players of ``policies`` read under ``rules`` are at hand (made now if need be):
+    what an entry point calls before work that looks them up (:func:`smear_sim.analysis.models.player_model`)."""
+    if "equity" in parse_policies(policies):
+        bidder_tables(rules, progress=progress, notify=notify)
