@@ -10,6 +10,8 @@ status 2, never a traceback.
 # isort: off
 from . import records, simulation, games, hand, tables, plot, report, web  # noqa: F401
 # isort: on
-from .app import app, main
+from .app import app, main, unwrap_help
+
+unwrap_help(app)  # help text that wraps cleanly at any width
 
 __all__ = ["app", "main"]

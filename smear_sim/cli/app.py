@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
+import inspect
 import json
 import os
 import signal
@@ -40,6 +41,31 @@ app = typer.Typer(
     rich_markup_mode="rich",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def plain_paragraphs(text: str) -> str:
+    """Help text with each paragraph of prose on one line, so that rich wraps it cleanly at any width.
+
+    The docstrings are wrapped at 120 columns for the source; rich keeps those line breaks and wraps again at the
+    terminal's width, which broke sentences mid-line. Indented lines (the examples) and list items keep theirs.
+    """
+    paragraphs = []
+    for paragraph in inspect.cleandoc(text).split("\n\n"):
+        lines: list[str] = []
+        for line in paragraph.split("\n"):
+            if lines and not line.startswith((" ", "- ", "* ")) and not lines[-1].startswith(" "):
+                lines[-1] += " " + line.strip()
+            else:
+                lines.append(line)
+        paragraphs.append("\n".join(lines))
+    return "\n\n".join(paragraphs)
+
+
+def unwrap_help(typer_app: typer.Typer) -> None:
+    """Give every command of ``typer_app`` its docstring as :func:`plain_paragraphs` (once all are registered)."""
+    for info in typer_app.registered_commands:
+        text = info.help or inspect.getdoc(info.callback) or ""
+        info.help = plain_paragraphs(text)
 
 
 def _print_version(value: bool) -> None:
