@@ -35,14 +35,13 @@ import numpy as np
 from ..core import layout as L
 from ..core.cards import mask_of
 from ..core.errors import SmearError
-from ..core.players import parse_policies, policy_array
 from ..core.rules import Rules
 from ..core.stats import Estimate, proportion
-from ..engine.runner import Executor, Job, Progress, check_count, run
+from ..engine.runner import Executor, Job, Progress, check_count
 from .hand import json_se, json_value, parse_hand, shared_equity
 from .hand_outcomes import DEFAULT_HANDS, outcome_points
 from .match_equity import DEFAULT_FLOOR, EquityTable
-from .models import player_model
+from .plan import RunPlan
 from .scores import DEALERS, check_scores, parse_score
 from .simulate import bid_name
 
@@ -284,6 +283,7 @@ def evaluate_auction(
     executor: Executor | None = None,
     equity: EquityTable | None = None,
     equity_hands: int = DEFAULT_HANDS,
+    plan: RunPlan | None = None,
 ) -> AuctionAnalysis:
     """Value every legal call of ``hand`` at ``position`` (1 = the opener .. 4 = the dealer) after the calls
     ``auction`` (e.g. ``"pass,3"``), the analysed team at ``score[0]`` (module docstring).
@@ -292,13 +292,13 @@ def evaluate_auction(
     a standard error below it; at most ``max_deals`` deals are tried. When the calls before the seat are so rare
     under the policy's bidding that this cannot be reached, a one-line :class:`SmearError` says so as soon as the
     acceptance rate shows it. ``equity`` values the outcomes (by default one is made from ``equity_hands`` hands
-    and kept for the session).
+    and kept for the session). ``plan``, when given, stands for ``policy``, ``rules`` and the run's settings
+    (:class:`smear_sim.analysis.plan.RunPlan`).
     """
     cards = parse_hand(hand)
-    rules = rules or Rules()
-    policies = parse_policies(policy)
-    if policies[0] != policies[1]:
-        raise SmearError("the auction analysis plays one policy at all four seats; give a single --policy")
+    plan = plan or RunPlan.of(policy, rules, threads=threads, progress=progress, executor=executor)
+    rules = plan.rules
+    policy = plan.one_policy("the auction analysis plays")
     prior = parse_auction(auction, position, rules)
     score = check_scores(parse_score(score), rules)
     check_count("max_deals", max_deals)
@@ -309,8 +309,8 @@ def evaluate_auction(
         check_count("samples", target)
     if equity is None:
         check_count("equity_hands", equity_hands)
-        equity = shared_equity(equity_hands, seed, rules, policies[0], min(DEFAULT_FLOOR, *score))
-    elif equity.rules != rules or equity.policy != policies[0]:
+        equity = shared_equity(equity_hands, seed, rules, policy, min(DEFAULT_FLOOR, *score))
+    elif equity.rules != rules or equity.policy != policy:
         raise SmearError("the equity table was made with other rules or another policy than this analysis")
     seat = position - 1  # dealer 3: the opener is seat 0
     team = seat & 1
@@ -321,8 +321,8 @@ def evaluate_auction(
     prior_array = np.zeros(4, dtype=np.int64)
     prior_array[: len(prior)] = prior
     job = Job("auction_hands", seed, max_deals,
-              (rules.to_array(), policy_array(policies), player_model(policies, rules), np.uint64(mask_of(cards)),
-               seat, prior_array, score0, score1, np.rint(win * L.WIN_SCALE).astype(np.int64), points),
+              (*plan.players, np.uint64(mask_of(cards)), seat, prior_array, score0, score1,
+               np.rint(win * L.WIN_SCALE).astype(np.int64), points),
               label="max_deals")
     legal = legal_calls(rules, prior)
     wanted = f"{target:,} samples" if target is not None else f"a standard error below {precision:g} points"
@@ -334,7 +334,7 @@ def evaluate_auction(
             return True
         calls = ", ".join(str(bid_name(c)) for c in prior)
         if accepted == 0 and deals >= 10 * AUCTION_BATCH:
-            raise SmearError(f"none of the first {deals:,} deals fits the calls before you ({calls}) under {policies[0]} "
+            raise SmearError(f"none of the first {deals:,} deals fits the calls before you ({calls}) under {policy} "
                              f"bidding, so {wanted} cannot be reached in --max-deals {max_deals:,}; check the "
                              "auction, or try another --policy")
         if accepted >= MIN_ACCEPTED_FOR_ESTIMATE:
@@ -342,12 +342,12 @@ def evaluate_auction(
             needed = target if target is not None else accepted * (se / precision) ** 2
             if needed / rate > max_deals:
                 raise SmearError(f"the calls before you ({calls}) fit only {100 * rate:.2g}% of deals under "
-                                 f"{policies[0]} bidding: {wanted} would take about {needed / rate:,.0f} deals, more "
+                                 f"{policy} bidding: {wanted} would take about {needed / rate:,.0f} deals, more "
                                  f"than --max-deals {max_deals:,}; ask for fewer --samples (or a larger --precision), "
                                  "or raise --max-deals")
         return False
 
-    result = run(job, threads=threads, chunk_size=AUCTION_BATCH, progress=progress, stop=enough, executor=executor)
+    result = plan.run(job, chunk_size=AUCTION_BATCH, stop=enough)
     stopped_by = ("samples" if target is not None else "precision") if result.stopped else "max-deals"
-    return AuctionAnalysis(cards, position, prior, score, seed, policies[0], rules, result.counts, equity, stopped_by,
+    return AuctionAnalysis(cards, position, prior, score, seed, policy, rules, result.counts, equity, stopped_by,
                            result.seconds)

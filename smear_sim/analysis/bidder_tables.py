@@ -41,9 +41,11 @@ from ..core.players import parse_policies
 from ..core.rules import Rules
 from ..engine.bidder_store import cache_path, code_version
 from ..engine.runner import Executor, Progress
+from ..engine.settings import RunSettings
 from .classes import class_table
 from .match_equity import match_equity
 from .models import loaded_tables, player_model, remember_tables, tables_ready
+from .plan import RunPlan
 from .positions import position_table, strength_buckets
 
 __all__ = [
@@ -116,9 +118,10 @@ def build_bidder_tables(
     ``progress(total, description)``, if given, is a context giving a callback for the deals of one step (a
     progress bar); ``notify`` hears a line per step, with the time the steps left may take.
     """
-    rules = rules or Rules()
+    rules = Rules() if rules is None else rules
+    settings = RunSettings(threads, executor)
     started = time.perf_counter()
-    classes = class_table(class_hands, seed=seed, rules=rules, policy="heuristic", threads=threads, executor=executor)
+    classes = class_table(class_hands, seed=seed, plan=RunPlan.of("heuristic", rules, settings=settings))
     buckets = strength_buckets(classes)
     policy, model = "heuristic", empty_model()
     history: list[dict[str, Any]] = []
@@ -126,11 +129,10 @@ def build_bidder_tables(
     tables = None
     for step in range(max_iterations + 1):
         step_started = time.perf_counter()
-        equity = match_equity(equity_hands, seed=seed, rules=rules, policy=policy, threads=threads, executor=executor,
-                              model=model)
+        plan = RunPlan.of(policy, rules, model=model, settings=settings)  # each step bids from the step before
+        equity = match_equity(equity_hands, seed=seed, plan=plan)
         with (progress(deals, f"equity bidder tables, step {step}") if progress else contextlib.nullcontext()) as bar:
-            positions = position_table(deals, seed=seed, rules=rules, policy=policy, threads=threads,
-                                       executor=executor, model=model, buckets=buckets, progress=bar)
+            positions = position_table(deals, seed=seed, buckets=buckets, plan=plan.but(progress=bar))
         tables = BidderTables(rules, positions.counts, buckets[0], equity.win_grid, equity.solve_floor)
         chosen = decisions(tables)[0]
         entry: dict[str, Any] = {"step": step, "bidding": policy, "decisions": int((chosen >= 0).sum()),

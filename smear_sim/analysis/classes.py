@@ -19,12 +19,11 @@ import numpy as np
 from ..core import layout as L
 from ..core.errors import SmearError
 from ..core.io import atomic_write
-from ..core.players import parse_policies, policy_array
 from ..core.rules import Rules
 from ..core.tables import TRUMP_RANK_NAMES
-from ..engine.runner import Executor, Job, Progress, run
+from ..engine.runner import Executor, Job, Progress
 from .estimates import estimate
-from .models import player_model
+from .plan import RunPlan
 
 if TYPE_CHECKING:  # pandas is imported where tables are built, so analysing one hand stays quick to start
     import pandas as pd
@@ -167,21 +166,20 @@ def class_table(
     progress: Progress | None = None,
     executor: Executor | None = None,
     checkpoint: Checkpoint | None = None,
+    plan: RunPlan | None = None,
 ) -> ClassTable:
     """Deal ``hands`` random hands to a bidder at seat 0, play them out and count them by class.
 
     ``executor`` runs the chunks elsewhere (a Dask cluster, say) and ``checkpoint`` saves finished chunks
-    for a resumed run (:mod:`smear_sim.engine.checkpoint`); neither changes the counts.
+    for a resumed run (:mod:`smear_sim.engine.checkpoint`); neither changes the counts. ``plan``, when given,
+    stands for ``rules``, ``policy`` and the run's settings (:class:`smear_sim.analysis.plan.RunPlan`).
     """
-    rules = rules or Rules()
-    policies = parse_policies(policy)
-    if policies[0] != policies[1]:
-        raise SmearError("bid tables play one policy at all four seats; give a single --policy")
-    job = Job("analyze_hands", seed, hands, (rules.to_array(), policy_array(policies), player_model(policies, rules),
-                                             np.uint64(0), -1, True))
-    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor,
-                 checkpoint=checkpoint)
-    return ClassTable(result.counts, hands, seed, policies[0], rules, result.seconds)
+    plan = plan or RunPlan.of(policy, rules, threads=threads, chunk_size=chunk_size, progress=progress,
+                              executor=executor, checkpoint=checkpoint)
+    policy = plan.one_policy("bid tables play")
+    job = Job("analyze_hands", seed, hands, (*plan.players, np.uint64(0), -1, True))
+    result = plan.run(job)
+    return ClassTable(result.counts, hands, seed, policy, plan.rules, result.seconds)
 
 
 hand_classes = class_table  # the name that says it gives counts (a ``*_table`` gives a DataFrame)
@@ -198,14 +196,15 @@ def bid_table(
     threads: int | None = None,
     progress: Progress | None = None,
     executor: Executor | None = None,
+    plan: RunPlan | None = None,
 ) -> pd.DataFrame:
     """A bid table over ``hands`` random hands, grouped by the features ``by`` (a DataFrame).
 
     Rows with fewer than ``min_count`` hands are kept but flagged (``reliable`` false, no ``bid_up_to``).
     """
     by = parse_features(by)
-    table = class_table(hands, seed=seed, rules=rules, policy=policy, threads=threads, progress=progress,
-                        executor=executor)
+    plan = plan or RunPlan.of(policy, rules, threads=threads, progress=progress, executor=executor)
+    table = class_table(hands, seed=seed, plan=plan)
     return table.frame(by, min_count)
 
 

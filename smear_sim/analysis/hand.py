@@ -25,16 +25,16 @@ import numpy as np
 from ..core import layout as L
 from ..core.cards import SUIT_NAMES, card_name, mask_of, parse_cards, parse_suit
 from ..core.errors import CardError, SmearError
-from ..core.players import parse_policies, policy_array
 from ..core.rules import Rules
 from ..core.stats import Estimate, round_to_se
 from ..core.tables import POINT_NAMES
-from ..engine.runner import Executor, Job, Progress, check_count, run
+from ..engine.runner import Executor, Job, Progress, check_count
+from ..engine.settings import RunSettings
 from ..reference.hand import is_misdeal_hand
 from .estimates import BidEstimates, estimate
 from .hand_outcomes import DEFAULT_HANDS
 from .match_equity import DEFAULT_FLOOR, BidWins, EquityTable, match_equity
-from .models import player_model
+from .plan import RunPlan
 from .scores import check_scores, parse_score
 
 if TYPE_CHECKING:
@@ -266,8 +266,9 @@ class HandQuery:
     equity_hands: int = DEFAULT_HANDS
 
     def run(self, *, threads: int | None = None, progress: Progress | None = None,
-            executor: Executor | None = None) -> HandAnalysis:
-        """Simulate; ``progress`` and ``executor`` go to :func:`smear_sim.engine.runner.run`.
+            executor: Executor | None = None, settings: RunSettings | None = None) -> HandAnalysis:
+        """Simulate under ``settings`` (or those ``threads``, ``progress`` and ``executor`` give;
+        :mod:`smear_sim.engine.settings`).
 
         The equity table for the game view is made (once a session for each seed, policy and rules) on
         Numba's threads here, outside ``progress`` and ``executor``, which belong to the hand's own deals.
@@ -277,8 +278,10 @@ class HandQuery:
         def precise_enough(counts: np.ndarray) -> bool:
             return float(estimate(counts[0], rules).points.se[0]) < precision
 
-        result = run(self.job, threads=threads, chunk_size=PRECISION_BATCH if precision is not None else 1 << 16,
-                     progress=progress, stop=precise_enough if precision is not None else None, executor=executor)
+        if settings is None:
+            settings = RunSettings(threads, executor, progress=progress)
+        result = settings.run(self.job, chunk_size=PRECISION_BATCH if precision is not None else 1 << 16,
+                              stop=precise_enough if precision is not None else None)
         equity = self.equity
         if self.score is not None and equity is None:
             equity = shared_equity(self.equity_hands, self.job.seed, rules, self.policy,
@@ -302,26 +305,27 @@ def hand_query(
     score: tuple[int, int] | str | None = (0, 0),
     equity: EquityTable | None = None,
     equity_hands: int = DEFAULT_HANDS,
+    plan: RunPlan | None = None,
 ) -> HandQuery:
-    """Check the arguments of :func:`evaluate_hand` (a one-line :class:`SmearError` for the first bad one)."""
+    """Check the arguments of :func:`evaluate_hand` (a one-line :class:`SmearError` for the first bad one).
+    ``plan``, when given, stands for ``policy`` and ``rules``."""
     cards = parse_hand(hand)
-    rules = rules or Rules()
-    policies = parse_policies(policy)
-    if policies[0] != policies[1]:
-        raise SmearError("hand analysis plays one policy at all four seats; give a single --policy")
+    plan = plan or RunPlan.of(policy, rules)
+    rules = plan.rules
+    policy = plan.one_policy("hand analysis plays")
     if score is not None:
         score = check_scores(parse_score(score), rules)
         check_count("equity_hands", equity_hands)
-        if equity is not None and (equity.rules != rules or equity.policy != policies[0]):
+        if equity is not None and (equity.rules != rules or equity.policy != policy):
             raise SmearError("the equity table was made with other rules or another policy than this analysis")
     trump_index = parse_trump(trump)
     if precision is not None and not (precision > 0 and math.isfinite(precision)):
         raise SmearError(f"--precision must be a positive standard error such as 0.01, got {precision!r}")
     limit = samples if samples is not None else (max_samples if precision is not None else 100_000)
     check_count("samples", limit)
-    job = Job("analyze_hands", seed, limit, (rules.to_array(), policy_array(policies), player_model(policies, rules),
-                                             np.uint64(mask_of(cards)), trump_index, False), label="samples")
-    return HandQuery(cards, rules, policies[0], trump_index, precision, job, score, equity, equity_hands)
+    job = Job("analyze_hands", seed, limit, (*plan.players, np.uint64(mask_of(cards)), trump_index, False),
+              label="samples")
+    return HandQuery(cards, rules, policy, trump_index, precision, job, score, equity, equity_hands)
 
 
 def evaluate_hand(
@@ -340,6 +344,7 @@ def evaluate_hand(
     score: tuple[int, int] | str | None = (0, 0),
     equity: EquityTable | None = None,
     equity_hands: int = DEFAULT_HANDS,
+    plan: RunPlan | None = None,
 ) -> HandAnalysis:
     """Simulate ``hand`` as bidder; see the module docstring for the conventions.
 
@@ -349,11 +354,13 @@ def evaluate_hand(
 
     ``score`` is (your team's score, the other team's) before the hand, for the game view; ``equity`` is the
     match-equity table to value it with (by default one is made from ``equity_hands`` hands with the same
-    seed, policy and rules, and kept for the session). ``score=None`` skips the game view.
+    seed, policy and rules, and kept for the session). ``score=None`` skips the game view. ``plan``, when given,
+    stands for ``policy``, ``rules`` and the run's settings (:class:`smear_sim.analysis.plan.RunPlan`).
     """
-    query = hand_query(hand, trump=trump, samples=samples, precision=precision, seed=seed, policy=policy,
-                       rules=rules, max_samples=max_samples, score=score, equity=equity, equity_hands=equity_hands)
-    return query.run(threads=threads, progress=progress, executor=executor)
+    plan = plan or RunPlan.of(policy, rules, threads=threads, progress=progress, executor=executor)
+    query = hand_query(hand, trump=trump, samples=samples, precision=precision, seed=seed, max_samples=max_samples,
+                       score=score, equity=equity, equity_hands=equity_hands, plan=plan)
+    return query.run(settings=plan.settings)
 
 
 @lru_cache(maxsize=8)

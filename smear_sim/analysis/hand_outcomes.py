@@ -23,11 +23,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..core import layout as L
-from ..core.errors import SmearError
-from ..core.players import parse_policies, policy_array
 from ..core.rules import Rules
-from ..engine.runner import Executor, Job, Progress, run
-from .models import player_model
+from ..engine.runner import Executor, Job, Progress
+from .plan import RunPlan
 
 if TYPE_CHECKING:
 
@@ -117,19 +115,17 @@ def hand_outcomes(
     executor: Executor | None = None,
     model: tuple[np.ndarray, ...] | None = None,
     checkpoint: Checkpoint | None = None,
+    plan: RunPlan | None = None,
 ) -> HandOutcomes:
     """Count the outcomes of ``hands`` hands, the dealing team at ``scores[0]`` and the other at ``scores[1]``.
 
     ``model`` is the kernels' tables for the policy (by default :func:`smear_sim.analysis.bidder_tables.player_model`'s);
-    ``checkpoint`` saves finished chunks for a resumed run (:mod:`smear_sim.engine.checkpoint`).
+    ``checkpoint`` saves finished chunks for a resumed run (:mod:`smear_sim.engine.checkpoint`). ``plan``, when
+    given, stands for ``rules``, ``policy``, ``model`` and the run's settings (:class:`smear_sim.analysis.plan.RunPlan`).
     """
-    rules = rules or Rules()
-    policies = parse_policies(policy)
-    if policies[0] != policies[1]:
-        raise SmearError("the equity table plays one policy at all four seats; give a single --policy")
-    if model is None:
-        model = player_model(policies, rules)
-    job = Job("hand_outcomes", seed, hands, (rules.to_array(), policy_array(policies), model, scores[0], scores[1]))
-    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor,
-                 checkpoint=checkpoint)
-    return HandOutcomes(result.counts, seed, policies[0], rules, scores, result.seconds)
+    plan = plan or RunPlan.of(policy, rules, model=model, threads=threads, chunk_size=chunk_size, progress=progress,
+                              executor=executor, checkpoint=checkpoint)
+    policy = plan.one_policy("the equity table plays")
+    job = Job("hand_outcomes", seed, hands, (*plan.players, scores[0], scores[1]))
+    result = plan.run(job)
+    return HandOutcomes(result.counts, seed, policy, plan.rules, scores, result.seconds)

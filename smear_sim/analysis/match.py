@@ -16,11 +16,12 @@ import numpy as np
 
 from ..core import layout as L
 from ..core.errors import SmearError
-from ..core.players import FAST_POLICIES, parse_policies, parse_policy, policy_array
+from ..core.players import FAST_POLICIES, parse_policy
 from ..core.rules import Rules
 from ..core.stats import Estimate, mean_from_sums
-from ..engine.runner import Executor, Job, LocalExecutor, Progress, run
-from .models import player_model
+from ..engine.runner import Executor, Job, Progress
+from ..engine.settings import RunSettings
+from .plan import RunPlan
 
 if TYPE_CHECKING:
     from ..engine.checkpoint import Checkpoint
@@ -73,18 +74,18 @@ def duplicate_match(
     progress: Progress | None = None,
     executor: Executor | None = None,
     checkpoint: Checkpoint | None = None,
+    plan: RunPlan | None = None,
 ) -> DuplicateResult:
     """Play every deal twice, A as team 0 then A as team 1, so the luck of the deal cancels.
 
     Each deal's two hands give one paired margin; the standard error comes from the spread of those
-    pairs over the deals.
+    pairs over the deals. ``plan``, when given, stands for the two policies (A, B), ``rules`` and the run's
+    settings (:class:`smear_sim.analysis.plan.RunPlan`).
     """
-    rules = rules or Rules()
-    a, b = parse_policies([policy_a, policy_b])
-    job = Job("duplicate_hands", seed, deals, (rules.to_array(), policy_array((a, b)), player_model((a, b), rules)),
-              label="deals")
-    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor,
-                 checkpoint=checkpoint)
+    plan = plan or RunPlan.of([policy_a, policy_b], rules, threads=threads, chunk_size=chunk_size, progress=progress,
+                              executor=executor, checkpoint=checkpoint)
+    (a, b), rules = plan.policies, plan.rules
+    result = plan.run(Job("duplicate_hands", seed, deals, plan.players, label="deals"))
     sums = result.counts
     seconds = result.seconds
     # Each sum is over deals of the pair total (two hands), so halve for a per-hand margin.
@@ -197,21 +198,20 @@ def duplicate_games(
     progress: Progress | None = None,
     executor: Executor | None = None,
     checkpoint: Checkpoint | None = None,
+    plan: RunPlan | None = None,
 ) -> GamesResult:
     """Play ``games`` pairs of complete games from 0-0 (seat 3 dealing first): in each pair, game g's deal
     sequence (deal n from ``stream_key(stream_key(seed, g), n)``) is played with A as team 0, then with A as
-    team 1, so the luck of the cards cancels. Standard errors come from the spread over the pairs.
+    team 1, so the luck of the cards cancels. Standard errors come from the spread over the pairs. ``plan``,
+    when given, stands for the two policies, ``rules`` and the run's settings.
     """
     from .simulate import GAME_CHUNK
 
-    rules = rules or Rules()
-    a, b = parse_policies([policy_a, policy_b])
-    job = Job("duplicate_games", seed, games, (rules.to_array(), policy_array((a, b)), player_model((a, b), rules)),
-              label="games")
-    if chunk_size is None and (executor is None or isinstance(executor, LocalExecutor)):
-        chunk_size = GAME_CHUNK // 2  # two games a pair: progress as often as simulate --games
-    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor,
-                 checkpoint=checkpoint)
+    plan = plan or RunPlan.of([policy_a, policy_b], rules, threads=threads, chunk_size=chunk_size, progress=progress,
+                              executor=executor, checkpoint=checkpoint)
+    (a, b), rules = plan.policies, plan.rules
+    job = Job("duplicate_games", seed, games, plan.players, label="games")
+    result = plan.run(job, default_chunk=GAME_CHUNK // 2)  # two games a pair: progress as often as simulate --games
     return GamesResult(a, b, games, seed, rules, result.counts, result.seconds)
 
 
@@ -350,6 +350,7 @@ def tournament(
     progress: Progress | None = None,
     executor: Executor | None = None,
     checkpoint: Checkpoint | None = None,
+    settings: RunSettings | None = None,
 ) -> TournamentResult:
     """Play every pair of ``players`` in duplicate on the same deals (seed), and in complete games when
     ``games`` is given, and rate them (on games when played, else on deals).
@@ -357,22 +358,24 @@ def tournament(
     Pairs with a search player play ``search_deals`` deals and ``search_games`` games (default: as the
     others); every pair's deals are the first ones of the same sequence, and so are its games. ``progress``
     is told of every deal and every game played. ``checkpoint`` saves every pair's finished chunks (each pair is
-    a job of its own), so a resumed tournament skips the pairs already played.
+    a job of its own), so a resumed tournament skips the pairs already played. ``settings``, when given, stands
+    for the run's settings (threads, chunk size, progress, executor, checkpoint; :mod:`smear_sim.engine.settings`).
     """
-    plan = tournament_plan(players, deals, search_deals, games, search_games)
-    rules = rules or Rules()
+    schedule = tournament_plan(players, deals, search_deals, games, search_games)
+    if settings is None:
+        settings = RunSettings(threads, executor, chunk_size, progress, checkpoint)
+    rules = Rules() if rules is None else rules
     pairs, game_results = [], []
-    for a, b, n_deals, n_games in plan:
-        chunk = chunk_size
+    for a, b, n_deals, n_games in schedule:
+        chunk = settings.chunk_size
         if _is_search(a) or _is_search(b):
-            chunk = SEARCH_CHUNK if chunk_size is None else min(chunk_size, SEARCH_CHUNK)
-        pairs.append(duplicate_match(a, b, deals=n_deals, seed=seed, rules=rules, threads=threads, chunk_size=chunk,
-                                     progress=progress, executor=executor, checkpoint=checkpoint))
+            chunk = SEARCH_CHUNK if chunk is None else min(chunk, SEARCH_CHUNK)
+        plan = RunPlan.of([a, b], rules, settings=settings.but(chunk_size=chunk))
+        pairs.append(duplicate_match(deals=n_deals, seed=seed, plan=plan))
         if n_games:
             game_chunk = None if chunk is None else max(1, chunk // 16)
-            game_results.append(duplicate_games(a, b, games=n_games, seed=seed, rules=rules, threads=threads,
-                                                chunk_size=game_chunk, progress=progress, executor=executor,
-                                                checkpoint=checkpoint))
+            game_plan = plan.but(chunk_size=game_chunk)
+            game_results.append(duplicate_games(a, b, games=n_games, seed=seed, plan=game_plan))
     names = tuple(str(parse_policy(p)) for p in players)
     if game_results:
         outcomes = [(g.policy_a, g.policy_b, g.wins, g.losses, g.unfinished) for g in game_results]

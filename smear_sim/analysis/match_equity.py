@@ -31,6 +31,7 @@ from ..core.stats import Estimate, round_to_se
 from ..engine.runner import Executor, Progress
 from .game_chain import GameChain, build_chain
 from .hand_outcomes import DEFAULT_HANDS, HandOutcomes, hand_outcomes
+from .plan import RunPlan
 from .scores import DEALERS, check_scores, dealer_index
 
 if TYPE_CHECKING:
@@ -309,24 +310,29 @@ def match_equity(
     outcomes: HandOutcomes | None = None,
     model: tuple[np.ndarray, ...] | None = None,
     checkpoint: Checkpoint | None = None,
+    plan: RunPlan | None = None,
 ) -> EquityTable:
     """The match-equity table (see the module docstring) as an :class:`EquityTable`, from ``hands`` simulated hands.
 
     ``floor`` is the lowest score shown; the solve extends below it, 10 points at a time, until the truncation
     bound is under ``TRUNCATION_TOLERANCE`` (or the grid reaches ``MAX_MARGIN`` below the floor). ``outcomes``
-    reuses hands already counted instead of simulating; ``model`` and ``checkpoint`` go to :func:`hand_outcomes`. Standard errors are
-    computed when first asked for.
+    reuses hands already counted instead of simulating; ``model`` and ``checkpoint`` go to :func:`hand_outcomes`, and
+    so does ``plan``, which, when given, stands for ``rules``, ``policy``, ``model`` and the run's settings. Standard
+    errors are computed when first asked for.
     """
     import time
 
-    rules = rules or Rules()
-    if floor >= rules.target:
-        raise SmearError(f"--floor {floor} must be below the target {rules.target}")
     if outcomes is None:
-        outcomes = hand_outcomes(hands, seed=seed, rules=rules, policy=policy, threads=threads, chunk_size=chunk_size,
-                                 progress=progress, executor=executor, model=model, checkpoint=checkpoint)
+        plan = plan or RunPlan.of(policy, rules, model=model, threads=threads, chunk_size=chunk_size,
+                                  progress=progress, executor=executor, checkpoint=checkpoint)
+        target = plan.rules.target
+    else:
+        target = outcomes.rules.target
+    if floor >= target:
+        raise SmearError(f"--floor {floor} must be below the target {target}")
+    if outcomes is None:
+        outcomes = hand_outcomes(hands, seed=seed, plan=plan)
     started = time.perf_counter()
-    target = outcomes.rules.target
     margin = 20
     while True:
         chain = build_chain(outcomes, target, floor - margin)
@@ -352,9 +358,10 @@ def equity_table(
     threads: int | None = None,
     progress: Progress | None = None,
     executor: Executor | None = None,
+    plan: RunPlan | None = None,
 ) -> pd.DataFrame:
     """The match-equity table as a DataFrame: one row per state from ``floor`` (``us``, ``them``, ``dealer``,
     ``win``, ``win_se``, ``hands_left``), and the table's settings, truncation bound and solve error in
     ``attrs``. :func:`match_equity` gives the :class:`EquityTable` behind it."""
-    return match_equity(hands, seed=seed, rules=rules, policy=policy, floor=floor, threads=threads,
-                        progress=progress, executor=executor).frame()
+    plan = plan or RunPlan.of(policy, rules, threads=threads, progress=progress, executor=executor)
+    return match_equity(hands, seed=seed, floor=floor, plan=plan).frame()

@@ -36,12 +36,11 @@ from ..core import layout as L
 from ..core.bidder import N_BUCKETS, table_shape
 from ..core.errors import SmearError
 from ..core.io import atomic_write
-from ..core.players import parse_policies, policy_array
 from ..core.rules import Rules
-from ..engine.runner import Executor, Job, Progress, run
+from ..engine.runner import Executor, Job, Progress
 from .hand_outcomes import outcome_points
 from .match_equity import EquityTable
-from .models import player_model
+from .plan import RunPlan
 from .scores import DEALERS
 
 if TYPE_CHECKING:
@@ -244,6 +243,7 @@ def position_table(
     model: tuple[np.ndarray, ...] | None = None,
     buckets: tuple[np.ndarray, float, float] | None = None,
     starts: np.ndarray | None = None,
+    plan: RunPlan | None = None,
 ) -> PositionTable:
     """Count ``deals`` deals bid by ``policy`` at all four seats, every call played out at every turn.
 
@@ -252,30 +252,26 @@ def position_table(
     the same rules and policy), else from one made here of ``class_hands`` hands. ``model`` is the kernels' tables
     for the policies (by default :func:`smear_sim.analysis.bidder_tables.player_model`'s). Deal i starts from
     ``starts[i % len(starts)]``, (team 0's score, team 1's score, dealer seat), by default 0-0 with the dealer
-    rotating (a dealer of -1 means seat ``i % 4``).
+    rotating (a dealer of -1 means seat ``i % 4``). ``plan``, when given, stands for ``rules``, ``policy``,
+    ``model`` and the run's settings (:class:`smear_sim.analysis.plan.RunPlan`).
     """
     from .classes import class_table
 
-    rules = rules or Rules()
-    policies = parse_policies(policy)
-    if policies[0] != policies[1]:
-        raise SmearError("position tables play one policy at all four seats; give a single --policy")
+    plan = plan or RunPlan.of(policy, rules, model=model, threads=threads, chunk_size=chunk_size, progress=progress,
+                              executor=executor, checkpoint=checkpoint)
+    policy = plan.one_policy("position tables play")
     if buckets is None:
-        if classes is None:
-            classes = class_table(class_hands, seed=seed, rules=rules, policy=policies[0], threads=threads,
-                                  executor=executor)
-        elif classes.rules != rules:
+        if classes is None:  # the declarer's view, under the same players
+            classes = class_table(class_hands, seed=seed, plan=plan.but(chunk_size=None, progress=None,
+                                                                        checkpoint=None))
+        elif classes.rules != plan.rules:
             raise SmearError("the class table behind the strength buckets was made under other rules")
         buckets = strength_buckets(classes)
     bucket_of_class = np.asarray(buckets[0], dtype=np.int64)
-    if model is None:
-        model = player_model(policies, rules)
     starts = np.array([[0, 0, -1]], dtype=np.int64) if starts is None else np.asarray(starts, dtype=np.int64)
-    job = Job("position_outcomes", seed, deals, (rules.to_array(), policy_array(policies), model, bucket_of_class,
-                                                  N_BUCKETS, starts), label="hands")
-    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor,
-                 checkpoint=checkpoint)
-    return PositionTable(result.counts, bucket_of_class, (buckets[1], buckets[2]), deals, seed, policies[0], rules,
+    job = Job("position_outcomes", seed, deals, (*plan.players, bucket_of_class, N_BUCKETS, starts), label="hands")
+    result = plan.run(job)
+    return PositionTable(result.counts, bucket_of_class, (buckets[1], buckets[2]), deals, seed, policy, plan.rules,
                          result.seconds)
 
 

@@ -16,23 +16,20 @@ import numpy as np
 from ..core import layout as L
 from ..core.cards import SUIT_NAMES, card_name
 from ..core.errors import SmearError
-from ..core.players import parse_policies, policy_array
 from ..core.rules import Rules
 from ..core.stats import Estimate, mean_from_sums, proportion
 from ..core.tables import POINT_NAMES
 from ..engine.runner import (
     Executor,
     Job,
-    LocalExecutor,
     Progress,
     check_count,
     chunk_ranges,
     kernels,
-    run,
     seed_value,
 )
 from ..reference.game import FIRST_DEALER
-from .models import player_model
+from .plan import RunPlan
 from .scores import check_scores, parse_score
 
 __all__ = [
@@ -167,16 +164,17 @@ def simulate(
     chunk_size: int | None = None,
     progress: Progress | None = None,
     executor: Executor | None = None,
+    plan: RunPlan | None = None,
 ) -> SimulationResult:
     """Simulate ``hands`` independent hands (dealer rotating with the hand index, scores 0-0).
 
-    ``executor`` runs the chunks elsewhere (a Dask cluster, say); the counts are the same.
+    ``executor`` runs the chunks elsewhere (a Dask cluster, say); the counts are the same. ``plan``, when given,
+    stands for ``rules``, ``policies`` and the run's settings (:class:`smear_sim.analysis.plan.RunPlan`).
     """
-    rules = rules or Rules()
-    policies = parse_policies(policies)
-    job = Job("simulate_hands", seed, hands, (rules.to_array(), policy_array(policies), player_model(policies, rules)))
-    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor)
-    return SimulationResult(hands, seed, rules, policies, result.counts, result.threads, result.seconds,
+    plan = plan or RunPlan.of(policies, rules, threads=threads, chunk_size=chunk_size, progress=progress,
+                              executor=executor)
+    result = plan.run(Job("simulate_hands", seed, hands, plan.players))
+    return SimulationResult(hands, seed, plan.rules, plan.policies, result.counts, result.threads, result.seconds,
                             result.compile_seconds)
 
 
@@ -258,21 +256,21 @@ def simulate_games(
     chunk_size: int | None = None,
     progress: Progress | None = None,
     executor: Executor | None = None,
+    plan: RunPlan | None = None,
 ) -> GameSimulationResult:
     """Play ``games`` complete games from ``start_scores`` (team 0, team 1) with seat ``dealer`` dealing first.
 
     Each game ends when a team wins (docs/rules.md, "Game"), or is counted unfinished after ``MAX_DEALS`` deals.
     Chunks hold ``GAME_CHUNK`` games unless ``chunk_size`` says otherwise (or, on a cluster, the executor).
+    ``plan``, when given, stands for ``rules``, ``policies`` and the run's settings.
     """
-    rules = rules or Rules()
-    policies = parse_policies(policies)
-    scores = _game_start(rules, start_scores, dealer)
-    job = Job("simulate_games", seed, games, (rules.to_array(), policy_array(policies), player_model(policies, rules),
-                                              scores[0], scores[1], dealer), label="games")
-    if chunk_size is None and (executor is None or isinstance(executor, LocalExecutor)):
-        chunk_size = GAME_CHUNK  # a game is about ten hands: chunks of hands' size would report progress rarely
-    result = run(job, threads=threads, chunk_size=chunk_size, progress=progress, executor=executor)
-    return GameSimulationResult(games, seed, rules, policies, scores, dealer, result.counts, result.threads,
+    plan = plan or RunPlan.of(policies, rules, threads=threads, chunk_size=chunk_size, progress=progress,
+                              executor=executor)
+    scores = _game_start(plan.rules, start_scores, dealer)
+    job = Job("simulate_games", seed, games, (*plan.players, scores[0], scores[1], dealer), label="games")
+    # A game is about ten hands: chunks of hands' size would report progress rarely.
+    result = plan.run(job, default_chunk=GAME_CHUNK)
+    return GameSimulationResult(games, seed, plan.rules, plan.policies, scores, dealer, result.counts, result.threads,
                                 result.seconds)
 
 
@@ -282,15 +280,13 @@ def trace_game_records(
 ) -> list[dict[str, Any]]:
     """Game records (each with its ``result``) of games ``start .. start+count-1`` of :func:`simulate_games`."""
     check_count("trace_games", count, minimum=0)
-    rules = rules or Rules()
-    policies = parse_policies(policies)
-    scores = _game_start(rules, start_scores, dealer)
+    plan = RunPlan.of(policies, rules)
+    scores = _game_start(plan.rules, start_scores, dealer)
     if count == 0:
         return []
-    records, offsets = kernels().trace_games(seed_value(seed), start, count, rules.to_array(),
-                                             policy_array(policies), player_model(policies, rules), scores[0],
-                                             scores[1], dealer)
-    return [game_record_from_kernel(records[offsets[i]: offsets[i + 1]], rules, scores, dealer)
+    records, offsets = kernels().trace_games(seed_value(seed), start, count, *plan.players, scores[0], scores[1],
+                                             dealer)
+    return [game_record_from_kernel(records[offsets[i]: offsets[i + 1]], plan.rules, scores, dealer)
             for i in range(count)]
 
 
@@ -335,9 +331,8 @@ def iter_trace_records(
     """The records of :func:`trace_records` one at a time, traced ``chunk_size`` hands at a time, so that
     writing a million of them holds one chunk in memory, not the whole trace."""
     check_count("trace_hands", count, minimum=0)
-    rules = rules or Rules()
-    policies = parse_policies(policies)
-    return _traced(seed_value(seed), rules, policy_array(policies), player_model(policies, rules),
+    plan = RunPlan.of(policies, rules)
+    return _traced(seed_value(seed), plan.rules, plan.players[1], plan.model,
                    chunk_ranges(start + count, chunk_size, start))
 
 

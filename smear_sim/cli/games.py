@@ -87,8 +87,11 @@ def equity(
     with checkpoint_beside(out, arguments, resume) as checkpoint:
         with executor_for(threads, cluster, scheduler) as executor, \
                 progress_for(hands, "playing hands", hands >= 2_000_000) as progress:
-            table = match_equity(hands, seed=seed, rules=active, policy=policy, floor=floor, progress=progress,
-                                 executor=executor, checkpoint=checkpoint, chunk_size=chunk_size)
+            from ..analysis.plan import RunPlan
+
+            plan = RunPlan.of(policy, active, executor=executor, checkpoint=checkpoint, chunk_size=chunk_size,
+                              progress=progress)
+            table = match_equity(hands, seed=seed, floor=floor, plan=plan)
         written = []
         if out is not None:
             from ..output.report import write_equity_table

@@ -110,19 +110,21 @@ def hand(
         plot = checked_chart_path(plot, None, "--plot")
     ready_players(policy, active)
     total = samples or (10_000_000 if precision else 100_000)
+    from ..analysis.plan import RunPlan
+
     with executor_for(threads, cluster, scheduler) as executor:
+        plan = RunPlan.of(policy, active, executor=executor)
         with progress_for(total, "dealing", total >= 2_000_000 and precision is None and position is None) \
                 as progress:
-            analysis = evaluate_hand(cards, trump=trump, samples=samples, precision=precision, seed=seed,
-                                     policy=policy, rules=active, progress=progress, executor=executor, score=at,
-                                     equity_hands=equity_hands)
+            analysis = evaluate_hand(cards, trump=trump, samples=samples, precision=precision, seed=seed, score=at,
+                                     equity_hands=equity_hands, plan=plan.but(progress=progress))
         calls = None
         if position is not None:
             from ..analysis.auction import evaluate_auction
 
             calls = evaluate_auction(cards, position=position, auction=auction, score=at, samples=samples,
-                                     precision=precision, max_deals=max_deals, seed=seed, policy=policy, rules=active,
-                                     executor=executor, equity=analysis.equity)
+                                     precision=precision, max_deals=max_deals, seed=seed, equity=analysis.equity,
+                                     plan=plan)
     if analysis.misdeal_callable:
         typer.echo("warning: this hand holds only ranks 3-9, so its player may call a misdeal instead of "
                    "bidding (rule misdeal=true)", err=True)

@@ -66,6 +66,7 @@ def report(
       smear-sim report --hands 10000000 --out results
     """
     from ..analysis.classes import parse_features
+    from ..analysis.plan import RunPlan
     from ..core.io import check_output_folder
     from ..core.rules import format_value
     from ..output.report import make_report
@@ -94,9 +95,9 @@ def report(
         command += f" --policy {policy}"
     command += "".join(f" --rule {k}={format_value(v)}" for k, v in active.changed().items())
     with executor_for(threads, cluster, scheduler) as executor:
-        table, written = make_report(out, hands=hands, seed=seed, rules=active, policy=policy, by=features,
-                                     min_count=min_count, equity_hands=equity_hands, position_deals=position_deals,
-                                     command=command, executor=executor,
+        plan = RunPlan.of(policy, active, executor=executor)  # who plays, under which rules, and where
+        table, written = make_report(out, hands=hands, seed=seed, plan=plan, by=features, min_count=min_count,
+                                     equity_hands=equity_hands, position_deals=position_deals, command=command,
                                      progress=lambda total, description: progress_for(total, description, True))
     print_bid_table(table.frame(features, min_count), table, 15)
     typer.echo(f"Wrote {len(written)} files to {out}/ (see {out}/README.md; open {out}/index.html in a browser)")

@@ -98,8 +98,10 @@ def simulate(
 
         with executor_for(threads, cluster, scheduler) as executor, \
                 progress_for(hands, "simulating", hands > 1 << 19) as progress:
-            result = run_simulation(hands, seed=seed, rules=active, policies=policy, chunk_size=chunk_size,
-                                    progress=progress, executor=executor)
+            from ..analysis.plan import RunPlan
+
+            plan = RunPlan.of(policy, active, executor=executor, chunk_size=chunk_size, progress=progress)
+            result = run_simulation(hands, seed=seed, plan=plan)
         traced, what = min(trace_hands, hands), "hand"
         if trace is not None:
             write_trace(trace, iter_trace_records(traced, seed=seed, rules=active, policies=policy))
@@ -111,8 +113,10 @@ def simulate(
         first = 3 if dealer is None else dealer
         with executor_for(threads, cluster, scheduler) as executor, \
                 progress_for(games, "playing games", games > 2 * GAME_CHUNK) as progress:
-            result = simulate_games(games, seed=seed, rules=active, policies=policy, start_scores=scores,
-                                    dealer=first, chunk_size=chunk_size, progress=progress, executor=executor)
+            from ..analysis.plan import RunPlan
+
+            plan = RunPlan.of(policy, active, executor=executor, chunk_size=chunk_size, progress=progress)
+            result = simulate_games(games, seed=seed, start_scores=scores, dealer=first, plan=plan)
         traced, what = min(trace_games, games), "game"
         if trace is not None:
             write_trace(trace, trace_game_records(traced, seed=seed, rules=active, policies=policy,
@@ -171,15 +175,19 @@ def match(
 
         with executor_for(threads, cluster, scheduler) as executor, \
                 progress_for(games, "playing game pairs", games > GAME_CHUNK) as progress:
-            result = duplicate_games(policy_a, policy_b, games=games, seed=seed, rules=active, progress=progress,
-                                     executor=executor)
+            from ..analysis.plan import RunPlan
+
+            plan = RunPlan.of([policy_a, policy_b], active, executor=executor, progress=progress)
+            result = duplicate_games(policy_a, policy_b, games=games, seed=seed, plan=plan)
     else:
         from ..analysis.match import duplicate_match
 
         with executor_for(threads, cluster, scheduler) as executor, \
                 progress_for(deals, "playing deals twice", deals >= 500_000) as progress:
-            result = duplicate_match(policy_a, policy_b, deals=deals, seed=seed, rules=active, progress=progress,
-                                     executor=executor)
+            from ..analysis.plan import RunPlan
+
+            plan = RunPlan.of([policy_a, policy_b], active, executor=executor, progress=progress)
+            result = duplicate_match(policy_a, policy_b, deals=deals, seed=seed, plan=plan)
     if json_output:
         print_json(result.to_json())
     else:
@@ -249,9 +257,11 @@ def tournament(
     with checkpoint_beside(out, arguments, resume) as checkpoint:
         with executor_for(threads, cluster, scheduler) as executor, \
                 progress_for(total, "playing deals and games", True) as progress:
+            from ..engine.settings import RunSettings
+
+            settings = RunSettings(executor=executor, chunk_size=chunk_size, progress=progress, checkpoint=checkpoint)
             result = run_tournament(players, deals=deals, search_deals=search_deals, games=games,
-                                    search_games=search_games, seed=seed, rules=active, chunk_size=chunk_size,
-                                    progress=progress, executor=executor, checkpoint=checkpoint)
+                                    search_games=search_games, seed=seed, rules=active, settings=settings)
         if out is not None:
             from ..output.report import write_tournament
 

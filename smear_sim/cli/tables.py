@@ -129,18 +129,23 @@ def bid_table_command(
     ready_players(policy, active)
     arguments = {"--hands": hands, "--seed": seed, "--policy": parse_policies(policy)[0], "--rule": active.as_dict(),
                  "--by-position": by_position}
+    from ..analysis.plan import RunPlan
+
     with checkpoint_beside(out, arguments, resume) as checkpoint, \
             executor_for(threads, cluster, scheduler) as executor:
+        plan = RunPlan.of(policy, active, executor=executor, chunk_size=chunk_size, checkpoint=checkpoint)
         if by_position:
-            table, frame, written = _position_table(hands, seed, active, policy, at, equity_hands, min_count, out,
-                                                    chunk_size, executor, checkpoint)
+            from ..output.report import make_position_table
+
+            table, frame, written = make_position_table(
+                out, deals=hands, seed=seed, plan=plan, score=at, equity_hands=equity_hands, min_count=min_count,
+                progress=lambda total, description: progress_for(total, description, hands >= 200_000))
         else:
             from ..analysis.classes import class_table
             from ..output.report import write_bid_table
 
             with progress_for(hands, "dealing and playing", hands >= 2_000_000) as progress:
-                table = class_table(hands, seed=seed, rules=active, policy=policy, chunk_size=chunk_size,
-                                    progress=progress, executor=executor, checkpoint=checkpoint)
+                table = class_table(hands, seed=seed, plan=plan.but(progress=progress))
             frame = table.frame(features, min_count)
             written = write_bid_table(table, frame, out)
     if json_output:
@@ -155,28 +160,6 @@ def bid_table_command(
         else:
             print_bid_table(frame, table, show)
         typer.echo("Wrote " + ", ".join(str(p) for p in written))
-
-
-POSITION_CLASS_HANDS = 2_000_000  # the declarer's-view hands behind the strength buckets of bid-table --by-position
-
-
-def _position_table(deals, seed, rules, policy, score, equity_hands, min_count, out, chunk_size, executor,
-                    checkpoint):
-    """bid-table --by-position: the strength buckets, the position table, its values at ``score``, the files."""
-    from ..analysis.classes import class_table
-    from ..analysis.match_equity import match_equity
-    from ..analysis.positions import position_table
-    from ..output.report import write_position_table
-
-    classes = class_table(POSITION_CLASS_HANDS, seed=seed, rules=rules, policy=policy, executor=executor,
-                          checkpoint=checkpoint)
-    with progress_for(deals, "every call at every turn", deals >= 200_000) as progress:
-        table = position_table(deals, seed=seed, rules=rules, policy=policy, classes=classes, chunk_size=chunk_size,
-                               progress=progress, executor=executor, checkpoint=checkpoint)
-    equity = match_equity(equity_hands, seed=seed, rules=rules, policy=policy, floor=min(-40, *score),
-                          executor=executor)
-    frame = table.frame(equity, min_count, score)
-    return table, frame, write_position_table(table, frame, out)
 
 
 @app.command()
