@@ -47,14 +47,6 @@ def test_a_table_function_gives_a_dataframe():
         assert inspect.unwrap(getattr(smear_sim, old)) is inspect.unwrap(getattr(smear_sim, new))
 
 
-def test_the_lookup_never_makes_tables(monkeypatch):
-    monkeypatch.setattr(models, "_LOADED", {})
-    monkeypatch.setattr(models, "load_tables", lambda rules: None)
-    assert models.player_model(("heuristic", "random"), Rules(target=9))[0][0] == 0  # an empty model
-    with pytest.raises(models.TablesMissing, match="not made yet"):
-        models.player_model(("equity", "heuristic"), Rules(target=9))
-
-
 def test_the_api_gets_the_equity_bidder_ready_first(monkeypatch):
     import smear_sim.analysis.bidder_tables as B
 

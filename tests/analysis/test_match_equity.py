@@ -17,7 +17,7 @@ from smear_sim.analysis import hand_outcomes as HO
 from smear_sim.analysis import match_equity as ME
 from smear_sim.analysis.hand_outcomes import DEFAULT_HANDS, hand_outcomes
 from smear_sim.analysis.match_equity import TRUNCATION_TOLERANCE, match_equity
-from smear_sim.analysis.scores import check_scores, parse_score
+from smear_sim.analysis.scores import check_scores
 from smear_sim.analysis.simulate import simulate_games
 from smear_sim.core import layout as L
 from smear_sim.core.errors import SmearError
@@ -216,21 +216,6 @@ def test_solver_refuses_arrays_that_do_not_match():
 # -- outcomes, scores and arguments ----------------------------------------------------------------------
 
 
-def test_outcome_codes_decode_to_their_parts():
-    counts = np.zeros(L.N_OUTCOMES, dtype=np.int64)
-    width = L.OUT_MAX + 1
-    counts[L.OUT_THROWN_IN] = 1
-    counts[L.OUT_NUMERIC + (1 * (2 * L.OUT_MAX + 1) + (-3) + L.OUT_MAX) * width + 2] = 2  # other team set on 3
-    counts[L.OUT_MOON_MADE + 0 * width + 0] = 3
-    counts[L.OUT_MOON_FAILED + 1] = 4
-    decoded = HO.HandOutcomes(counts, 1, "heuristic", Rules()).decoded
-    assert decoded["kind"].tolist() == [0, 1, 2, 3]
-    assert decoded["side"].tolist() == [0, 1, 0, 1]
-    assert decoded["delta"].tolist() == [0, -3, 0, 0]
-    assert decoded["other"].tolist() == [0, 2, 0, 0]
-    assert decoded["p"] == pytest.approx([0.1, 0.2, 0.3, 0.4])
-
-
 def test_value_bids_follows_each_outcome_to_the_table(short_table):
     t = short_table
     joint = np.zeros((L.MAX_K, L.MAX_K))
@@ -277,17 +262,6 @@ def test_each_outcome_leads_where_the_chain_says(short_table):
     assert points[L.OUT_MOON_MADE] == 11 and points[L.OUT_MOON_FAILED] == -11 and points[L.OUT_THROWN_IN] == 0
 
 
-@pytest.mark.parametrize(("text", "expected"), [("-5,19", (-5, 19)), (" 3 , 4 ", (3, 4)), ((1, 2), (1, 2))])
-def test_parse_score(text, expected):
-    assert parse_score(text) == expected
-
-
-@pytest.mark.parametrize("text", ["5", "1,2,3", "a,b", "", "1.5,2"])
-def test_parse_score_rejects_bad_text(text):
-    with pytest.raises(SmearError, match="two whole-number scores"):
-        parse_score(text)
-
-
 def test_scores_of_a_game_in_progress_are_below_the_target():
     with pytest.raises(SmearError, match="below the target 21"):
         check_scores((21, 3), Rules())
@@ -309,37 +283,3 @@ def test_equity_table_is_a_data_frame_of_every_state():
     assert (row["win"], row["win_se"]) == (table.win(3, -2, "us").value, table.win(3, -2, "us").se)
 
 
-def _chain_by_numpy(outcomes, target, solve_floor):
-    """The end-of-game checks of docs/rules.md ("Game") restated in NumPy over the whole grid: what build_chain
-    computed before it read the kernels' rule. Here only to hold the two to each other."""
-    out = outcomes.decoded
-    size = target - solve_floor
-    d, us, them = (a.ravel() for a in np.indices((2, size, size)))
-    us, them, d = (us + solve_floor)[:, None], (them + solve_floor)[:, None], d[:, None]
-    kind, side, delta, other = (out[key][None, :] for key in ("kind", "side", "delta", "other"))
-    bidder_is_us = (d == 0) == (side == 0)  # side 0: the dealing team bid
-    x = np.where(bidder_is_us, us, them)
-    y = np.where(bidder_is_us, them, us)
-    x_after = np.where(kind == 1, x + delta, np.where(kind == 2, 0, x))
-    y_after = y + other
-    bidder_wins = ((kind == 1) & (delta > 0) & (x_after >= target)) | ((kind == 2) & (x >= 0))
-    other_wins = (kind == 3) | (~bidder_wins & (y_after >= target))
-    ended = bidder_wins | other_wins
-    clamped = ~ended & ((x_after < solve_floor) | (y_after < solve_floor))
-    x_next, y_next = np.maximum(x_after, solve_floor), np.maximum(y_after, solve_floor)
-    us_next, them_next = np.where(bidder_is_us, x_next, y_next), np.where(bidder_is_us, y_next, x_next)
-    nxt = np.where(ended, -1, ((1 - d) * size + us_next - solve_floor) * size + them_next - solve_floor)
-    win = (np.where(bidder_is_us, bidder_wins, other_wins) & ended).astype(np.float64)
-    return nxt, win, clamped
-
-
-@pytest.mark.parametrize(("target", "solve_floor"), [(21, -40), (11, -25)])
-def test_the_chain_follows_the_rules_of_the_game_for_every_outcome(target, solve_floor):
-    """Every outcome code from every state of the grid: the chain built on the kernels' rule is the rule
-    written out in NumPy, transition for transition."""
-    counts = np.arange(1, L.N_OUTCOMES + 1, dtype=np.int64)  # every code, each with its own probability
-    outcomes = HO.HandOutcomes(counts, 1, "heuristic", Rules(target=target))
-    chain = game_chain.build_chain(outcomes, target, solve_floor)
-    nxt, win, clamped = _chain_by_numpy(outcomes, target, solve_floor)
-    assert np.array_equal(chain.nxt, nxt) and np.array_equal(chain.win, win)
-    assert np.array_equal(chain.clamped, clamped) and chain.clamped.any() and (chain.nxt == -1).any()

@@ -1,4 +1,5 @@
-"""Terminal output (smear_sim/output/terminal.py): tables that fit the terminal without cutting a number."""
+"""Terminal tables (smear_sim/output/terminal/tables.py, on console.py's fitted tables): tables that fit the
+terminal without cutting a number."""
 
 from __future__ import annotations
 
@@ -7,12 +8,7 @@ import pytest
 from smear_sim.analysis.classes import DEFAULT_FEATURES, class_table
 from smear_sim.core.rules import Rules
 from smear_sim.output.format import bid_table_columns
-from smear_sim.output.terminal import print_bid_table, print_moon_table, progress_bar
-
-
-def test_progress_bar_disabled_yields_none():
-    with progress_bar(10, "x", enabled=False) as progress:
-        assert progress is None
+from smear_sim.output.terminal import print_bid_table, print_moon_table
 
 
 @pytest.fixture(scope="module")

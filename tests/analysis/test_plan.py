@@ -1,0 +1,46 @@
+"""One value for a run (smear_sim/analysis/plan.py): its defaults are filled in once, and an analysis given the plan
+counts what it counts given the old keywords."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from smear_sim.analysis.classes import class_table
+from smear_sim.analysis.plan import RunPlan
+from smear_sim.analysis.simulate import simulate
+from smear_sim.core.errors import SmearError
+from smear_sim.core.rules import Rules
+from smear_sim.engine.settings import RunSettings
+
+
+def test_the_defaults_are_filled_in_once():
+    plan = RunPlan.of()
+    assert plan.policies == ("heuristic", "heuristic") and plan.rules == Rules() and plan.settings == RunSettings()
+    assert plan.model[0][0] == 0  # no equity bidder: the empty model
+    rules, codes, model = plan.players
+    assert np.array_equal(rules, Rules().to_array()) and codes.tolist() == [1, 1] and model is plan.model
+    mixed = RunPlan.of("pimc,random", Rules(target=11), threads=1, chunk_size=64)
+    assert mixed.policies == ("pimc:16", "random") and mixed.settings == RunSettings(threads=1, chunk_size=64)
+
+
+def test_but_changes_how_the_run_goes_not_who_plays():
+    plan = RunPlan.of("random", chunk_size=128)
+    later = plan.but(progress=print, chunk_size=None)
+    assert later.policies == plan.policies and later.model is plan.model and later.rules == plan.rules
+    assert later.settings == RunSettings(progress=print) and plan.settings.chunk_size == 128
+
+
+def test_one_policy_at_all_four_seats():
+    assert RunPlan.of("random").one_policy("bid tables play") == "random"
+    with pytest.raises(SmearError, match="^bid tables play one policy at all four seats; give a single --policy$"):
+        RunPlan.of("heuristic,random").one_policy("bid tables play")
+
+
+def test_a_plan_counts_what_the_keywords_count():
+    by_keywords = class_table(3000, seed=5, policy="random", rules=Rules(target=11), chunk_size=1000)
+    by_plan = class_table(3000, seed=5, plan=RunPlan.of("random", Rules(target=11), chunk_size=700))
+    assert np.array_equal(by_keywords.counts, by_plan.counts) and by_plan.rules == Rules(target=11)
+    a = simulate(2000, seed=2, policies="heuristic,random")
+    b = simulate(2000, seed=2, plan=RunPlan.of("heuristic,random", threads=1))
+    assert np.array_equal(a.counts, b.counts) and b.policies == ("heuristic", "random")
