@@ -149,7 +149,7 @@ def test_game_simulation_json_fields():
 
 
 @pytest.mark.parametrize(("kwargs", "words"), [
-    ({"games": 0}, "--games"),
+    ({"games": 0}, "^games must be"),
     ({"start_scores": (21, 0)}, "below the target"),
     ({"start_scores": "1;2"}, "two whole-number scores"),
     ({"dealer": 4}, "--dealer must be a seat 0-3"),
