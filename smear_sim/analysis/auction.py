@@ -306,7 +306,7 @@ def evaluate_auction(
         check_count("--samples", target)
     if equity is None:
         check_count("--equity-hands", equity_hands)
-        equity = shared_equity(equity_hands, seed, rules, policies[0], min(DEFAULT_FLOOR, *score))
+        equity = shared_equity(equity_hands, seed, rules, policies[0], min(DEFAULT_FLOOR, *score), executor=executor)
     elif equity.rules != rules or equity.policy != policies[0]:
         raise SmearError("the equity table was made with other rules or another policy than this analysis")
     from .bidder import player_model

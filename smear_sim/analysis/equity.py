@@ -58,11 +58,13 @@ __all__ = [
     "DEALERS",
     "DEFAULT_FLOOR",
     "DEFAULT_HANDS",
+    "MAX_SPAN",
     "TRUNCATION_TOLERANCE",
     "BidWins",
     "EquityTable",
     "HandOutcomes",
     "check_scores",
+    "check_span",
     "decode_outcomes",
     "equity_table",
     "hand_outcomes",
@@ -78,6 +80,11 @@ SOLVE_TOLERANCE = 1e-13
 GRADIENT_TOLERANCE = 1e-7  # the derivatives only set standard errors, which need a few digits
 MAX_SWEEPS = 100_000
 MAX_MARGIN = 400  # the solve floor goes at most this far below the floor shown
+# The most points from the lowest score shown to the target. The grid of the solve holds the square of that
+# (plus its margin) times 32 outcomes, and a solve sweeps it thousands of times: 300 points is about a
+# second a solve and 150 MB. The margin below stops where the grid would pass MAX_SPAN + MAX_EXTRA points.
+MAX_SPAN = 300
+MAX_EXTRA = 100
 DEALERS = ("us", "them")  # index 0: the team whose score is ``us`` deals the next hand; 1: the other team
 
 
@@ -97,12 +104,29 @@ def parse_score(text: str | tuple[int, int] | list[int], option: str = "--score"
     return int(values[0]), int(values[1])
 
 
-def check_scores(scores: tuple[int, int], rules: Rules, option: str = "--score") -> tuple[int, int]:
-    """Scores of a game in progress: both below the target (a team that reached it has won)."""
+def check_scores(scores: tuple[int, int], rules: Rules, option: str = "--score", max_span: int = MAX_SPAN,
+                 cap: str = "") -> tuple[int, int]:
+    """Scores of a game in progress: both below the target (a team that reached it has won), and within
+    ``max_span`` of it: the game view's match-equity table runs from the lower of them and ``DEFAULT_FLOOR`` to
+    the target (see :func:`check_span`)."""
     if max(scores) >= rules.target:
         raise SmearError(f"{option} {scores[0]},{scores[1]}: a game in progress has both scores below the target "
                          f"{rules.target} (a team that reaches it has won)")
+    floor = min(DEFAULT_FLOOR, *scores)
+    lowest = rules.target - max_span
+    fix = f"a target up to {DEFAULT_FLOOR + max_span}" if lowest > DEFAULT_FLOOR else f"scores from {lowest} up"
+    check_span(rules.target, floor, max_span, f"{option} {scores[0]},{scores[1]}: the game view's", fix + cap)
     return scores
+
+
+def check_span(target: int, floor: int, max_span: int = MAX_SPAN, what: str = "the", fix: str = "") -> None:
+    """The match-equity table from ``floor`` to ``target`` may span at most ``max_span`` points: its work and
+    memory grow with the square of the span, so this is checked before any work. ``fix`` says what to give."""
+    span = target - floor
+    if span > max_span:
+        fix = fix or f"a --floor from {target - max_span} up"
+        raise SmearError(f"{what} match-equity table from {floor} to the target {target} would span {span:,} points, "
+                         f"more than the {max_span} allowed; give {fix}")
 
 
 def _dealer_index(dealer: str) -> int:
@@ -557,19 +581,27 @@ def match_equity(
     rules = rules or Rules()
     if floor >= rules.target:
         raise SmearError(f"--floor {floor} must be below the target {rules.target}")
+    check_span((outcomes.rules if outcomes is not None else rules).target, floor)
+    # Between the steps of the solve (each a kernel call that runs to its end) an executor that shares the
+    # machine may pass the turn, or stop the work (the page's, smear_sim.web.scheduler.TurnExecutor.pause).
+    pause = getattr(executor, "pause", None) or (lambda: None)
     if outcomes is None:
         outcomes = hand_outcomes(hands, seed=seed, rules=rules, policy=policy, threads=threads, chunk_size=chunk_size,
                                  progress=progress, executor=executor, model=model, checkpoint=checkpoint)
     started = time.perf_counter()
     target = outcomes.rules.target
     margin = 20
+    widest = max(margin, MAX_SPAN + MAX_EXTRA - (target - floor))  # the grid stops growing there
     while True:
+        pause()
         chain = _build_chain(outcomes, target, floor - margin)
+        pause()
         truncation = chain.truncation()
         bound = float(truncation.reshape(2, chain.size, chain.size)[:, margin:, margin:].max())
-        if bound <= TRUNCATION_TOLERANCE or margin >= MAX_MARGIN:
+        if bound <= TRUNCATION_TOLERANCE or margin >= min(MAX_MARGIN, widest):
             break
         margin += 10
+    pause()
     x, residual = chain.solve(np.stack([chain.win @ chain.p, np.ones(chain.states)], axis=1))
     win, hands_left = x[:, 0], x[:, 1]
     shape = (2, chain.size, chain.size)
