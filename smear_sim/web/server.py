@@ -297,7 +297,7 @@ def read_json(raw: bytes | str) -> Any:
     except ValueError as exc:
         raise SmearError(f"the request body is not valid JSON: {exc}") from None
     level = [value]
-    for _ in range(MAX_DEPTH + 1):
+    for _ in range(MAX_DEPTH):
         level = [child for item in level if isinstance(item, dict | list)
                  for child in (item.values() if isinstance(item, dict) else item)]
         if not level:
