@@ -33,7 +33,8 @@ BODY_TIMEOUT = 10.0  # seconds for the whole body once the headers are in
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 SECURITY_HEADERS = (
     (b"x-frame-options", b"DENY"),
-    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+    (b"content-security-policy", b"default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+                                 b"object-src 'none'; base-uri 'none'; "
                                  b"form-action 'self'; frame-ancestors 'none'"),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
