@@ -1,0 +1,120 @@
+// The page: pick a hand, your seat, the calls before yours and the score, ask the server (POST api/hand/stream),
+// show the advice, its charts and the tables. Controls come from GET api/rules: the page shows an input only when
+// the API takes it; the calls offered come from POST api/calls (only the legal ones).
+
+import {thousands} from './format.js';
+import {bringAnswerIntoView, render} from './answer.js';
+import {$, getJson, show, showError, state} from './dom.js';
+import {buildOptions, givenScore, handRequest} from './options.js';
+import {buildPicker, syncPicker} from './picker.js';
+import {refreshCalls} from './seat.js';
+import {buildTableControls, loadTables} from './tables.js';
+
+// -- asking for advice ----------------------------------------------------------------------------------
+
+function progress(done, total, stage = 'hand') {
+  show('progress', true);
+  const bar = $('progress-bar');
+  if (done > 0 && total) bar.value = done / total;
+  else bar.removeAttribute('value');  // indeterminate until the first slice, and while deals are sought
+  let text = 'Waiting for the simulator…';
+  if (stage === 'equity') {
+    text = `Valuing the game at this score: ${thousands(done)} of ${thousands(total)} hands`;
+  } else if (stage === 'auction') {
+    text = `Playing every call on deals that fit the calls before you: ${thousands(done)} deals tried`;
+  } else if (done > 0) {
+    text = `Simulating your hand: ${thousands(done)} of ${thousands(total)} deals`;
+  }
+  $('progress-text').textContent = text;
+}
+
+async function advise(event) {
+  event.preventDefault();
+  state.request?.abort();  // a newer question replaces an older one; the server stops the old analysis
+  const controller = new AbortController();
+  state.request = controller;
+  const clicked = performance.now();
+  show('error', false);
+  progress(0, 1);
+  $('advise').disabled = true;
+  bringAnswerIntoView();
+  try {
+    const response = await fetch('api/hand/stream', {
+      method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(handRequest()),
+      signal: controller.signal,
+    });
+    if (!response.ok) {
+      const body = await response.json().catch(() => ({}));
+      throw new Error(body.error ?? `the server answered ${response.status}`);
+    }
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const {value, done} = await reader.read();
+      if (done) break;
+      buffer += value;
+      let end;
+      while ((end = buffer.indexOf('\n')) >= 0) {
+        const message = JSON.parse(buffer.slice(0, end));
+        buffer = buffer.slice(end + 1);
+        if (message.progress) progress(message.progress.done, message.progress.total, message.progress.stage);
+        else if (message.error) throw new Error(message.error);
+        else if (message.result) {
+          show('progress', false);
+          render(message.result, message.seconds, givenScore() !== null);
+          document.body.dataset.adviceMs = String(Math.round(performance.now() - clicked));
+        }
+      }
+    }
+  } catch (error) {
+    if (error.name !== 'AbortError') showError(error.message);
+  } finally {
+    if (state.request === controller) {
+      state.request = null;
+      show('progress', false);
+      $('advise').disabled = false;
+    }
+  }
+}
+
+
+// -- views and start ------------------------------------------------------------------------------------
+
+function showView(id) {
+  for (const tab of document.querySelectorAll('.tab')) {
+    const current = tab.dataset.view === id;
+    if (current) tab.setAttribute('aria-current', 'page');
+    else tab.removeAttribute('aria-current');
+    $(tab.dataset.view).hidden = !current;
+  }
+  if (id === 'tables-view' && !state.tablesBy) loadTables();
+}
+
+async function start() {
+  buildPicker();
+  syncPicker();
+  $('cards').addEventListener('input', syncPicker);
+  $('hand-form').addEventListener('submit', advise);
+  for (const tab of document.querySelectorAll('.tab')) tab.addEventListener('click', () => showView(tab.dataset.view));
+  try {
+    state.api = await getJson('api/rules');
+  } catch (error) {
+    showError(`Cannot reach the smear-sim server: ${error.message}`);
+    return;
+  }
+  buildOptions(state.api);
+  buildTableControls(state.api.table_features);
+  const fields = new Set(state.api.hand.fields);
+  $('game').hidden = !fields.has('position') && !fields.has('score');
+  $('position').addEventListener('change', () => {
+    const trump = $('options-body').querySelector('[name="trump"]');
+    if (trump) trump.disabled = Boolean($('position').value);  // the declarer names trump on each deal
+    refreshCalls();
+  });
+  $('options-body').addEventListener('change', (event) => {
+    if (event.target.dataset.rule) refreshCalls();  // the legal calls follow the rules
+  });
+  document.body.dataset.ready = 'true';
+}
+
+start();
