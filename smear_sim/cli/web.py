@@ -47,6 +47,8 @@ def serve(
       smear-sim serve --port 8080 --results results
     """
     try:
+        import uvicorn  # noqa: F401 (what the web extra brings: said here, before anything starts)
+
         from ..web.server import BID_TABLE, EQUITY_TABLE, POSITION_TABLE, create_app
         from ..web.serving import server as make_server
     except ImportError as exc:

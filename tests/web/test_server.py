@@ -49,10 +49,14 @@ def test_hand_answers_exactly_what_the_command_prints(client, body, args):
 def test_stream_reports_progress_then_the_same_result(client):
     body = {"cards": EXAMPLE, "samples": 10_000, "seed": 3}
     lines = [json.loads(line) for line in client.post("/api/hand/stream", json=body).text.splitlines()]
-    progress = [line["progress"] for line in lines[:-1]]
+    progress = [line["progress"] for line in lines[:-1] if line["progress"]["stage"] == "hand"]
     assert progress[0] == {"stage": "hand", "done": 0, "total": 10_000}
     assert progress[-1] == {"stage": "hand", "done": 10_000, "total": 10_000}
     assert [p["done"] for p in progress] == sorted(p["done"] for p in progress)
+    # then the match-equity table for seed 3 (made once a session: 200,000 hands, in slices)
+    equity = [line["progress"] for line in lines[:-1] if line["progress"]["stage"] == "equity"]
+    assert equity[0] == {"stage": "equity", "done": 0, "total": 200_000}
+    assert equity[-1] == {"stage": "equity", "done": 200_000, "total": 200_000}
     assert lines[-1]["result"] == client.post("/api/hand", json=body).json()
 
 
