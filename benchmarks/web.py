@@ -1,6 +1,16 @@
 """The page's latency in a real browser, and two browsers asking at once (run from the repo root).
 
     python benchmarks/web.py [--runs 9] [--samples 20000] [--big 200000] [--screenshots docs]
+    python benchmarks/web.py --soak [--minutes 3]
+
+--soak (no browser) starts the server the same way and, for the minutes given, sends it a bounded mix of good,
+bad and abandoned requests from a few threads, all to 127.0.0.1: analyses small and large, streamed and not,
+tables regrouped in any order; bodies over the cap, nested too deep, numbers and scores out of range, foreign
+Host and Origin headers; streams and plain requests dropped half way, and connections that never finish their
+headers. A prober asks a small request (the rules, the legal calls, a 1,000-deal hand at a score already
+valued) every half second. It prints the server's peak memory (RSS) and its memory over time, the slowest
+answer to a small request (after the first 45 s of warm-up, and within them), and every 500. Targets: no 500, memory flat after the warm-up (within 10%), a small
+request answered within 2 s throughout.
 
 It starts `smear-sim serve --port 0` on 127.0.0.1 and drives headless Chromium (Debian's chromium and
 chromium-driver) with selenium. Times are from the click on "What should I bid?" to the advice drawn on the
@@ -67,13 +77,164 @@ def alone_and_together(first, second, samples: int, runs: int) -> dict[str, floa
     return {"one_browser": statistics.median(alone), "two_browsers_each": statistics.median(together)}
 
 
+WARM_UP = 45  # seconds: the server compiles or loads its kernels, reads the tables and makes 3 equity tables
+
+
+def soak(minutes: float) -> dict:
+    """The --soak run of the module docstring; returns its figures."""
+    import http.client
+    import itertools
+    import random
+    import socket
+    import time
+
+    server = subprocess.Popen([sys.executable, "-m", "smear_sim", "serve", "--port", "0"], stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        port = int(server.stdout.readline().split(" at ")[1].split()[0].rstrip("/").rsplit(":", 1)[1])
+        host = f"127.0.0.1:{port}"
+        end = time.monotonic() + 60 * minutes
+        statuses: dict[int, int] = {}
+        errors: list[str] = []
+        small: list[tuple[float, float, str]] = []  # (when, seconds, what)
+        memory: list[tuple[float, int]] = []
+        lock = threading.Lock()
+        started = time.monotonic()
+
+        def call(method, path, body=None, headers=None, raw=None, timeout=120):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+            try:
+                data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+                connection.request(method, path, body=data, headers={"Content-Type": "application/json",
+                                                                     **(headers or {})})
+                response = connection.getresponse()
+                text = response.read()
+                with lock:
+                    statuses[response.status] = statuses.get(response.status, 0) + 1
+                    if response.status >= 500 and response.status != 503:
+                        errors.append(f"{response.status} {method} {path} {text[:200]!r}")
+                return response.status
+            except (OSError, http.client.HTTPException) as exc:
+                with lock:
+                    errors.append(f"no answer: {method} {path}: {exc!r}")
+                return None
+            finally:
+                connection.close()
+
+        features = ["trumps", "top", "two", "jack", "jick", "jokers", "aces"]
+        rng = random.Random(1)
+
+        def good():
+            seeds = itertools.cycle([1, 2, 3])  # a bounded set: their equity tables are made once, then kept
+            while time.monotonic() < end:
+                seed = next(seeds)
+                choice = rng.random()
+                if choice < 0.4:
+                    call("POST", "/api/hand", {"cards": EXAMPLE, "samples": rng.choice([2000, 20_000, 100_000]),
+                                               "seed": seed, "score": rng.choice([[0, 0], [15, 19], [-20, 5]])})
+                elif choice < 0.6:
+                    call("POST", "/api/hand/stream", {"cards": EXAMPLE, "samples": 20_000, "seed": seed,
+                                                      "position": 2, "auction": "2"})
+                elif choice < 0.8:
+                    by = rng.sample(features, rng.randint(1, 4))
+                    call("GET", "/api/tables?by=" + ",".join(by))
+                else:
+                    call("GET", "/api/rules")
+
+        def bad():
+            cases = itertools.cycle([
+                dict(method="POST", path="/api/hand", raw=b'{"cards": "' + b"A" * 300_000 + b'"}'),
+                dict(method="POST", path="/api/hand", raw=b"[" * 100_000 + b"]" * 100_000),
+                dict(method="POST", path="/api/hand", body={"cards": EXAMPLE, "score": [-300, 0]}),
+                dict(method="POST", path="/api/hand", body={"cards": EXAMPLE, "rules": {"target": 1000}}),
+                dict(method="POST", path="/api/hand", raw=b'{"cards": "x", "precision": ' + b"9" * 40 + b"}"),
+                dict(method="POST", path="/api/calls", raw=b'{"rules": ' + b'{"a":' * 2000 + b"1" + b"}" * 2001),
+                dict(method="GET", path="/api/rules", headers={"Host": "evil.example"}),
+                dict(method="POST", path="/api/hand", body={"cards": EXAMPLE}, headers={"Origin": "http://evil.example"}),
+                dict(method="POST", path="/api/hand", body={"cards": EXAMPLE, "policy": ""}),
+                dict(method="GET", path="/api/tables?by=" + "x" * 5000),
+            ])
+            while time.monotonic() < end:
+                call(**next(cases))
+                time.sleep(0.05)
+
+        def abandoned():
+            kinds = itertools.cycle(["stream", "plain", "headers"])
+            while time.monotonic() < end:
+                kind = next(kinds)
+                connection = socket.create_connection(("127.0.0.1", port))
+                if kind == "headers":
+                    connection.sendall(f"GET /api/rules HTTP/1.1\r\nHost: {host}\r\n".encode())
+                    time.sleep(0.5)
+                else:
+                    body = json.dumps({"cards": EXAMPLE, "samples": 200_000, "seed": rng.choice([1, 2, 3])}).encode()
+                    path = "/api/hand/stream" if kind == "stream" else "/api/hand"
+                    connection.sendall(f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+                                       f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+                    time.sleep(rng.uniform(0.2, 1.5))
+                connection.close()
+
+        def probe():
+            smalls = itertools.cycle([("GET", "/api/rules", None), ("POST", "/api/calls", {"auction": [2]}),
+                                      ("POST", "/api/hand", {"cards": EXAMPLE, "samples": 1000, "seed": 1})])
+            while time.monotonic() < end:
+                method, path, body = next(smalls)
+                sent = time.monotonic()
+                call(method, path, body)
+                with lock:
+                    small.append((sent - started, time.monotonic() - sent, path))
+                time.sleep(0.5)
+
+        def watch():
+            while time.monotonic() < end:
+                with open(f"/proc/{server.pid}/status") as status:
+                    rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS"))
+                memory.append((time.monotonic() - started, rss * 1024))
+                time.sleep(1)
+
+        threads = [threading.Thread(target=f) for f in (good, good, bad, abandoned, probe, watch)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        warm = [rss for t, rss in memory if t >= WARM_UP]
+        slowest = max((s for s in small if s[0] >= WARM_UP), key=lambda s: s[1])
+        first = max((s for s in small if s[0] < WARM_UP), key=lambda s: s[1])
+        return {
+            "minutes": minutes,
+            "requests": sum(statuses.values()),
+            "statuses": dict(sorted(statuses.items())),
+            "errors_500_or_no_answer": errors[:20],
+            "peak_rss_mb": round(max(r for _, r in memory) / 2**20, 1),
+            "rss_after_warm_up_mb": {"first": round(warm[0] / 2**20, 1), "min": round(min(warm) / 2**20, 1),
+                                     "max": round(max(warm) / 2**20, 1), "last": round(warm[-1] / 2**20, 1)}
+            if warm else None,
+            "rss_growth_after_warm_up": round(max(warm) / warm[0] - 1, 3) if warm else None,
+            "rss_by_minute_mb": [round(r / 2**20, 1) for t, r in memory if int(t) % 60 == 0],
+            "small_requests": len(small),
+            "slowest_small_request_after_warm_up_s": {"seconds": round(slowest[1], 3), "at_s": round(slowest[0], 1),
+                                                      "path": slowest[2]},
+            # the first hand asked waits for the server's own warm-up and for seed 1's match-equity table
+            "slowest_small_request_in_warm_up_s": {"seconds": round(first[1], 3), "at_s": round(first[0], 1),
+                                                   "path": first[2]},
+        }
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--soak", action="store_true", help="The soak run (no browser); see the docstring.")
+    parser.add_argument("--minutes", type=float, default=3.0, help="How long the soak runs.")
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--samples", type=int, default=20_000)
     parser.add_argument("--big", type=int, default=200_000, help="The larger request of two at once.")
     parser.add_argument("--screenshots", type=Path, default=None)
     args = parser.parse_args()
+    if args.soak:
+        print(json.dumps(soak(args.minutes), indent=2))
+        return
     paths = browser_paths()
     if isinstance(paths, str):
         sys.exit(f"cannot run: {paths}")

@@ -309,7 +309,8 @@ def evaluate_auction(
         check_count("samples", target)
     if equity is None:
         check_count("equity_hands", equity_hands)
-        equity = shared_equity(equity_hands, seed, rules, policy, min(DEFAULT_FLOOR, *score))
+        equity = shared_equity(equity_hands, seed, rules, policy, min(DEFAULT_FLOOR, *score),
+                               executor=plan.settings.executor)
     elif equity.rules != rules or equity.policy != policy:
         raise SmearError("the equity table was made with other rules or another policy than this analysis")
     seat = position - 1  # dealer 3: the opener is seat 0

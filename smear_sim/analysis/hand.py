@@ -15,9 +15,11 @@ bidder left of the dealer (seat 3, the other team), so the bidding team deals th
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -266,12 +268,15 @@ class HandQuery:
     equity_hands: int = DEFAULT_HANDS
 
     def run(self, *, threads: int | None = None, progress: Progress | None = None,
-            executor: Executor | None = None, settings: RunSettings | None = None) -> HandAnalysis:
+            executor: Executor | None = None, settings: RunSettings | None = None,
+            stage: Callable[[str], None] | None = None) -> HandAnalysis:
         """Simulate under ``settings`` (or those ``threads``, ``progress`` and ``executor`` give;
         :mod:`smear_sim.engine.settings`).
 
-        The equity table for the game view is made (once a session for each seed, policy and rules) on
-        Numba's threads here, outside ``progress`` and ``executor``, which belong to the hand's own deals.
+        The equity table for the game view is made (once a session for each seed, policy and rules) after the
+        hand's deals, outside ``progress``, which belongs to the hand's own deals, but on ``executor``, so that
+        an executor sharing the machine (the page's) gives turns and can stop it; ``stage`` hears "equity"
+        as that starts.
         """
         precision, rules = self.precision, self.rules
 
@@ -285,7 +290,7 @@ class HandQuery:
         equity = self.equity
         if self.score is not None and equity is None:
             equity = shared_equity(self.equity_hands, self.job.seed, rules, self.policy,
-                                   min(DEFAULT_FLOOR, *self.score))
+                                   min(DEFAULT_FLOOR, *self.score), executor=settings.executor, stage=stage)
         return HandAnalysis(self.cards, result.done, self.job.seed, self.policy, rules,
                             None if self.trump < 0 else self.trump, result.counts.reshape(L.CLS_SIZE),
                             "precision" if result.stopped else "samples", result.seconds, self.score or (0, 0),
@@ -363,7 +368,28 @@ def evaluate_hand(
     return query.run(settings=plan.settings)
 
 
-@lru_cache(maxsize=8)
-def shared_equity(hands: int, seed: int, rules: Rules, policy: str, floor: int) -> EquityTable:
-    """The equity table for these settings, made once a session: every hand analysed with them reuses it."""
-    return match_equity(hands, seed=seed, rules=rules, policy=policy, floor=floor)
+SHARED_TABLES = 8  # equity tables kept a session: each at most a few tens of MB (equity.MAX_SPAN bounds them)
+_shared: OrderedDict[tuple, EquityTable] = OrderedDict()
+_shared_lock = threading.Lock()
+
+
+def shared_equity(hands: int, seed: int, rules: Rules, policy: str, floor: int, *, executor: Executor | None = None,
+                  stage: Callable[[str], None] | None = None) -> EquityTable:
+    """The equity table for these settings, made once a session: every hand analysed with them reuses it.
+
+    The last ``SHARED_TABLES`` tables used are kept. ``executor`` runs the table's hands (the same hands on any
+    executor: the table does not depend on it); ``stage`` hears "equity" when a table is made.
+    """
+    key = (hands, seed, rules, policy, floor)
+    with _shared_lock:
+        if key in _shared:
+            _shared.move_to_end(key)
+            return _shared[key]
+    if stage is not None:
+        stage("equity")
+    table = match_equity(hands, seed=seed, rules=rules, policy=policy, floor=floor, executor=executor)
+    with _shared_lock:
+        _shared[key] = table
+        while len(_shared) > SHARED_TABLES:
+            _shared.popitem(last=False)
+    return table

@@ -32,7 +32,7 @@ from ..engine.runner import Executor, Progress
 from .game_chain import GameChain, build_chain
 from .hand_outcomes import DEFAULT_HANDS, HandOutcomes, hand_outcomes
 from .plan import RunPlan
-from .scores import DEALERS, check_scores, dealer_index
+from .scores import DEALERS, DEFAULT_FLOOR, MAX_EXTRA, MAX_SPAN, check_scores, check_span, dealer_index
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -51,7 +51,6 @@ __all__ = [
 ]
 
 
-DEFAULT_FLOOR = -40
 TRUNCATION_TOLERANCE = 1e-6
 GRADIENT_TOLERANCE = 1e-7  # the derivatives only set standard errors, which need a few digits
 MAX_MARGIN = 400  # the solve floor goes at most this far below the floor shown
@@ -330,17 +329,25 @@ def match_equity(
         target = outcomes.rules.target
     if floor >= target:
         raise SmearError(f"--floor {floor} must be below the target {target}")
+    check_span(target, floor)
+    # Between the steps of the solve (each a kernel call that runs to its end) an executor that shares the
+    # machine may pass the turn, or stop the work (the page's, smear_sim.web.scheduler.TurnExecutor.pause).
+    pause = getattr(plan.settings.executor if plan is not None else executor, "pause", None) or (lambda: None)
     if outcomes is None:
         outcomes = hand_outcomes(hands, seed=seed, plan=plan)
     started = time.perf_counter()
     margin = 20
+    widest = max(margin, MAX_SPAN + MAX_EXTRA - (target - floor))  # the grid stops growing there
     while True:
+        pause()
         chain = build_chain(outcomes, target, floor - margin)
+        pause()
         truncation = chain.truncation()
         bound = float(truncation.reshape(2, chain.size, chain.size)[:, margin:, margin:].max())
-        if bound <= TRUNCATION_TOLERANCE or margin >= MAX_MARGIN:
+        if bound <= TRUNCATION_TOLERANCE or margin >= min(MAX_MARGIN, widest):
             break
         margin += 10
+    pause()
     x, residual = chain.solve(np.stack([chain.win @ chain.p, np.ones(chain.states)], axis=1))
     win, hands_left = x[:, 0], x[:, 1]
     shape = (2, chain.size, chain.size)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..core.errors import BadValue, OutputError, SmearError, SmearWarning
+from ..core.errors import BadValue, OutputError, SmearError, SmearWarning, one_line
 
 if TYPE_CHECKING:
     from ..engine.checkpoint import Checkpoint
@@ -126,12 +126,36 @@ def clean_errors(command):
             _fail("interrupted", 130)
         except _Terminated:
             _fail("terminated", 143)
+        except SystemError as exc:
+            signalled = _signal_behind(exc)
+            if signalled is None:
+                raise
+            _fail(*signalled)
 
     return wrapper
 
 
+def _signal_behind(exc: BaseException) -> tuple[str, int] | None:
+    """("interrupted", 130) or ("terminated", 143) when ``exc`` is how a signal surfaced, else None.
+
+    A signal that arrives while a Numba kernel runs has its Python handler run as the kernel's result is
+    handed back; the handler's exception then comes out as "SystemError: CPUDispatcher(...) returned a result
+    with an exception set", the handler's exception chained as its cause. Any kernel call can meet this, so it
+    is mapped here, once, rather than around each call.
+    """
+    seen = 0
+    while exc is not None and seen < 8:
+        if isinstance(exc, KeyboardInterrupt):
+            return "interrupted", 130
+        if isinstance(exc, _Terminated):
+            return "terminated", 143
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return None
+
+
 def _fail(line: str, code: int) -> None:
-    typer.echo(line, err=True)
+    typer.echo(one_line(line), err=True)
     raise typer.Exit(code=code) from None
 
 
@@ -343,12 +367,16 @@ def main() -> None:
     except _CliError as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":  # a bare command: its help was shown
             sys.exit(0)
-        typer.echo(f"error: {exc.format_message().strip()} (see 'smear-sim --help')", err=True)
+        typer.echo(one_line(f"error: {exc.format_message().strip()} (see 'smear-sim --help')"), err=True)
         sys.exit(2)
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)
     except Exception as exc:
+        signalled = _signal_behind(exc) if isinstance(exc, SystemError) else None
+        if signalled is not None:
+            typer.echo(signalled[0], err=True)
+            sys.exit(signalled[1])
         _internal_error(exc)
     sys.exit(code if isinstance(code, int) else 0)
 
@@ -357,6 +385,6 @@ def _internal_error(exc: BaseException) -> None:
     """A bug: say so in one line; SMEAR_SIM_DEBUG=1 shows the traceback."""
     if os.environ.get("SMEAR_SIM_DEBUG"):
         raise exc
-    typer.echo(f"internal error: {type(exc).__name__}: {exc} (a bug in smear-sim; rerun with "
-               "SMEAR_SIM_DEBUG=1 for the traceback and report it)", err=True)
+    typer.echo(one_line(f"internal error: {type(exc).__name__}: {exc} (a bug in smear-sim; rerun with "
+                        "SMEAR_SIM_DEBUG=1 for the traceback and report it)"), err=True)
     sys.exit(1)

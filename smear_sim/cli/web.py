@@ -31,6 +31,9 @@ def serve(
     max_deals: Annotated[int, typer.Option("--max-deals", min=1, help="The most deals one request with a seat may "
                                            "try while looking for deals that fit the calls before it.")]
     = 2_000_000,
+    max_span: Annotated[int, typer.Option("--max-span", min=1, max=300, help="The most points the match-equity "
+                                          "table of one request may span, from the lower of -40 and its scores to "
+                                          "the target (its work grows with the square).")] = 120,
 ) -> None:
     """Serve the page for players: pick a hand, get the advice and charts in a browser.
 
@@ -44,9 +47,10 @@ def serve(
       smear-sim serve --port 8080 --results results
     """
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401 (what the web extra brings: said here, before anything starts)
 
         from ..web.server import BID_TABLE, EQUITY_TABLE, POSITION_TABLE, create_app
+        from ..web.serving import server as make_server
     except ImportError as exc:
         raise SmearError(f"the web page needs FastAPI and uvicorn ({exc.name} is missing): "
                          "pip install 'smear-sim[web]'") from None
@@ -59,9 +63,9 @@ def serve(
     if not any((results / name).exists() for name in (BID_TABLE, POSITION_TABLE, EQUITY_TABLE)):
         typer.echo(f"note: {results} has none of {BID_TABLE}, {POSITION_TABLE} and {EQUITY_TABLE}, so the tables "
                    "view will be empty; give --results DIR or make them with 'smear-sim report'", err=True)
-    config = uvicorn.Config(create_app(results=results, max_samples=max_samples, max_deals=max_deals),
-                            log_level="warning", timeout_graceful_shutdown=2)
-    server = _server(config, url if open_browser else None)
+    app_ = create_app(results=results, max_samples=max_samples, max_deals=max_deals, max_span=max_span,
+                      host=host)
+    server = make_server(app_, on_listening=_opener(url) if open_browser else None)
     typer.echo(f"smear-sim: the page is at {url} (Ctrl-C stops it)")
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops gracefully on Ctrl-C, then raises it again
         server.run(sockets=[listener])
@@ -96,16 +100,12 @@ def _listen(host: str, port: int) -> socket.socket:
     return listener
 
 
-def _server(config, open_url: str | None):
-    """uvicorn's server; with ``open_url`` it opens the page in a browser once it listens."""
-    import uvicorn
+def _opener(url: str):
+    """Open ``url`` in the default browser (once the server listens)."""
 
-    class Server(uvicorn.Server):
-        async def startup(self, sockets=None) -> None:
-            await super().startup(sockets)
-            if open_url and self.started:
-                import webbrowser
+    def open_page() -> None:
+        import webbrowser
 
-                webbrowser.open(open_url)
+        webbrowser.open(url)
 
-    return Server(config)
+    return open_page

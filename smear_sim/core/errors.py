@@ -4,8 +4,35 @@ Each one's ``str()`` is a single line that says what is wrong and how to fix it;
 that line and exits with status 2 (1 for :class:`OutputError`), and never shows a traceback for them.
 """
 
-__all__ = ["BadValue", "CardError", "ClusterError", "IllegalAction", "OutputError", "RecordError", "RulesError",
-           "SmearError", "SmearWarning"]
+import re
+
+__all__ = ["MESSAGE_LIMIT", "BadValue", "CardError", "ClusterError", "IllegalAction", "OutputError", "RecordError", "RulesError",
+           "SmearError", "SmearWarning", "one_line"]
+
+MESSAGE_LIMIT = 1000  # characters in a message shown to a user: more than any message smear-sim words itself
+_WORD_LIMIT = 200  # a run of characters without a space longer than this quotes an input (a card, a number)
+_LONG_WORD = re.compile(rf"\S{{{_WORD_LIMIT + 1},}}")
+
+
+def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``message`` as one short line, however much of the user's input it quotes.
+
+    Messages quote what was given ("unknown card 'XX'"), and what was given may be 100 MB. So every run of
+    characters without a space longer than ``_WORD_LIMIT`` keeps its start and end around an ellipsis and its
+    length, and the line as a whole is cut in the middle past ``limit``: the start says what is wrong, the end
+    how to fix it. Line breaks become spaces.
+    """
+    text = re.sub(r"[ \t]*[\r\n]+[ \t]*", " ", str(message))
+
+    def shorten(word: re.Match) -> str:
+        found = word.group()
+        return f"{found[:60]}…{found[-20:]} ({len(found):,} characters)"
+
+    text = _LONG_WORD.sub(shorten, text)
+    if len(text) > limit:
+        keep = (limit - 1) // 2
+        text = f"{text[:keep]}…{text[-keep:]}"
+    return text
 
 
 class SmearError(ValueError):

@@ -170,6 +170,13 @@ def _check_creatable(path: Path, real: Path, option: str) -> None:
     if not os.access(ancestor, os.W_OK | os.X_OK):
         raise SmearError(f"{option} {path}: cannot create it, the folder {ancestor} is not writable; "
                          "give a path in a writable folder")
+    # Permission bits do not tell everything (root may write anywhere by them, yet /proc and /sys take no new
+    # files): so make, and remove at once, a folder there, before any work.
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".smear-sim-check-", dir=ancestor))
+    except OSError as exc:
+        raise SmearError(f"{option} {path}: cannot create it in {ancestor}: {exc.strerror or exc}; give a path in "
+                         "a writable folder") from None
 
 
 def _checked(option: str, path: Path, check) -> None:

@@ -89,7 +89,8 @@ class TurnExecutor(LocalExecutor):
     ``slice_size`` deals, passing the turn between slices. Its caller holds the turn.
 
     ``progress`` hears of every slice; ``stop`` is asked before each one, and True ends the analysis with
-    :class:`AnalysisCancelled`.
+    :class:`AnalysisCancelled`. Work that is not in chunks (the match-equity table's solves) calls
+    :meth:`pause` between its steps, which does the same.
     """
 
     def __init__(self, turns: Turns, *, slice_size: int = SLICE, progress: Progress | None = None,
@@ -100,15 +101,19 @@ class TurnExecutor(LocalExecutor):
         self._progress = progress
         self._stop = stop
 
+    def pause(self) -> None:
+        """Between two steps of the work: let the analyses waiting have their turn, and stop if asked."""
+        self._turns.pass_turn()
+        if self._stop is not None and self._stop():
+            raise AnalysisCancelled
+
     def map_chunks(self, job: Job, ranges: Sequence[tuple[int, int]]) -> Iterator[tuple[int, np.ndarray]]:
         threads = self.threads
         with using_threads(threads):
             for index, (start, count) in enumerate(ranges):
                 counts = None
                 for first, size in chunk_ranges(start + count, self._slice, first=start):
-                    self._turns.pass_turn()
-                    if self._stop is not None and self._stop():
-                        raise AnalysisCancelled
+                    self.pause()
                     part = run_chunk(job, first, size, threads)
                     counts = part if counts is None else counts + part
                     if self._progress is not None:
@@ -136,6 +141,8 @@ class Simulator:
                cancelled: threading.Event | None = None) -> Future[T]:
         """Run ``work(executor)`` in a worker thread holding the turn; ``executor`` is for the runner."""
         with self._lock:
+            if self._closing.is_set():
+                raise ServerBusy("the server is shutting down; the analysis was not started")
             if self._pending >= self._max_waiting:
                 raise ServerBusy(f"the server is busy with {self._pending} analyses; try again in a moment")
             self._pending += 1
@@ -169,7 +176,11 @@ class Simulator:
             return self._lock.wait_for(lambda: self._pending == 0, timeout)
 
     def close(self) -> None:
-        """Stop every analysis at its next slice and let the worker threads end."""
+        """Stop every analysis at its next slice and let the worker threads end.
+
+        Analyses still queued are not cancelled (their callers would see a bare cancellation) but start, find
+        the simulator closing, and end with :class:`AnalysisCancelled` at once.
+        """
         self._closing.set()
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool.shutdown(wait=False)
 

@@ -21,9 +21,16 @@
   whose files are missing is null; with none of them the answer is a 400 that says how to make them.
 
 Bad input gets status 400 and ``{"error": "<the command line's one-line message>"}``; a bug gets 500 and a
-one-line message, never a traceback. Analyses run in worker threads and take turns on the simulator
-(:mod:`smear_sim.web.scheduler`); each may simulate at most ``max_samples`` deals for the hand and try at
-most ``max_deals`` for the auction.
+one-line message, never a traceback. Every message is one short line however much of the request it quotes,
+and names no folder of this machine. Analyses run in worker threads and take turns on the simulator
+(:mod:`smear_sim.web.scheduler`); each may simulate at most ``max_samples`` deals for the hand, try at most
+``max_deals`` for the auction, and value the game with a match-equity table spanning at most ``max_span``
+points (from the lower of -40 and the scores to the target). An analysis stops at its next slice when its
+client goes away, streamed or not, at every stage (the hand's deals, the equity table, the auction).
+
+Before any of this, :mod:`smear_sim.web.guard` refuses requests that do not name this server as their Host,
+API requests from other sites, and bodies over the cap; a body must be JSON nested at most ``MAX_DEPTH``
+deep whose numbers are at most 20 digits long and finite.
 """
 
 from __future__ import annotations
@@ -33,10 +40,12 @@ import contextlib
 import functools
 import json
 import logging
+import math
 import os
 import re
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,24 +60,31 @@ from starlette.exceptions import HTTPException
 
 from ..analysis.auction import evaluate_auction, legal_calls, parse_auction
 from ..analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table, parse_features
-from ..analysis.equity import parse_score
 from ..analysis.hand import EXAMPLE_HAND, HandQuery, hand_query
+from ..analysis.scores import check_scores, parse_score
 from ..analysis.simulate import bid_name
 from ..core.cards import SUIT_NAMES
-from ..core.errors import SmearError
+from ..core.errors import BadValue, SmearError, one_line
 from ..core.players import FAST_POLICIES, parse_policy
 from ..core.rules import Rules, describe_options
 from ..engine.runner import check_count
 from ..output.format import FEATURES
 from ..output.report import table_json
+from .guard import BODY_TIMEOUT, MAX_BODY, BodyTimeout, BodyTooLarge, Guard, allowed_hosts
 from .scheduler import AnalysisCancelled, ServerBusy, Simulator
 
-__all__ = ["BID_TABLE", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_SAMPLES", "EQUITY_TABLE", "HAND_FIELDS", "POSITION_TABLE",
-           "STATIC", "HandRequest", "create_app", "hand_request"]
+__all__ = ["BID_TABLE", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_SAMPLES", "DEFAULT_MAX_SPAN", "EQUITY_TABLE", "HAND_FIELDS",
+           "MAX_DEPTH", "MAX_PRECISION", "POSITION_TABLE", "STATIC", "TABLE_GROUPINGS", "HandRequest", "create_app",
+           "hand_request", "read_json"]
 
 DEFAULT_MAX_SAMPLES = 200_000
 DEFAULT_MAX_DEALS = 2_000_000  # deals an auction analysis may try (the command line's default is 20,000,000)
+DEFAULT_MAX_SPAN = 120  # points the game view's equity table may span: each of its solves well under a second
 DEFAULT_SAMPLES = 100_000  # as smear-sim hand
+MAX_DEPTH = 16  # levels of nesting in a request body: a review's game record needs 4
+MAX_DIGITS = 20  # digits in a number of a request body: 2**64 - 1 (the largest seed) has 20
+MAX_PRECISION = 1000.0  # a standard error of points above this stops after the first batch anyway
+TABLE_GROUPINGS = 8  # groupings of the bid table kept, each a few MB
 STATIC = Path(__file__).parent / "static"
 HAND_FIELDS = ("cards", "trump", "samples", "precision", "seed", "policy", "rules", "score", "position", "auction",
                "max_deals")
@@ -93,7 +109,7 @@ class HandRequest:
         """The JSON ``smear-sim hand --json`` prints, and the seconds spent simulating; ``stage`` hears of each
         stage as it starts."""
         stage("hand")
-        analysis = self.query.run(executor=executor)
+        analysis = self.query.run(executor=executor, stage=stage)
         data, seconds = analysis.to_json(), analysis.seconds
         if self.position is not None:
             stage("auction")
@@ -107,7 +123,8 @@ class HandRequest:
         return data, seconds
 
 
-def hand_request(body: Any, max_samples: int, max_deals: int = DEFAULT_MAX_DEALS) -> HandRequest:
+def hand_request(body: Any, max_samples: int, max_deals: int = DEFAULT_MAX_DEALS,
+                 max_span: int = DEFAULT_MAX_SPAN) -> HandRequest:
     """Check a ``POST /api/hand`` body and make the analysis it asks for (a one-line SmearError if bad)."""
     if not isinstance(body, dict):
         raise SmearError(f'the request must be a JSON object such as {{"cards": "{EXAMPLE_HAND}"}}')
@@ -120,7 +137,8 @@ def hand_request(body: Any, max_samples: int, max_deals: int = DEFAULT_MAX_DEALS
     if not isinstance(cards, str) and not (isinstance(cards, list) and all(isinstance(c, str) for c in cards)):
         raise SmearError(f'cards must be a string such as "{EXAMPLE_HAND}" or a list of card names')
     trump = _optional(body, "trump", str, "one of S H D C")
-    policy = _optional(body, "policy", str, "a policy name: " + " or ".join(FAST_POLICIES)) or "heuristic"
+    policy = _optional(body, "policy", str, "a policy name: " + " or ".join(FAST_POLICIES))
+    policy = "heuristic" if policy is None else policy  # "" is no policy, as on the command line
     seed = _optional(body, "seed", int, "a whole number")
     samples = _optional(body, "samples", int, "a whole number of deals")
     precision = _optional(body, "precision", (int, float), "a standard error such as 0.01")
@@ -129,6 +147,14 @@ def hand_request(body: Any, max_samples: int, max_deals: int = DEFAULT_MAX_DEALS
     auction = _optional(body, "auction", (str, list), 'the calls before yours, e.g. "2,pass" or [2, "pass"]')
     deals = _optional(body, "max_deals", int, "a whole number of deals")
     rules = Rules.from_mapping(_optional(body, "rules", dict, "an object of rule options") or {}, source="rules")
+    if precision is not None and not 0 < precision <= MAX_PRECISION:
+        raise SmearError(f"--precision must be a positive standard error such as 0.01, at most {MAX_PRECISION:g}, "
+                         f"got {precision!r}")
+    if policy.strip() == "":
+        parse_policy(policy)  # the command line's message for an empty --policy
+    scores = parse_score(score) if score is not None else (0, 0)
+    check_scores(scores, rules, max_span=max_span, cap=f" (the cap of {max_span} points on this server: smear-sim "
+                                                         "serve --max-span N raises it)")
     if position is None:
         for name in ("auction", "max_deals"):
             if name in body:  # as the command line: an option that cannot apply is an error
@@ -144,7 +170,7 @@ def hand_request(body: Any, max_samples: int, max_deals: int = DEFAULT_MAX_DEALS
             raise SmearError(f"auction must list calls: pass, a number or moon, got {json.dumps(auction)}")
         prior = parse_auction(auction, position, rules)
     if policy.strip().lower() == "equity":
-        from ..analysis.bidder import tables_ready
+        from ..analysis.models import tables_ready
 
         if not tables_ready(rules):  # made on first use, in minutes: not inside a request
             raise SmearError(f"the equity player's tables for {rules.summary()} are not made yet: make them once with "
@@ -159,7 +185,7 @@ def hand_request(body: Any, max_samples: int, max_deals: int = DEFAULT_MAX_DEALS
         check_count("--max-deals", deals)
     query = hand_query(cards, trump=trump, samples=samples, precision=None if precision is None else float(precision),
                        seed=1 if seed is None else seed, policy=policy, rules=rules, max_samples=max_samples,
-                       score=parse_score(score) if score is not None else (0, 0))
+                       score=scores)
     if parse_policy(policy).name not in FAST_POLICIES:  # a search player is far too slow for the page
         raise SmearError(f"policy {policy!r} is not offered here: choose {' or '.join(FAST_POLICIES)}")
     return HandRequest(query, samples, position, prior, max_deals if deals is None else deals)
@@ -200,8 +226,13 @@ def _internal_error(exc: BaseException) -> str:
     return f"internal error: {type(exc).__name__}: {exc} (a bug in smear-sim; please report it)"
 
 
+_ABSOLUTE_PATH = re.compile(r"(?<![\w.:/])/(?:[^\s'\"/]+/)+([^\s'\"/]*)")
+
+
 def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+    """``{"error": message}``: one short line that names no folder of this machine (a path keeps only its last
+    part), since the answer may go to a browser, not to whoever started the server."""
+    return JSONResponse({"error": one_line(_ABSOLUTE_PATH.sub(r"\1", message))}, status_code=status)
 
 
 def _answers(endpoint):
@@ -211,10 +242,18 @@ def _answers(endpoint):
     async def wrapper(*args, **kwargs):
         try:
             return await endpoint(*args, **kwargs)
+        except BadValue as exc:  # the layers below name the parameter; the API words it as the CLI does
+            return _error(400, exc.worded())
         except SmearError as exc:
             return _error(400, str(exc))
+        except BodyTooLarge as exc:
+            return _error(413, str(exc))
+        except BodyTimeout as exc:
+            return _error(408, str(exc))
         except ServerBusy as exc:
             return _error(503, str(exc))
+        except AnalysisCancelled:
+            return _error(503, STOPPED)
         except Exception as exc:
             log.error("%s", _internal_error(exc), exc_info=bool(os.environ.get("SMEAR_SIM_DEBUG")))
             return _error(500, _internal_error(exc))
@@ -222,13 +261,54 @@ def _answers(endpoint):
     return wrapper
 
 
+STOPPED = "the analysis was stopped: the server is shutting down, or its client went away"
+
+
 async def _json_body(request: Request) -> Any:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise SmearError("send the request body as JSON, with the header Content-Type: application/json")
+    return read_json(await request.body())
+
+
+def read_json(raw: bytes | str) -> Any:
+    """A request body as JSON, or a one-line SmearError: not JSON, nested deeper than ``MAX_DEPTH``, or holding a
+    number longer than ``MAX_DIGITS`` digits or not finite, which no field takes (each field then has its own
+    range)."""
+
+    def whole(text: str) -> int:
+        if len(text.lstrip("-")) > MAX_DIGITS:
+            raise _BadNumber(text)
+        return int(text)
+
+    def decimal(text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value) or len(text) > 64:
+            raise _BadNumber(text)
+        return value
+
+    def constant(text: str):
+        raise _BadNumber(text)
+
     try:
-        return json.loads(await request.body())
+        value = json.loads(raw, parse_int=whole, parse_float=decimal, parse_constant=constant)
+    except _BadNumber as exc:
+        raise SmearError(f"the request body holds the number {exc}, which no field takes: numbers here have at most "
+                         f"{MAX_DIGITS} digits and are finite") from None
+    except RecursionError:
+        raise SmearError(f"the request body is not valid JSON here: it is nested more than {MAX_DEPTH} deep") from None
     except ValueError as exc:
         raise SmearError(f"the request body is not valid JSON: {exc}") from None
+    level = [value]
+    for _ in range(MAX_DEPTH):
+        level = [child for item in level if isinstance(item, dict | list)
+                 for child in (item.values() if isinstance(item, dict) else item)]
+        if not level:
+            return value
+    raise SmearError(f"the request body is not valid JSON here: it is nested more than {MAX_DEPTH} deep")
+
+
+class _BadNumber(ValueError):
+    pass
 
 
 def _timing(seconds: float, started: float) -> dict[str, str]:
@@ -238,14 +318,18 @@ def _timing(seconds: float, started: float) -> dict[str, str]:
 
 
 class _Tables:
-    """The results folder's tables, each read once: the class counts (and their groupings, made once each), what
-    to call by place in the auction, and the match-equity table."""
+    """The results folder's tables, each read once: the class counts (and their groupings: the last
+    ``TABLE_GROUPINGS`` asked for are kept), what to call by place in the auction, and the match-equity table.
+
+    A grouping is keyed on its features in one order (``FEATURES``'), whatever order they are asked in, so the
+    7 features give at most 127 groupings, and the answer is the same for any order.
+    """
 
     def __init__(self, results: Path | None) -> None:
         self.results = results
         self._lock = threading.Lock()
         self._table: ClassTable | None = None
-        self._made: dict[tuple[str, ...], dict[str, Any]] = {}
+        self._made: OrderedDict[tuple[str, ...], dict[str, Any]] = OrderedDict()
         self._fixed: dict[str, dict[str, Any] | None] = {}
 
     def get(self, by: tuple[str, ...]) -> dict[str, Any]:
@@ -254,11 +338,11 @@ class _Tables:
                 if name not in self._fixed:
                     path = self._path(name)
                     self._fixed[name] = read(path) if path is not None and path.exists() else None
-            classes = self._classes(by)
+            classes = self._classes(tuple(sorted(by, key=list(FEATURES).index)))
             answer = {**classes, "by_position": self._fixed[POSITION_TABLE], "equity": self._fixed[EQUITY_TABLE]}
             if not any(answer.values()):
                 where = ("no results folder was given" if self.results is None else
-                         f"{self.results} has none of {BID_TABLE}, {POSITION_TABLE} and {EQUITY_TABLE}")
+                         f"the results folder has none of {BID_TABLE}, {POSITION_TABLE} and {EQUITY_TABLE}")
                 raise SmearError(f"no tables to show: {where}; make them with 'smear-sim report', or start the server "
                                  "with --results DIR naming a folder that has them")
             return answer
@@ -270,16 +354,20 @@ class _Tables:
         path = self._path(BID_TABLE)
         if path is None or not path.exists():
             return {"source": None, "features": [], "bid_table": None, "moon_table": None}
-        if by not in self._made:
-            if self._table is None:
-                self._table = ClassTable.load(path)
-            frame = self._table.frame(by)
-            self._made[by] = {
-                "source": str(path),
-                "features": [_feature(name, _levels(frame[name])) for name in by],
-                "bid_table": table_json(frame),
-                "moon_table": table_json(moon_table(self._table, by)),
-            }
+        if by in self._made:
+            self._made.move_to_end(by)
+            return self._made[by]
+        if self._table is None:
+            self._table = ClassTable.load(path)
+        frame = self._table.frame(by)
+        self._made[by] = {
+            "source": path.name,
+            "features": [_feature(name, _levels(frame[name])) for name in by],
+            "bid_table": table_json(frame),
+            "moon_table": table_json(moon_table(self._table, by)),
+        }
+        while len(self._made) > TABLE_GROUPINGS:
+            self._made.popitem(last=False)
         return self._made[by]
 
 
@@ -296,7 +384,7 @@ def _position_json(path: Path) -> dict[str, Any]:
         rows = json.loads(frame.to_json(orient="records"))
         charts = call_charts(frame.astype(object).where(frame.notna(), None).to_dict("records"))
     except (OSError, ValueError, KeyError) as exc:
-        raise SmearError(f"{path} is not a table from 'smear-sim bid-table --by-position': {exc}") from None
+        raise SmearError(f"{path.name} is not a table from 'smear-sim bid-table --by-position': {exc}") from None
     meta: dict[str, Any] = {}
     counts = path.with_suffix(".npz")
     if counts.exists():
@@ -308,7 +396,7 @@ def _position_json(path: Path) -> dict[str, Any]:
             meta["score"] = [int(found[1]), int(found[2])]
     calls = [name[len("win_"):] for name in frame.columns if name.startswith("win_") and not name.startswith("win_se")
              and name != "win_margin"]
-    return {**meta, "source": str(path), "calls": calls, "rows": rows,
+    return {**meta, "source": path.name, "calls": calls, "rows": rows,
             "charts": [{"place": c.place, "strengths": c.strengths, "standings": c.standings, "cells": c.cells}
                        for c in charts]}
 
@@ -330,8 +418,8 @@ def _equity_json(path: Path) -> dict[str, Any]:
             grids[key] = [frame[frame["dealer"] == dealer].pivot(index="us", columns="them", values=key)
                           .reindex(index=scores, columns=scores).round(6).values.tolist() for dealer in dealers]
     except (OSError, ValueError, KeyError) as exc:
-        raise SmearError(f"{path} is not a match-equity table from 'smear-sim equity': {exc}") from None
-    return {"source": str(path), "scores": scores, "dealers": dealers, **grids}
+        raise SmearError(f"{path.name} is not a match-equity table from 'smear-sim equity': {exc}") from None
+    return {"source": path.name, "scores": scores, "dealers": dealers, **grids}
 
 
 def _feature(name: str, values: list) -> dict[str, Any]:
@@ -350,14 +438,17 @@ def _levels(column) -> list:
 
 
 def create_app(*, results: Path | None = Path("results"), max_samples: int = DEFAULT_MAX_SAMPLES,
-               max_deals: int = DEFAULT_MAX_DEALS, simulator: Simulator | None = None,
-               warm_up: bool = True) -> FastAPI:
-    """The app: the API under ``/api`` and the page at ``/``.
+               max_deals: int = DEFAULT_MAX_DEALS, max_span: int = DEFAULT_MAX_SPAN, simulator: Simulator | None = None,
+               warm_up: bool = True, host: str | None = None, max_body: int = MAX_BODY,
+               body_timeout: float = BODY_TIMEOUT) -> FastAPI:
+    """The app: the API under ``/api`` and the page at ``/``, behind :class:`smear_sim.web.guard.Guard`.
 
     ``results`` is the folder the tables come from (``bid_table.npz``, ``by_position.csv``, ``equity.csv``);
-    ``max_samples`` caps the deals one request may simulate for the hand and ``max_deals`` those its auction
-    analysis may try; ``warm_up`` loads (or compiles) the simulator when the server starts, so the first
-    request does not wait for it.
+    ``max_samples`` caps the deals one request may simulate for the hand, ``max_deals`` those its auction
+    analysis may try and ``max_span`` the points its equity table may span; ``warm_up`` loads (or compiles)
+    the simulator when the server starts, so the first request does not wait for it. ``host`` is the address
+    given to ``--host``, which requests may name besides loopback; ``max_body`` and ``body_timeout`` bound a
+    request's body. ``app.state.simulator`` is the simulator, which the server closes as it begins to stop.
     """
     simulator = simulator or Simulator()
     tables = _Tables(results)
@@ -370,6 +461,8 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
         simulator.close()
 
     app = FastAPI(title="smear-sim", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
+    app.state.simulator = simulator
+    app.add_middleware(Guard, hosts=allowed_hosts(host), max_body=max_body, body_timeout=body_timeout)
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
@@ -387,7 +480,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
             "options": describe_options(),
             "policies": list(FAST_POLICIES),
             "hand": {"fields": list(HAND_FIELDS), "trumps": list(SUIT_NAMES), "default_samples": DEFAULT_SAMPLES,
-                     "max_samples": max_samples, "max_deals": max_deals},
+                     "max_samples": max_samples, "max_deals": max_deals, "max_span": max_span},
             "table_features": {name: label.help for name, label in FEATURES.items()},
         })
 
@@ -406,15 +499,16 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     @_answers
     async def hand(request: Request) -> JSONResponse:
         started = time.perf_counter()
-        asked = hand_request(await _json_body(request), max_samples, max_deals)
-        data, seconds = await asyncio.wrap_future(simulator.submit(asked.run))
+        asked = hand_request(await _json_body(request), max_samples, max_deals, max_span)
+        data, seconds = await _while_connected(request, lambda cancelled: simulator.submit(asked.run,
+                                                                                            cancelled=cancelled))
         return JSONResponse(data, headers=_timing(seconds, started))
 
     @app.post("/api/hand/stream")
     @_answers
     async def hand_stream(request: Request) -> StreamingResponse:
         started = time.perf_counter()
-        asked = hand_request(await _json_body(request), max_samples, max_deals)
+        asked = hand_request(await _json_body(request), max_samples, max_deals, max_span)
         loop = asyncio.get_running_loop()
         events: asyncio.Queue = asyncio.Queue()
         cancelled = threading.Event()
@@ -427,7 +521,8 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
         future.add_done_callback(lambda _: post(None))
 
         async def lines() -> AsyncIterator[str]:
-            totals = {"hand": asked.query.job.total, "auction": None}  # deals that fit the calls: known at the end
+            # the equity table's hands, when it is made; the deals that fit the calls are known only at the end
+            totals = {"hand": asked.query.job.total, "equity": asked.query.equity_hands, "auction": None}
             stage, done = "hand", 0
             try:
                 yield _line({"progress": {"stage": stage, "done": 0, "total": totals[stage]}})
@@ -449,6 +544,28 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     return app
 
 
+async def _while_connected(request: Request, start: Callable[[threading.Event], Any]) -> Any:
+    """Run ``start(cancelled)`` (a concurrent future) to its result, setting ``cancelled`` if the client goes
+    away first, so that the analysis stops at its next slice instead of running for no one."""
+    cancelled = threading.Event()
+    future = asyncio.wrap_future(start(cancelled))
+
+    async def disconnected() -> None:
+        with contextlib.suppress(Exception):  # a receive that fails means no client either
+            while (await request.receive())["type"] != "http.disconnect":
+                pass
+
+    watch = asyncio.ensure_future(disconnected())
+    try:
+        await asyncio.wait({future, watch}, return_when=asyncio.FIRST_COMPLETED)
+        if not future.done():
+            cancelled.set()
+        return await future
+    finally:
+        cancelled.set()
+        watch.cancel()
+
+
 class _Page(StaticFiles):
     """The page's files, which browsers must check again on each load, so that an upgrade shows at once."""
 
@@ -465,10 +582,12 @@ def _line(obj: dict[str, Any]) -> str:
 def _outcome(future, started: float) -> dict[str, Any]:
     try:
         data, seconds = future.result()
+    except BadValue as exc:
+        return {"error": exc.worded()}
     except (SmearError, ServerBusy) as exc:
         return {"error": str(exc)}
     except AnalysisCancelled:
-        return {"error": "the server is shutting down; the analysis was stopped"}
+        return {"error": STOPPED}
     except Exception as exc:
         log.error("%s", _internal_error(exc), exc_info=bool(os.environ.get("SMEAR_SIM_DEBUG")))
         return {"error": _internal_error(exc)}

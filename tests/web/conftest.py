@@ -9,7 +9,7 @@ import pytest
 def small_results(tmp_path_factory):
     """A results folder with a small table of what to call by position (judged at 3-5) and a small match-equity
     table, as 'smear-sim bid-table --by-position' and 'smear-sim equity' write them (no bid table)."""
-    from smear_sim.analysis.equity import match_equity
+    from smear_sim.analysis.match_equity import match_equity
     from smear_sim.analysis.positions import position_table
     from smear_sim.output.report import write_equity_table, write_position_table
 

@@ -27,9 +27,10 @@ def test_two_analyses_take_turns_slice_by_slice():
     long one, which started first."""
     simulator = Simulator(slice_size=500)
     order: list[str] = []
-    long_one = simulator.submit(lambda ex: hand_query(EXAMPLE, samples=100_000, seed=1).run(executor=ex),
+    # (no game view: its match-equity table would take turns too, in slices of its own)
+    long_one = simulator.submit(lambda ex: hand_query(EXAMPLE, samples=100_000, seed=1, score=None).run(executor=ex),
                                 progress=lambda n: order.append("long"))
-    short = simulator.submit(lambda ex: hand_query(EXAMPLE, samples=5000, seed=2).run(executor=ex),
+    short = simulator.submit(lambda ex: hand_query(EXAMPLE, samples=5000, seed=2, score=None).run(executor=ex),
                              progress=lambda n: order.append("short"))
     assert short.result(timeout=120).samples == 5000 and long_one.result(timeout=120).samples == 100_000
     assert order.count("short") == 10 and order[-1] == "long"
@@ -83,3 +84,26 @@ def test_turns_go_to_the_longest_waiter():
     for thread in threads:
         thread.join(timeout=10)
     assert got == ["x", "y", "z"]
+
+
+def test_the_match_equity_table_takes_turns_and_stops_too():
+    """The game view's table (its hands in slices, its solves with a pause between each) held the simulator for
+    everyone, and went on after its client left."""
+    simulator = Simulator(slice_size=1000)
+    cancelled = threading.Event()
+    stages: list[str] = []
+    slices = []
+
+    def progress(n):
+        slices.append(n)
+        if stages == ["equity"] and len(slices) > 3:
+            cancelled.set()  # the client goes away while the table is made
+
+    future = simulator.submit(lambda ex: hand_query(EXAMPLE, samples=1000, seed=321).run(executor=ex,
+                                                                                         stage=stages.append),
+                              progress=progress, cancelled=cancelled)
+    with pytest.raises(AnalysisCancelled):
+        future.result(timeout=120)
+    assert stages == ["equity"] and len(slices) == 4  # the hand's one slice, then three of the table's
+    assert simulator.wait_idle(timeout=10)
+    simulator.close()

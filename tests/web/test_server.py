@@ -19,11 +19,12 @@ from smear_sim.web.server import HAND_FIELDS, STATIC, create_app
 
 EXAMPLE = "AH KH 2H JD 10C 5S 9S 4D 3C"
 RESULTS = Path(__file__).parents[2] / "results"
+LOCAL = "http://127.0.0.1:8000"  # the server answers only to the host names it was started for
 
 
 @pytest.fixture(scope="module")
 def client():
-    return TestClient(create_app(results=RESULTS, max_samples=50_000), raise_server_exceptions=False)
+    return TestClient(create_app(results=RESULTS, max_samples=50_000), raise_server_exceptions=False, base_url=LOCAL)
 
 
 @pytest.mark.parametrize(("body", "args"), [
@@ -48,10 +49,14 @@ def test_hand_answers_exactly_what_the_command_prints(client, body, args):
 def test_stream_reports_progress_then_the_same_result(client):
     body = {"cards": EXAMPLE, "samples": 10_000, "seed": 3}
     lines = [json.loads(line) for line in client.post("/api/hand/stream", json=body).text.splitlines()]
-    progress = [line["progress"] for line in lines[:-1]]
+    progress = [line["progress"] for line in lines[:-1] if line["progress"]["stage"] == "hand"]
     assert progress[0] == {"stage": "hand", "done": 0, "total": 10_000}
     assert progress[-1] == {"stage": "hand", "done": 10_000, "total": 10_000}
     assert [p["done"] for p in progress] == sorted(p["done"] for p in progress)
+    # then the match-equity table for seed 3 (made once a session: 200,000 hands, in slices)
+    equity = [line["progress"] for line in lines[:-1] if line["progress"]["stage"] == "equity"]
+    assert equity[0] == {"stage": "equity", "done": 0, "total": 200_000}
+    assert equity[-1] == {"stage": "equity", "done": 200_000, "total": 200_000}
     assert lines[-1]["result"] == client.post("/api/hand", json=body).json()
 
 
@@ -146,7 +151,8 @@ def test_a_bug_is_a_500_with_one_line(monkeypatch):
         raise ZeroDivisionError("division by zero")
 
     monkeypatch.setattr("smear_sim.web.server.hand_request", broken)
-    response = TestClient(create_app(), raise_server_exceptions=False).post("/api/hand", json={"cards": EXAMPLE})
+    app = create_app(warm_up=False)
+    response = TestClient(app, raise_server_exceptions=False, base_url=LOCAL).post("/api/hand", json={"cards": EXAMPLE})
     assert response.status_code == 500
     assert response.json() == {"error": "internal error: ZeroDivisionError: division by zero (a bug in smear-sim; "
                                          "please report it)"}
@@ -161,7 +167,7 @@ def test_rules_describe_every_option_and_the_hand_fields(client):
     assert options["min_bid"] == options["min_bid"] | {"kind": "int", "min": 1, "max": 7}
     assert all(o["help"] for o in data["options"])
     assert data["hand"] == {"fields": list(HAND_FIELDS), "trumps": ["S", "H", "D", "C"], "default_samples": 100_000,
-                            "max_samples": 50_000, "max_deals": 2_000_000}
+                            "max_samples": 50_000, "max_deals": 2_000_000, "max_span": 120}
     assert {"position", "auction", "score"} <= set(HAND_FIELDS)
     assert data["policies"] == ["random", "heuristic", "heuristic-v1", "equity"] and "trumps" in data["table_features"]
 
@@ -182,7 +188,7 @@ def test_tables_are_the_committed_tables_regrouped(client):
 
 
 def test_tables_without_results_say_how_to_make_them(tmp_path):
-    response = TestClient(create_app(results=tmp_path)).get("/api/tables")
+    response = TestClient(create_app(results=tmp_path), base_url=LOCAL).get("/api/tables")
     assert response.status_code == 400
     assert "smear-sim report" in response.json()["error"] and "--results DIR" in response.json()["error"]
 
@@ -190,7 +196,7 @@ def test_tables_without_results_say_how_to_make_them(tmp_path):
 def test_tables_serve_what_to_call_by_position_and_the_match_equity(small_results):
     import pandas as pd
 
-    data = TestClient(create_app(results=small_results, warm_up=False)).get("/api/tables").json()
+    data = TestClient(create_app(results=small_results, warm_up=False), base_url=LOCAL).get("/api/tables").json()
     assert data["bid_table"] is None and data["moon_table"] is None  # no bid_table.npz here
     positions = data["by_position"]
     assert (positions["deals"], positions["seed"], positions["score"]) == (1000, 1, [3, 5])
@@ -233,3 +239,118 @@ def test_a_second_request_is_answered_while_a_long_one_runs():
             assert status == 200 and short["samples"] == 2000
             assert simulator.pending == 1  # the long one is still running
         assert simulator.wait_idle(timeout=60)  # the long one stopped when its client went away
+
+
+# -- hostile input (issue 20): bounded work for every request --------------------------------------------------
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    # the lowest score sizes the match-equity table (it grows with the square): -300 held the simulator 65 s
+    ({"cards": EXAMPLE, "samples": 2000, "score": [-300, 0]}, "give scores from -99 up"),
+    ({"cards": EXAMPLE, "samples": 2000, "score": "-100000000000000000,0"}, "give scores from -99 up"),
+    # a target in the documented range that the page's equity cap cannot take: 43 s, then 500 MemoryError
+    ({"cards": EXAMPLE, "rules": {"target": 1000}}, "give a target up to 80"),
+    ({"cards": EXAMPLE, "position": 2, "auction": "2", "score": [-200, 5]}, "give scores from -99 up"),
+    ({"cards": EXAMPLE, "policy": ""}, "unknown policy ''"),  # the command line rejects it too
+    ({"cards": EXAMPLE, "precision": 10**6}, "at most 1000"),
+])
+def test_work_no_cap_bounded_is_refused_before_any_work(client, body, words):
+    import time
+
+    started = time.perf_counter()
+    response = client.post("/api/hand", json=body)
+    assert response.status_code == 400 and words in response.json()["error"], response.text
+    assert time.perf_counter() - started < 2
+
+
+def test_the_equity_span_cap_is_the_servers_setting():
+    app = create_app(results=RESULTS, warm_up=False, max_span=61)
+    client = TestClient(app, base_url=LOCAL)
+    assert client.get("/api/rules").json()["hand"]["max_span"] == 61
+    assert client.post("/api/hand", json={"cards": EXAMPLE, "score": [-41, 0]}).status_code == 400
+
+
+def test_tables_groupings_are_keyed_in_one_order_and_bounded(tmp_path):
+    """100 orderings of the 7 features added 359 MB: any order now gives the one grouping, and only the last
+    TABLE_GROUPINGS are kept."""
+    from itertools import combinations, islice, permutations
+
+    from smear_sim.web import server
+
+    app = create_app(results=RESULTS, warm_up=False)
+    client = TestClient(app, base_url=LOCAL)
+    names = ["trumps", "top", "two", "jack", "jick", "jokers", "aces"]
+    answers = [client.get("/api/tables", params={"by": ",".join(order)}).json()
+               for order in islice(permutations(names[:3]), 6)]
+    assert all(a == answers[0] for a in answers)
+    assert [f["name"] for f in answers[0]["features"]] == names[:3]
+    for combo in islice(combinations(names, 2), 12):
+        assert client.get("/api/tables", params={"by": ",".join(combo)}).status_code == 200
+    caches = [cell.cell_contents for route in app.routes if getattr(route, "path", "") == "/api/tables"
+              for cell in (route.endpoint.__wrapped__.__closure__ or ()) if isinstance(cell.cell_contents,
+                                                                                       server._Tables)]
+    assert caches and len(caches[0]._made) == server.TABLE_GROUPINGS
+
+
+def _long_requests(path: str) -> list[tuple[str, dict]]:
+    """For an analysis route: (stage, body) pairs whose stage lasts long enough to drop the connection in it."""
+    return [("hand", {"cards": EXAMPLE, "samples": 10_000_000, "seed": 11}),
+            ("equity", {"cards": EXAMPLE, "samples": 1000, "seed": 12, "score": [-90, 0]}),
+            ("auction", {"cards": EXAMPLE, "samples": 1000, "seed": 1, "position": 1, "max_deals": 10_000_000,
+                         "precision": 1e-6})]
+
+
+ANALYSES = ("/api/hand", "/api/hand/stream")  # the routes that simulate; a new one must be added here
+
+
+def test_every_route_that_simulates_is_listed():
+    app = create_app(results=RESULTS, warm_up=False)
+    posts = {route.path for route in app.routes if "POST" in getattr(route, "methods", ())}
+    assert posts - set(ANALYSES) == {"/api/calls"}  # answered at once, without the simulator
+
+
+@pytest.mark.parametrize("path", ANALYSES)
+def test_a_request_whose_client_goes_away_stops_at_every_stage(monkeypatch, path):
+    """Dropping the connection in the hand's deals, while the equity table is made, or in the auction stops the
+    analysis at its next slice (it went on for 8.6 s, or to the end for a plain request)."""
+    import socket
+    import threading
+    import time
+
+    from smear_sim.web import server
+
+    stages: list[str] = []
+    reached = threading.Condition()
+    run = server.HandRequest.run
+
+    def watched(self, executor, stage=lambda _: None):
+        def heard(name):
+            with reached:
+                stages.append(name)
+                reached.notify_all()
+            stage(name)
+
+        return run(self, executor, stage=heard)
+
+    monkeypatch.setattr(server.HandRequest, "run", watched)
+    simulator = Simulator()
+    app = create_app(results=RESULTS, max_samples=10_000_000, max_deals=10_000_000, simulator=simulator,
+                     warm_up=False)
+    with running(app) as url:
+        port = int(url.rsplit(":", 1)[1].strip("/"))
+        post(url + "api/hand", {"cards": EXAMPLE, "samples": 1000, "seed": 1})  # the equity table of seed 1
+        for stage, body in _long_requests(path):
+            stages.clear()
+            data = json.dumps(body).encode()
+            connection = socket.create_connection(("127.0.0.1", port))
+            connection.sendall(b"POST /" + path.lstrip("/").encode() + b" HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+                               b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % (port, len(data))
+                               + data)
+            with reached:
+                assert reached.wait_for(lambda stage=stage: stage in stages, timeout=120), (stage, stages)
+            time.sleep(0.3)  # well into the stage
+            connection.close()
+            dropped = time.perf_counter()
+            assert simulator.wait_idle(timeout=5), (path, stage)
+            assert time.perf_counter() - dropped < 3, (path, stage)
+            assert stages[-1] == stage, (path, stage, stages)  # it stopped in that stage

@@ -1,0 +1,172 @@
+// The tables view: what to call by seat, the match-equity heatmap and the bid tables, from GET api/tables.
+
+import {heatmap} from './charts.js';
+import {amount, estimate, percent, points, thousands} from './format.js';
+import {$, getJson, make, show, state, table} from './dom.js';
+import {select} from './options.js';
+
+const TABLE_VALUES = {
+  bid_up_to: 'bid up to',
+  points: 'points won',
+  moon: 'moon success',
+};
+
+function tableValueOptions(bids) {
+  return [['bid_up_to', TABLE_VALUES.bid_up_to], ...bids.map((b) => [`make${b}`, `P(make ${b})`]),
+    ['points', TABLE_VALUES.points], ['moon', TABLE_VALUES.moon]];
+}
+
+export async function loadTables() {
+  const by = [...$('table-by').querySelectorAll('input:checked')].map((i) => i.value);
+  if (!by.length) return;
+  const key = by.join(',');
+  if (state.tables && !state.tables.bid_table && state.tablesBy) return;  // no bid table to regroup
+  show('tables-error', false);
+  try {
+    if (state.tablesBy !== key) {
+      state.tables = await getJson(`api/tables?by=${encodeURIComponent(key)}`);
+      state.tablesBy = key;
+    }
+    renderTables(state.tables);
+  } catch (error) {
+    $('tables-error').textContent = error.message;
+    show('tables-error', true);
+  }
+}
+
+function renderTables(data) {
+  renderPositions(data.by_position);
+  renderEquity(data.equity);
+  for (const part of [$('bid-panel'), ...document.querySelectorAll('[data-part="bid"]')]) part.hidden = !data.bid_table;
+  if (data.bid_table) renderBidTables(data);
+}
+
+// What to call by seat: one grid per place (rows: hand strength, columns: the standing call), as by_position.md.
+function renderPositions(positions) {
+  $('positions-panel').hidden = !positions;
+  if (!positions) return;
+  const place = $('position-place');
+  if (!place.options.length) {
+    place.append(...positions.charts.map((c, i) => make('option', {value: String(i)}, c.place)));
+    place.addEventListener('change', () => renderPositions(positions));
+  }
+  const chart = positions.charts[Number(place.value || 0)];
+  const score = positions.score ? ` at ${positions.score[0]}–${positions.score[1]}` : '';
+  $('positions-source').textContent = `The call most likely to win the game${score}, from ` +
+    `${positions.deals ? thousands(positions.deals) + ' random deals' : 'random deals'}` +
+    `${positions.seed !== undefined ? `, seed ${positions.seed}` : ''}${positions.policy ? `, ${positions.policy} play` : ''} ` +
+    `(${positions.source}).`;
+  table($('positions-table'), ['strength', ...chart.standings], chart.strengths.map((strength, i) => ({
+    cells: [strength, ...chart.cells[i].map((call) => call)],
+  })));
+  for (const cell of $('positions-table').querySelectorAll('tbody td:not(:first-child)')) {
+    if (cell.textContent === 'pass' || cell.textContent === 'moon') cell.className = `call-${cell.textContent}`;
+  }
+}
+
+// The match-equity table: P(win the game) by both scores, for the team dealing next chosen.
+function renderEquity(equity) {
+  $('equity-panel').hidden = !equity;
+  if (!equity) return;
+  const select = $('equity-dealer');
+  if (!select.dataset.ready) {
+    select.dataset.ready = 'true';
+    select.addEventListener('change', () => renderEquity(equity));
+  }
+  const d = equity.dealers.indexOf(select.value);
+  const cells = new Map();
+  const ys = [...equity.scores].reverse();
+  let worst = 0;
+  equity.scores.forEach((us, i) => equity.scores.forEach((them, j) => {
+    const win = equity.win[d][i][j];
+    const se = equity.win_se[d][i][j];
+    if (win === null) return;
+    worst = Math.max(worst, se ?? 0);
+    cells.set(`${them}|${us}`, {value: win, text: String(Math.round(100 * win)),
+      title: `you ${us}, they ${them}: P(win) ${estimate(win, se, {scale: 100, unit: '%'})}`});
+  }));
+  $('equity-caption').textContent = `P(win the game) in %, your score down and theirs across, ${select.value} dealing next`;
+  $('equity-source').textContent = `Standard errors at most ${amount(100 * worst, 100 * worst)} percentage ` +
+    `points; hover over a cell for its own (${equity.source}).`;
+  heatmap($('equity'), {xs: equity.scores, ys, cells, xTitle: 'them', yTitle: 'us',
+    label: $('equity-caption').textContent});
+}
+
+function renderBidTables(data) {
+  const bid = data.bid_table;
+  const rules = bid.rules;
+  const bids = Object.keys(bid.rows[0] ?? {}).filter((k) => /^make\d+$/.test(k)).map((k) => Number(k.slice(4)));
+  const valueSelect = $('table-value');
+  if (!valueSelect.options.length) {
+    valueSelect.append(...tableValueOptions(bids).map(([v, t]) => make('option', {value: v}, t)));
+  }
+  const changed = Object.entries(rules).filter(([n, v]) => state.api.options.find((o) => o.name === n)?.default !== v);
+  $('tables-source').textContent = `${thousands(bid.hands)} random deals, seed ${bid.seed}, ${bid.policy} play, rules: ` +
+    `${changed.length ? changed.map(([n, v]) => `${n}=${v}`).join(', ') : 'the defaults'} (${data.source}). ` +
+    `Groups of fewer than ${thousands(bid.min_count)} hands are faint (†) and get no bid.`;
+  const features = data.features;
+  // Each value's label comes from the server (one set of labels for every output of smear-sim).
+  const labels = new Map(features.map((f) => [f.name, new Map(f.values.map((v, i) => [String(v), f.labels[i]]))]));
+  const label = (name, value) => labels.get(name)?.get(String(value)) ?? String(value);
+
+  const figure = $('heatmap-figure');
+  if (features.length === 2) {
+    const [fx, fy] = features;
+    const value = valueSelect.value;
+    const cells = new Map();
+    const maxPoints = bids[bids.length - 1];  // the highest bid is every point at stake
+    for (const row of bid.rows) {
+      let shade;
+      let text;
+      if (value === 'bid_up_to') {
+        shade = row.bid_up_to === null ? null : (row.bid_up_to - rules.min_bid + 1) / (maxPoints - rules.min_bid + 1);
+        text = row.bid_up_to === null ? (row.reliable ? 'pass' : '') : String(row.bid_up_to);
+      } else if (value === 'points') {
+        shade = row.points / maxPoints;
+        text = row.points.toFixed(1);
+      } else {
+        shade = row[value];
+        text = percent(row[value]);
+      }
+      cells.set(`${label(fx.name, row[fx.name])}|${label(fy.name, row[fy.name])}`, {
+        value: shade, text, faint: !row.reliable,
+        title: `${fx.name} ${label(fx.name, row[fx.name])}, ${fy.name} ${label(fy.name, row[fy.name])}: ` +
+          `${thousands(row.hands)} hands, ${TABLE_VALUES[value] ?? valueSelect.selectedOptions[0].text} ${text}`,
+      });
+    }
+    $('heatmap-caption').textContent = `${valueSelect.selectedOptions[0].text} by ${fx.name} and ${fy.name}`;
+    heatmap($('heatmap'), {
+      xs: fx.values.map((v) => label(fx.name, v)), ys: fy.values.map((v) => label(fy.name, v)), cells,
+      xTitle: fx.name, yTitle: fy.name, label: $('heatmap-caption').textContent,
+    });
+    figure.hidden = false;
+  } else {
+    figure.hidden = true;
+  }
+
+  const headers = [...features.map((f) => f.name), 'hands', 'points', ...bids.map((b) => `P(make ${b})`), 'bid up to', 'moon'];
+  table($('bid-table'), headers, bid.rows.map((row) => ({
+    attrs: row.reliable ? {} : {class: 'imprecise'},
+    cells: [...features.map((f) => label(f.name, row[f.name])), thousands(row.hands) + (row.reliable ? '' : ' †'),
+      estimate(row.points, row.points_se),
+      ...bids.map((b) => estimate(row[`make${b}`], row[`make${b}_se`], {scale: 100, unit: '%'})),
+      row.bid_up_to === null ? '' : String(row.bid_up_to), estimate(row.moon, row.moon_se, {scale: 100, unit: '%'})],
+  })));
+  const best = data.moon_table.rows.filter((row) => row.reliable).slice(0, 12);
+  table($('moon-table'), [...features.map((f) => f.name), 'hands', 'moon succeeds', 'moon EV', 'best bid EV', 'pays'],
+    best.map((row) => ({
+      cells: [...features.map((f) => label(f.name, row[f.name])), thousands(row.hands),
+        estimate(row.moon, row.moon_se, {scale: 100, unit: '%'}), estimate(row.moon_ev, row.moon_ev_se),
+        estimate(row.best_numeric_ev, row.best_numeric_ev_se), row.moon_pays ? 'yes' : 'no'],
+    })));
+}
+
+export function buildTableControls(choices) {
+  const box = $('table-by');
+  for (const [name, help] of Object.entries(choices)) {
+    const input = make('input', {type: 'checkbox', value: name, checked: name === 'trumps' || name === 'top'});
+    input.addEventListener('change', loadTables);
+    box.append(make('label', {title: help}, input, name));
+  }
+  $('table-value').addEventListener('change', () => state.tables && renderBidTables(state.tables));
+}

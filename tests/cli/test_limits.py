@@ -1,0 +1,94 @@
+"""The command line under hostile input (issue 20): every input that sizes work has a bound checked before any
+work, messages stay one short line whatever they quote, ``report --out`` into /proc or /sys is refused before
+the work, and a signal that lands inside a kernel call is "interrupted"/"terminated", not a bug."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from cli_helpers import assert_clean_failure, invoke
+
+import smear_sim
+
+HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
+SOURCE = str(Path(smear_sim.__file__).parent.parent)
+ENV = os.environ | {"PYTHONPATH": os.pathsep.join(filter(None, [SOURCE, os.environ.get("PYTHONPATH")]))}
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    # was "internal error: ValueError: Maximum allowed dimension exceeded"
+    (["hand", HAND, "--samples", "2000", "--score=-" + "1" + "0" * 40 + ",0"], "give scores from -279 up"),
+    (["hand", HAND, "--samples", "2000", "--score=-300,0"], "give scores from -279 up"),
+    (["hand", HAND, "--rule", "target=1000"], "give a target up to 260"),  # 43 s, then MemoryError
+    (["hand", HAND, "--position", "2", "--auction", "2", "--score=-500,3"], "give scores from -279 up"),
+    (["equity", "--floor", "-1000"], "give a --floor from -279 up"),
+])
+def test_work_no_cap_bounded_is_refused_before_any_work(args, words):
+    started = time.perf_counter()
+    line = assert_clean_failure(invoke(*args))
+    assert words in line, line
+    assert time.perf_counter() - started < 10
+
+
+@pytest.mark.parametrize("args", [
+    ["hand", HAND.replace("3C", "3" + "C" * 120_000)],
+    ["hand", HAND, "--rule", "target=" + "9" * 5000],
+    ["hand", HAND, "--rule", "target=" + "9" * 1000],
+    ["hand", HAND, "--score", "1" * 3000 + ",2"],
+    ["hand", HAND, "--position", "2", "--auction", "x" * 50_000],
+])
+def test_a_message_quoting_a_huge_input_is_one_short_line(args):
+    line = assert_clean_failure(invoke(*args))
+    assert len(line) < 1100, len(line)
+
+
+@pytest.mark.parametrize("out", ["/proc/x", "/sys/x"])
+def test_report_into_a_pseudo_filesystem_is_refused_before_the_work(out):
+    if not Path(out).parent.is_dir():
+        pytest.skip(f"no {Path(out).parent} here")
+    started = time.perf_counter()
+    line = assert_clean_failure(invoke("report", "--hands", str(10**9), "--out", out))
+    assert line.startswith(f"error: --out {out}: cannot create it") and time.perf_counter() - started < 10
+
+
+def test_a_signal_inside_a_kernel_call_is_mapped_at_the_mechanism():
+    """A handler's exception raised as a Numba kernel hands back its result surfaces as SystemError; the
+    command line words it as the signal, for any kernel, wherever the command runs one."""
+    from smear_sim.cli.app import _signal_behind, _Terminated
+
+    def surfaced(exc: BaseException) -> SystemError:
+        try:
+            raise SystemError("CPUDispatcher(<function solve_chain>) returned a result with an exception set") \
+                from exc
+        except SystemError as error:
+            return error
+
+    assert _signal_behind(surfaced(KeyboardInterrupt())) == ("interrupted", 130)
+    assert _signal_behind(surfaced(_Terminated())) == ("terminated", 143)
+    assert _signal_behind(SystemError("something else")) is None
+
+
+@pytest.mark.parametrize(("args", "after"), [
+    (["hand", HAND, "--samples", "2000", "--score=-150,0"], (2.0, 3.5, 5.0)),  # during the equity solves
+    (["report", "--hands", "20000", "--out", "out"], (2.5,)),
+])
+@pytest.mark.parametrize(("signum", "code", "word"), [(signal.SIGINT, 130, "interrupted"),
+                                                      (signal.SIGTERM, 143, "terminated")])
+def test_a_signal_during_the_equity_solve_is_interrupted_not_a_bug(tmp_path, args, after, signum, code, word):
+    """Ctrl-C during the equity solve printed "internal error: SystemError: CPUDispatcher(<function solve_chain
+    ...>) returned a result with an exception set" and exited 1."""
+    for delay in after:
+        proc = subprocess.Popen([sys.executable, "-m", "smear_sim", *args], cwd=tmp_path, env=ENV,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        time.sleep(delay)
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=120)
+        if proc.returncode == 0:
+            continue  # it finished first
+        assert (proc.returncode, err) == (code, word + "\n"), (delay, proc.returncode, err)

@@ -1,0 +1,116 @@
+"""The server around the app (smear_sim/web/serving.py): slow clients are dropped, and a SIGTERM in the middle
+of an analysis stops the server within the grace, with a JSON answer and no traceback."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import smear_sim
+from smear_sim.web.server import create_app
+from smear_sim.web.serving import GRACE, server
+
+EXAMPLE = "AH KH 2H JD 10C 5S 9S 4D 3C"
+SOURCE = str(Path(smear_sim.__file__).parent.parent)
+
+
+@contextlib.contextmanager
+def serving(app, **kwargs):
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    running = server(app, **kwargs)
+    thread = threading.Thread(target=running.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        running.should_exit = True
+        thread.join(timeout=30)
+        listener.close()
+
+
+def _closed_within(connections, seconds: float) -> list[float]:
+    started = time.monotonic()
+    closed = []
+    for connection in connections:
+        connection.settimeout(seconds + 5)
+        with contextlib.suppress(ConnectionResetError):
+            while connection.recv(4096):
+                pass
+        closed.append(time.monotonic() - started)
+    return closed
+
+
+def test_six_connections_sending_partial_headers_are_dropped_in_time():
+    """They stayed open for more than 75 s."""
+    with serving(create_app(warm_up=False), header_timeout=1.0) as port:
+        connections = [socket.create_connection(("127.0.0.1", port)) for _ in range(6)]
+        for connection in connections:
+            connection.sendall(b"GET /api/rules HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Slow: " % port)
+        assert max(_closed_within(connections, 1.0)) < 4
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rules", timeout=10) as response:
+            assert response.status == 200  # the server is fine
+
+
+def test_a_body_that_never_arrives_is_dropped():
+    with serving(create_app(warm_up=False), body_timeout=1.0) as port:
+        connection = socket.create_connection(("127.0.0.1", port))
+        connection.sendall(b"POST /api/calls HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
+                           b"Content-Length: 100\r\n\r\n{" % port)
+        assert max(_closed_within([connection], 1.0)) < 4
+
+
+def test_a_request_after_a_kept_alive_one_gets_the_header_timeout_too():
+    with serving(create_app(warm_up=False), header_timeout=1.0) as port:
+        connection = socket.create_connection(("127.0.0.1", port))
+        connection.sendall(b"GET /api/rules HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % port)
+        connection.settimeout(10)
+        assert connection.recv(12).startswith(b"HTTP/1.1 200")
+        connection.sendall(b"GET /api/rules HTTP/1.1\r\n")
+        assert max(_closed_within([connection], 1.0)) < 6
+
+
+def test_sigterm_in_the_middle_of_an_analysis_stops_within_the_grace_with_json(tmp_path):
+    """It took 18 s, answered a plain-text 500 and printed a CancelledError traceback."""
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(filter(None, [SOURCE, os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.Popen([sys.executable, "-m", "smear_sim", "serve", "--port", "0", "--results", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        url = proc.stdout.readline().split(" at ")[1].split()[0]
+        answer = {}
+
+        def ask():
+            body = json.dumps({"cards": EXAMPLE, "samples": 200_000, "seed": 5}).encode()
+            request = urllib.request.Request(url + "api/hand", data=body, headers={"Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(request, timeout=60) as response:
+                    answer["status"], answer["body"] = response.status, response.read()
+            except urllib.error.HTTPError as error:
+                answer["status"], answer["body"] = error.code, error.read()
+                answer["type"] = error.headers.get("content-type")
+
+        asking = threading.Thread(target=ask)
+        asking.start()
+        time.sleep(2)  # well into the analysis
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+        stopped = time.monotonic() - sent
+        asking.join(timeout=30)
+    finally:
+        proc.kill()
+    assert stopped < GRACE + 1.5, stopped
+    assert answer["status"] == 503 and answer["type"] == "application/json", answer
+    assert "shutting down" in json.loads(answer["body"])["error"]
+    assert "Traceback" not in err and "CancelledError" not in err, err
+    assert proc.returncode == 143 and err.splitlines()[-1] == "terminated", (proc.returncode, err)
