@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from smear_sim.analysis.bidder_tables import SHIPPED, build_bidder_tables
+from smear_sim.analysis.bidder_tables import SHIPPED, behaviour, build_bidder_tables
 from smear_sim.core.rules import Rules, load_rules
 from smear_sim.engine.bidder_store import cache_path, shipped_path
 from smear_sim.output.terminal import progress_bar
@@ -43,6 +43,7 @@ def main() -> None:
                                  class_hands=args.class_hands, max_iterations=args.max_iterations, seed=args.seed,
                                  progress=lambda total, description: progress_bar(total, description, sys.stderr.isatty()),
                                  notify=print)
+    tables.meta["behaviour"] = behaviour(rules, seed=args.seed)  # what tests hold later code to
     path = tables.save(args.out or (shipped_path() if rules == Rules() else cache_path(rules)))
     print(json.dumps({"file": str(path), "bytes": path.stat().st_size, "converged": tables.meta["converged"],
                       "iterations": tables.meta["iterations"], "seconds": round(time.perf_counter() - started)},

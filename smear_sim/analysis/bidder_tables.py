@@ -20,13 +20,16 @@ equity table is measured by ``benchmarks/equity_bidder.py`` (whole games from se
 
 :func:`bidder_tables` gives the tables for any rules: shipped in the package for the default rules, else cached,
 else made here (:mod:`smear_sim.engine.bidder_store` says where). ``tools/equity_bidder.py`` remakes the shipped
-ones. This module sits above the analyses it runs; they look the tables up in :mod:`smear_sim.analysis.models`,
+ones, and records in them the digest of what this code makes at a probe size (:func:`behaviour`): a test
+holds the code to it, so a change that alters the kernels' behaviour asks for the tables to be remade, while a
+change that only reorganises the code does not. This module sits above the analyses it runs; they look the tables up in :mod:`smear_sim.analysis.models`,
 which never makes them, so entry points call :func:`bidder_tables` (or :func:`ready_tables`) before the work.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import time
 import warnings
 from collections.abc import Callable
@@ -50,7 +53,9 @@ from .positions import position_table, strength_buckets
 
 __all__ = [
     "FIRST_USE",
+    "PROBE",
     "SHIPPED",
+    "behaviour",
     "bidder_tables",
     "build_bidder_tables",
     "decisions",
@@ -63,6 +68,9 @@ __all__ = [
 # first use takes minutes, not an hour).
 SHIPPED = {"deals": 6_000_000, "equity_hands": 1_000_000, "class_hands": 4_000_000, "max_iterations": 8}
 FIRST_USE = {"deals": 600_000, "equity_hands": 300_000, "class_hands": 1_000_000, "max_iterations": 4}
+# The probe behind :func:`behaviour`: every stage of the iteration (classes, buckets, the equity table, the position
+# tables under heuristic bidding, then under equity bidding from them) at a size that takes seconds.
+PROBE = {"deals": 3000, "equity_hands": 5000, "class_hands": 20_000, "max_iterations": 1}
 
 
 class FirstUseWarning(SmearWarning):
@@ -158,6 +166,22 @@ def build_bidder_tables(
             "min_count": MIN_COUNT, "margin": MARGIN, "iterations": history, "converged": history[-1].get("changed") == 0,
             "code_version": code_version(), "seconds": round(time.perf_counter() - started, 1)}
     return BidderTables(rules, tables.counts, buckets[0], tables.grid, tables.solve_floor, meta)
+
+
+def behaviour(rules: Rules, seed: int = 1, threads: int | None = None) -> str:
+    """A digest of the tables this code makes for ``rules`` at the :data:`PROBE` size: their counts, buckets and
+    equity grid (rounded to 1e-9, so that the last bits of a float sum cannot decide it).
+
+    The shipped tables record it (``meta["behaviour"]``). The tables depend on what the kernels do, not on how their
+    source reads, so this, not :func:`smear_sim.engine.bidder_store.code_version`, is what says whether the shipped
+    tables are still the ones this code would make: the probe runs every stage of the iteration, so a change to the
+    bidding, the card play, the scoring or the deal changes its counts.
+    """
+    probe = build_bidder_tables(rules, seed=seed, threads=threads, **PROBE)
+    digest = hashlib.sha256()
+    for array in (probe.counts, probe.bucket_of_class, np.round(probe.grid, 9)):
+        digest.update(np.ascontiguousarray(array).tobytes())
+    return digest.hexdigest()[:16]
 
 
 def bidder_tables(

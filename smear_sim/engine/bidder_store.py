@@ -53,9 +53,13 @@ def _code_of(source: bytes) -> str:
 
 @lru_cache(maxsize=1)
 def code_version() -> str:
-    """What the simulated tables depend on: ``"<package version>+<digest>"``, the digest being the first 12 hex
+    """The code the tables cached for other rules were made by: ``"<package version>+<digest>"``, the digest being the first 12 hex
     digits of a SHA-256 over the package version, then, for every ``smear_sim/kernels/**/*.py`` in sorted path
-    order, its path relative to ``smear_sim/`` and its code less docstrings and comments (:func:`_code_of`)."""
+    order, its path relative to ``smear_sim/`` and its code less docstrings and comments (:func:`_code_of`).
+
+    It keys the cache: a change to the kernels' code makes new tables on first use rather than reading ones made by
+    other code. The shipped tables are held to the code by what it does instead (their behaviour digest,
+    :func:`smear_sim.analysis.bidder_tables.behaviour`), since remaking them takes half an hour."""
     digest = hashlib.sha256(__version__.encode())
     for source in sorted((_PACKAGE / "kernels").rglob("*.py")):
         digest.update(source.relative_to(_PACKAGE).as_posix().encode())
