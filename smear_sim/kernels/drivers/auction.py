@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.layout import (
+from ...core.layout import (
     AGG_DELTA,
     AGG_POINTS,
     AGG_SIZE,
@@ -77,10 +77,10 @@ from ..core.layout import (
     REC_TRUMP,
     ST_SIZE,
 )
-from .bits import ZERO, has
-from .classes import hand_class
-from .game import play_game
-from .hand import (
+from ..bits import ZERO, has
+from ..classes import hand_class
+from ..game import play_game
+from ..hand import (
     auction_from,
     count_hand,
     deal_playable,
@@ -90,9 +90,9 @@ from .hand import (
     policy_call,
     throw_in,
 )
-from .players import policy_tables
-from .players.equity import situation
-from .rng import stream_key
+from ..players import policy_tables
+from ..players.equity import situation
+from ..rng import stream_key
 
 
 @njit(cache=True)
