@@ -287,9 +287,11 @@ def trace_game_records(
     scores = _game_start(rules, start_scores, dealer)
     if count == 0:
         return []
-    records, offsets = kernels().trace_games(seed_value(seed), start, count, rules.to_array(),
-                                             policy_array(policies), player_model(policies, rules), scores[0],
-                                             scores[1], dealer)
+    drivers = kernels()
+    codes = policy_array(policies)
+    records, offsets = drivers.trace_games(seed_value(seed), start, count, rules.to_array(), codes,
+                                           player_model(policies, rules), scores[0], scores[1], dealer,
+                                           drivers.search_arg(codes))
     return [game_record_from_kernel(records[offsets[i]: offsets[i + 1]], rules, scores, dealer)
             for i in range(count)]
 
@@ -342,8 +344,9 @@ def iter_trace_records(
 
 
 def _traced(key: np.uint64, rules: Rules, policies: np.ndarray, model, ranges) -> Iterator[dict[str, Any]]:
+    drivers = kernels()
     for first, n in ranges:
-        for row in kernels().trace_hands(key, first, n, rules.to_array(), policies, model):
+        for row in drivers.trace_hands(key, first, n, rules.to_array(), policies, model, drivers.search_arg(policies)):
             yield record_from_kernel(row, rules)
 
 

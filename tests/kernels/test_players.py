@@ -397,7 +397,8 @@ def play(policy: int, hs: np.ndarray, rules: Rules | None = None) -> int:
     rules = rules or Rules()
     array = rules.to_array()
     give, _ = policy_tables(array)
-    return int(kp.choose_play(policy, new_state(), hs, ks.legal_cards(hs, array), array, give))
+    return int(kp.choose_play(policy, new_state(), hs, ks.legal_cards(hs, array), array, give,
+                              kp.search_arg([policy])))
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(trump_anytime=True, round_points=True, low_to="taker")],
@@ -411,7 +412,7 @@ def test_choose_play_is_always_legal(rules):
         kernel_legal = ks.legal_cards(hs, array)
         assert cards_in(kernel_legal) == legal
         for policy in (kp.RANDOM, kp.HEURISTIC, kp.HEURISTIC_V1, policy_code("pimc:2")):
-            c = kp.choose_play(policy, state, hs, kernel_legal, array, give)
+            c = kp.choose_play(policy, state, hs, kernel_legal, array, give, kp.search_arg([policy]))
             assert c in legal, (policy, legal)
         n += 1
     assert n == 40 * 24

@@ -14,7 +14,8 @@ every hand, so each player reads only what its seat may know: its own hand, the 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from ...core.layout import (
     R_LOW_TO,
@@ -33,7 +34,8 @@ from ...core.layout import (
 )
 from ...core.players import PARAM_SCALE, POLICIES
 from ...core.tables import P_HIGH_JOKER, P_JACK, P_JICK, P_LOW, P_LOW_JOKER, TABLES
-from ..bits import ZERO, has, popcount
+from ..bits import ZERO, has, lowest_card, popcount
+from ..rng import random_subset
 from . import equity, heuristic, heuristic_v1, pimc, random
 
 RANDOM = POLICIES.index("random")
@@ -41,6 +43,13 @@ HEURISTIC = POLICIES.index("heuristic")
 HEURISTIC_V1 = POLICIES.index("heuristic-v1")
 PIMC = POLICIES.index("pimc")
 EQUITY = POLICIES.index("equity")
+
+# The ``search`` member of a player set (:func:`player_set`): its *type* says whether a search player sits at
+# the table. Numba compiles each kernel once per argument type, so with FAST (None) the search player's code
+# (``pimc`` and the double-dummy solver) is never compiled or linked in, and fast players' commands start
+# quickly; a table with a search player runs the SEARCH specialisation. The value itself is never read.
+FAST = None
+SEARCH = True
 
 _TRUMP_MASK = TABLES.trump_mask
 _SCORING_MASK = TABLES.scoring_trump_mask
@@ -77,6 +86,40 @@ def policy_tables(rules):
             for point in (P_JICK, P_HIGH_JOKER, P_LOW_JOKER):
                 give[t, _POINT_CARDS[t, point]] += 6
     return give, keep
+
+
+def search_arg(policies):
+    """The ``search`` argument for a table where teams play the policy codes ``policies``: :data:`SEARCH` if
+    a search player sits at it, else :data:`FAST`."""
+    return SEARCH if any(int(p) % PARAM_SCALE == PIMC for p in policies) else FAST
+
+
+@njit(cache=True)
+def player_set(rules, policies, model, tables, search):
+    """Who plays and under which rules, as the hand kernels take it: ``(rules, policies, model, give, keep,
+    search)``, ``tables`` being ``(give, keep)`` of :func:`policy_tables` for the rules. It travels as one value,
+    unpacked where used. (A parallel driver makes it inside its ``prange`` loop: Numba's parallel loops do not
+    take tuples holding tuples of arrays from outside.)"""
+    give, keep = tables
+    return rules, policies, model, give, keep, search
+
+
+def _search_play(search, state, hs, legal, rules, give, k):
+    """The search player's card (``pimc:k``), compiled only where ``search`` is :data:`SEARCH`."""
+
+
+@overload(_search_play, inline="always")
+def _search_play_impl(search, state, hs, legal, rules, give, k):
+    if isinstance(search, (types.NoneType, types.Omitted)):
+        def no_search(search, state, hs, legal, rules, give, k):
+            if k >= 0:  # always: the search player needs the kernel compiled for SEARCH
+                raise ValueError("a search player sits at this table: run the kernel with search=SEARCH")
+            return lowest_card(legal)
+        return no_search
+
+    def search_play(search, state, hs, legal, rules, give, k):
+        return pimc.play(state, hs, legal, rules, give, k)
+    return search_play
 
 
 @njit(cache=True, inline="always")
@@ -152,7 +195,7 @@ def choose_keep(policy, state, hand, t, keep_score):
         else:
             kind = policy_kind(policy)
             if kind == RANDOM:
-                keep |= random.choose_cards(state, cards, room)
+                keep |= random_subset(state, cards, room)
             elif kind == HEURISTIC_V1:
                 keep |= heuristic_v1.choose_cards(cards, room, keep_score)
             else:
@@ -162,10 +205,11 @@ def choose_keep(policy, state, hand, t, keep_score):
 
 
 @njit(cache=True, inline="always")
-def choose_play(policy, state, hs, legal, rules, give):
+def choose_play(policy, state, hs, legal, rules, give, search):
     """The card the seat to play (``state.to_play(hs)``) plays from ``legal``, a non-empty mask of its legal
-    cards. ``state`` is the hand's random stream, ``hs`` the hand state and ``give`` the card table of
-    :func:`policy_tables` for the rules. (The players read ``hs`` by plain indexing: in Numba an array handed
+    cards. ``state`` is the hand's random stream, ``hs`` the hand state, ``give`` the card table of
+    :func:`policy_tables` for the rules and ``search`` :data:`SEARCH` where a search player may play
+    (:data:`FAST` compiles no search code). (The players read ``hs`` by plain indexing: in Numba an array handed
     to a helper costs a reference count, and this runs for every card of every hand.)"""
     kind = policy_kind(policy)
     if kind == RANDOM:
@@ -179,21 +223,25 @@ def choose_play(policy, state, hs, legal, rules, give):
         return heuristic_v1.play(legal, seat, hs[ST_TRUMP], n, hs[ST_LED_SUIT], hs[ST_WIN_SEAT], hs[ST_WIN_CARD],
                                  hs[ST_WIN_KEY], np.uint64(hs[ST_TRICK]), seen, hs[ST_BIDDER] & 1, give)
     if kind == PIMC:
-        return pimc.play(state, hs, legal, rules, give, policy_param(policy))
+        return _search_play(search, state, hs, legal, rules, give, policy_param(policy))
     return heuristic.play(hs, legal, rules, give)
 
 
 __all__ = [
     "EQUITY",
+    "FAST",
     "HEURISTIC",
     "HEURISTIC_V1",
     "PIMC",
     "RANDOM",
+    "SEARCH",
     "choose_bid",
     "choose_keep",
     "choose_play",
     "choose_trump",
+    "player_set",
     "policy_kind",
     "policy_param",
     "policy_tables",
+    "search_arg",
 ]
