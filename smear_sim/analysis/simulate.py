@@ -291,7 +291,7 @@ def trace_game_records(
     codes = policy_array(policies)
     records, offsets = drivers.trace_games(seed_value(seed), start, count, rules.to_array(), codes,
                                            player_model(policies, rules), scores[0], scores[1], dealer,
-                                           drivers.search_arg(codes))
+                                           drivers.seated_arg(codes))
     return [game_record_from_kernel(records[offsets[i]: offsets[i + 1]], rules, scores, dealer)
             for i in range(count)]
 
@@ -346,7 +346,7 @@ def iter_trace_records(
 def _traced(key: np.uint64, rules: Rules, policies: np.ndarray, model, ranges) -> Iterator[dict[str, Any]]:
     drivers = kernels()
     for first, n in ranges:
-        for row in drivers.trace_hands(key, first, n, rules.to_array(), policies, model, drivers.search_arg(policies)):
+        for row in drivers.trace_hands(key, first, n, rules.to_array(), policies, model, drivers.seated_arg(policies)):
             yield record_from_kernel(row, rules)
 
 

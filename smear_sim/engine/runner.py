@@ -186,10 +186,10 @@ def missing_ranges(total: int, done: Sequence[tuple[int, int]], chunk_size: int)
 class Job:
     """One simulation as the kernels see it.
 
-    The driver is called as ``driver(seed, start, count, n_blocks, *args, search)`` and returns integer counts
+    The driver is called as ``driver(seed, start, count, n_blocks, *args, seated)`` and returns integer counts
     with the per-block rows on axis 0, which are summed away. ``args`` start with the rules and the teams'
-    policy codes; the runner adds ``search`` (:func:`smear_sim.kernels.players.search_arg`), so the kernel
-    compiled is the one for these players: with fast players only, no search code.
+    policy codes; the runner adds ``seated`` (:func:`smear_sim.kernels.players.seated_arg`), so the kernel
+    compiled is the one for these players, with no other player's code.
     """
 
     driver: str  # a function of smear_sim.kernels.drivers
@@ -226,7 +226,7 @@ def _call(job: Job, start: int, count: int, n_blocks: int) -> tuple[Any, tuple[A
     """The driver of ``job`` and the arguments of its call for hands ``start .. start+count-1``."""
     drivers = kernels()
     return getattr(drivers, job.driver), (seed_value(job.seed), start, count, n_blocks, *job.args,
-                                          drivers.search_arg(job.args[1]))
+                                          drivers.seated_arg(job.args[1]))
 
 
 def run_chunk(job: Job, start: int, count: int, n_blocks: int) -> np.ndarray:

@@ -196,15 +196,15 @@ def legal_calls(rules, position, calls):
 def policy_call(state, hand, dealer, position, calls, score0, score1, players):
     """The call the seat at ``position`` makes by its team's policy after ``calls[:position]``; ``players`` is
     the player set (:func:`smear_sim.kernels.players.player_set`)."""
-    rules, policies, model, _, _, _ = players
+    rules, policies, model, _, _, seated = players
     low, high, moon_ok, must, moon_called = legal_calls(rules, position, calls)
     if moon_called:
         return PASS
     seat = (dealer + 1 + position) % 4
     us, them = (score0, score1) if seat & 1 == 0 else (score1, score0)
     max_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
-    return choose_bid(policies[seat & 1], model, state, hand, seat, dealer, calls, position, us, them, low, high,
-                      moon_ok, must, rules, max_points)
+    return choose_bid(policies[seat & 1], model, seated, state, hand, seat, dealer, calls, position, us, them, low,
+                      high, moon_ok, must, rules, max_points)
 
 
 @njit(cache=True)
@@ -257,8 +257,8 @@ def play_hand(state, hands, known, hs, dealer, score0, score1, players, bidder, 
     for the cards each seat has seen in its own hand, and ``hs`` for the hand state the card play runs on
     (:mod:`smear_sim.kernels.state`). ``players`` is who plays under which rules
     (:func:`smear_sim.kernels.players.player_set`): the rules, the teams' policy codes, the tables a policy may
-    read (the equity bidder's; see :mod:`smear_sim.core.bidder`), the heuristics' card tables and the search
-    marker.
+    read (the equity bidder's; see :mod:`smear_sim.core.bidder`), the heuristics' card tables and the players
+    compiled in.
     """
     rec[REC_DEALER] = dealer
     rec[REC_SCORES_BEFORE] = score0
@@ -299,18 +299,18 @@ def play_contract(state, hands, known, hs, score0, score1, players, bidder, bid,
     """The hand after the auction: ``bidder`` takes the kitty and names trump (``trump`` -1: by its policy),
     everyone discards, six tricks are played and the hand is scored for ``bid`` (PASS: hand analysis, where
     the caller settles every bid from the points). ``hands`` is played down to nothing."""
-    rules, policies, _, give, keep, search = players
+    rules, policies, _, give, keep, seated = players
     rec[REC_BIDDER] = bidder
     rec[REC_BID] = bid
     for seat in range(4):
         known[seat] = hands[seat]
     known[bidder] |= hands[4]
     if trump < 0:
-        trump = choose_trump(policies[bidder & 1], state, known[bidder], rules)
+        trump = choose_trump(policies[bidder & 1], seated, state, known[bidder], rules)
     rec[REC_TRUMP] = trump
     t = trump
     for seat in range(4):
-        kept = choose_keep(policies[seat & 1], state, known[seat], t, keep[t])
+        kept = choose_keep(policies[seat & 1], seated, state, known[seat], t, keep[t])
         if trace:
             _write_cards(rec, REC_DISCARDS + 7 * seat, known[seat] & ~kept, 7)
         hands[seat] = kept
@@ -320,7 +320,7 @@ def play_contract(state, hands, known, hs, score0, score1, players, bidder, bid,
     for k in range(24):
         seat = (hs[ST_LEADER] + hs[ST_N_IN_TRICK]) % 4  # state.to_play, and legal_cards below, by hand:
         legal = legal_mask(np.uint64(hs[ST_HANDS + seat]), t, hs[ST_LED_SUIT], anytime)  # no array arguments
-        c = choose_play(policies[seat & 1], state, hs, legal, rules, give, search)
+        c = choose_play(policies[seat & 1], seated, state, hs, legal, rules, give)
         rec[REC_PLAYS + k] = c
         winner = play_card(hs, c, anytime)
         if winner >= 0:

@@ -7,17 +7,17 @@ teams swapped). What each does before its loop is written once: the block bounds
 scratch arrays and the card pool (:mod:`smear_sim.kernels.hand`) and the player set
 (:func:`smear_sim.kernels.players.player_set`).
 
-Every driver that plays takes ``search`` last: :data:`smear_sim.kernels.players.FAST` (None) where only fast
-players sit at the table, :data:`~smear_sim.kernels.players.SEARCH` where a search player does
-(:func:`~smear_sim.kernels.players.search_arg` picks it from the policy codes). Numba compiles a driver once
-per argument type, so a command of fast players compiles no search code.
+Every driver that plays takes ``seated`` last: which players are compiled in, as a type
+(:data:`smear_sim.kernels.players.SEATED`; :func:`~smear_sim.kernels.players.seated_arg` makes it from the
+policy codes). Numba compiles a driver once per argument types, so a command compiles the code of the players it
+runs and no other: with heuristic players, no search code.
 
 The engine looks drivers up here by name (:class:`smear_sim.engine.runner.Job`).
 """
 
 from __future__ import annotations
 
-from ..players import FAST, SEARCH, search_arg
+from ..players import SEATED, seated_arg
 from .auction import auction_deals, auction_hands, position_outcomes
 from .duplicate import duplicate_games, duplicate_hands
 from .games import simulate_games, trace_games
@@ -25,8 +25,7 @@ from .hands import deal_only, simulate_hands, trace_hands
 from .outcomes import analyze_hands, hand_outcomes, outcome_code
 
 __all__ = [
-    "FAST",
-    "SEARCH",
+    "SEATED",
     "analyze_hands",
     "auction_deals",
     "auction_hands",
@@ -36,7 +35,7 @@ __all__ = [
     "hand_outcomes",
     "outcome_code",
     "position_outcomes",
-    "search_arg",
+    "seated_arg",
     "simulate_games",
     "simulate_hands",
     "trace_games",

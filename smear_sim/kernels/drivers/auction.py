@@ -96,7 +96,7 @@ def _play_call(state, hands, work, known, hs, dealer, score0, score1, players, c
 
 @njit(cache=True, parallel=True)
 def auction_hands(seed, start, count, n_blocks, rules, policies, model, fixed_hand, position, prior, score0, score1,
-                  win_value, ev_value, search):
+                  win_value, ev_value, seated):
     """Seat ``position`` (dealer 3, so 0 is the opener) holds ``fixed_hand``; for deals ``start .. start+count-1``
     of the other cards on which the earlier seats call ``prior`` by their policies, play every legal call of the
     seat on the same deal and the same random stream. Counts ``[n_blocks, AUC_SIZE]`` (layout ``AUC_*``).
@@ -115,7 +115,7 @@ def auction_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
     legal = np.empty(N_BID_CODES, dtype=np.int64)
     n_legal = _legal_list(low, high, moon_ok, must, legal)
     for b in prange(n_blocks):
-        players = player_set(rules, policies, model, tables, search)
+        players = player_set(rules, policies, model, tables, seated)
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, known, rec, hs = scratch()
         row = acc[b]
@@ -154,14 +154,14 @@ def auction_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
 
 @njit(cache=True)
 def auction_deals(seed, count, max_deals, rules, policies, model, fixed_hand, position, prior, score0, score1,
-                  search):
+                  seated):
     """The first ``count`` deals that :func:`auction_hands` accepts among deals ``0 .. max_deals-1``: their
     hands (``[n, 5]``: the four seats and the kitty) and how many deals were tried."""
     dealer = SEAT_3
     seat = (dealer + 1 + position) % 4
     pool, n_pool = card_pool(fixed_hand)
     tables = policy_tables(rules)
-    players = player_set(rules, policies, model, tables, search)
+    players = player_set(rules, policies, model, tables, seated)
     state, deck, hands, _, _, _ = scratch()
     calls = np.zeros(4, dtype=np.int64)
     out = np.zeros((count, 5), dtype=np.uint64)
@@ -179,7 +179,7 @@ def auction_deals(seed, count, max_deals, rules, policies, model, fixed_hand, po
 
 @njit(cache=True, parallel=True)
 def position_outcomes(seed, start, count, n_blocks, rules, policies, model, bucket_of_class, n_buckets, starts,
-                      search):
+                      seated):
     """The value of every call at every turn: counts ``[n_blocks, place, situation, bucket, call slot, outcome]``.
 
     Deal ``i`` starts from ``starts[i % len(starts)]``: team 0's and team 1's scores and the dealer (-1: seat
@@ -197,7 +197,7 @@ def position_outcomes(seed, start, count, n_blocks, rules, policies, model, buck
     misdeal_rule = rules[R_MISDEAL] == 1
     tables = policy_tables(rules)
     for b in prange(n_blocks):
-        players = player_set(rules, policies, model, tables, search)
+        players = player_set(rules, policies, model, tables, seated)
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, known, rec, hs = scratch()
         real = np.zeros(4, dtype=np.int64)

@@ -57,7 +57,7 @@ def _swapped(policies):
 
 
 @njit(cache=True, parallel=True)
-def duplicate_hands(seed, start, count, n_blocks, rules, policies, model, search):
+def duplicate_hands(seed, start, count, n_blocks, rules, policies, model, seated):
     """Each deal played twice, ``policies`` as given then swapped between the teams.
 
     Returns per-block sums ``[n_blocks, DH_SIZE]`` (layout ``DH_*``) of the first policy's team over the other's:
@@ -70,8 +70,8 @@ def duplicate_hands(seed, start, count, n_blocks, rules, policies, model, search
     tables = policy_tables(rules)
     swapped_codes = _swapped(policies)
     for b in prange(n_blocks):
-        players = player_set(rules, policies, model, tables, search)
-        swapped = player_set(rules, swapped_codes, model, tables, search)
+        players = player_set(rules, policies, model, tables, seated)
+        swapped = player_set(rules, swapped_codes, model, tables, seated)
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, known, rec, hs = scratch()
         row = acc[b]
@@ -99,7 +99,7 @@ def duplicate_hands(seed, start, count, n_blocks, rules, policies, model, search
 
 
 @njit(cache=True, parallel=True)
-def duplicate_games(seed, start, count, n_blocks, rules, policies, model, search):
+def duplicate_games(seed, start, count, n_blocks, rules, policies, model, seated):
     """Game pairs ``start .. start+count-1``: game ``g`` is played from 0-0 (seat 3 dealing first) with the first
     policy as team 0, then again on the same deals (:func:`smear_sim.kernels.game.play_game`) with the teams
     swapped. Sums ``[n_blocks, DUP_SIZE]`` over the pairs (layout ``DUP_*``), from the first policy's side."""
@@ -109,8 +109,8 @@ def duplicate_games(seed, start, count, n_blocks, rules, policies, model, search
     swapped_codes = _swapped(policies)
     no_trace = np.zeros((0, REC_SIZE), dtype=np.int64)
     for b in prange(n_blocks):
-        players = player_set(rules, policies, model, tables, search)
-        swapped = player_set(rules, swapped_codes, model, tables, search)
+        players = player_set(rules, policies, model, tables, seated)
+        swapped = player_set(rules, swapped_codes, model, tables, seated)
         lo, hi = block_bounds(count, n_blocks, b)
         work = scratch()
         agg = np.zeros(AGG_SIZE, dtype=np.int64)

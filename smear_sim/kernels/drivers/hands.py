@@ -27,17 +27,17 @@ __all__ = ["deal_only", "simulate_hands", "trace_hands"]
 
 
 @njit(cache=True, parallel=True)
-def simulate_hands(seed, start, count, n_blocks, rules, policies, model, search):
+def simulate_hands(seed, start, count, n_blocks, rules, policies, model, seated):
     """Aggregate counts (``[n_blocks, AGG_SIZE]``) over hands ``start .. start+count-1``.
 
-    ``search`` is :data:`smear_sim.kernels.players.SEARCH` when a search player plays, else ``FAST`` (None), as
-    in every driver that plays (:func:`smear_sim.kernels.players.search_arg`)."""
+    ``seated`` says which players are compiled in, as in every driver that plays
+    (:func:`smear_sim.kernels.players.seated_arg`)."""
     agg = np.zeros((n_blocks, AGG_SIZE), dtype=np.int64)
     pool, _ = card_pool(ZERO)
     misdeal_rule = rules[R_MISDEAL] == 1
     tables = policy_tables(rules)
     for b in prange(n_blocks):
-        players = player_set(rules, policies, model, tables, search)
+        players = player_set(rules, policies, model, tables, seated)
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, known, rec, hs = scratch()
         for i in range(lo, hi):
@@ -50,14 +50,14 @@ def simulate_hands(seed, start, count, n_blocks, rules, policies, model, search)
 
 
 @njit(cache=True, parallel=True)
-def trace_hands(seed, start, count, rules, policies, model, search):
+def trace_hands(seed, start, count, rules, policies, model, seated):
     """Full records (``[count, REC_SIZE]``) of hands ``start .. start+count-1``, deal and play included."""
     out = np.zeros((count, REC_SIZE), dtype=np.int64)
     pool, _ = card_pool(ZERO)
     misdeal_rule = rules[R_MISDEAL] == 1
     tables = policy_tables(rules)
     for i in prange(count):
-        players = player_set(rules, policies, model, tables, search)
+        players = player_set(rules, policies, model, tables, seated)
         state, deck, hands, known, _, hs = scratch()
         index = start + i
         state[0] = stream_key(seed, index)

@@ -74,7 +74,7 @@ def outcome_code(rec, dealer_team):
 
 
 @njit(cache=True, parallel=True)
-def hand_outcomes(seed, start, count, n_blocks, rules, policies, model, dealer_score, other_score, search):
+def hand_outcomes(seed, start, count, n_blocks, rules, policies, model, dealer_score, other_score, seated):
     """Histogram of hand outcomes (``[n_blocks, N_OUTCOMES]``) over hands ``start .. start+count-1``.
 
     Hand ``i`` is dealt by seat ``i % 4`` (misdeals redealt), with the dealing team at ``dealer_score`` and the
@@ -86,7 +86,7 @@ def hand_outcomes(seed, start, count, n_blocks, rules, policies, model, dealer_s
     misdeal_rule = rules[R_MISDEAL] == 1
     tables = policy_tables(rules)
     for b in prange(n_blocks):
-        players = player_set(rules, policies, model, tables, search)
+        players = player_set(rules, policies, model, tables, seated)
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, known, rec, hs = scratch()
         for i in range(lo, hi):
@@ -104,7 +104,7 @@ def hand_outcomes(seed, start, count, n_blocks, rules, policies, model, dealer_s
 
 
 @njit(cache=True, parallel=True)
-def analyze_hands(seed, start, count, n_blocks, rules, policies, model, fixed_hand, trump, classify, search):
+def analyze_hands(seed, start, count, n_blocks, rules, policies, model, fixed_hand, trump, classify, seated):
     """Seat 0 as bidder (dealer 3, no auction): per-class accumulators ``[n_blocks, classes, CLS_SIZE]``.
 
     With ``fixed_hand`` non-zero seat 0 holds it and the other 45 cards are dealt with no other seat able
@@ -120,7 +120,7 @@ def analyze_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
     n_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
     tables = policy_tables(rules)
     for b in prange(n_blocks):
-        players = player_set(rules, policies, model, tables, search)
+        players = player_set(rules, policies, model, tables, seated)
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, known, rec, hs = scratch()
         for i in range(lo, hi):

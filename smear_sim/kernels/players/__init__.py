@@ -2,7 +2,8 @@
 
 Each decision (bid, trump, keep, play) takes the policy code of the seat's team (:mod:`smear_sim.core.players`
 names them: ``code = number + PARAM_SCALE * parameter``) and calls that policy's function. A new player is
-a module here plus a branch in each function below; the hand and game kernels call only these.
+a module here, a member of SEATED and a branch in each function below (through ``_when``, so that its code is
+compiled only where it plays); the hand and game kernels call only these.
 ``equity`` bids from its tables (the ``model``) and otherwise plays as ``heuristic`` does, so it has a branch in
 :func:`choose_bid` only.
 
@@ -34,7 +35,7 @@ from ...core.layout import (
 )
 from ...core.players import PARAM_SCALE, POLICIES
 from ...core.tables import P_HIGH_JOKER, P_JACK, P_JICK, P_LOW, P_LOW_JOKER, TABLES
-from ..bits import ZERO, has, lowest_card, popcount
+from ..bits import ZERO, has, popcount
 from ..rng import random_subset
 from . import equity, heuristic, heuristic_v1, pimc, random
 
@@ -44,12 +45,12 @@ HEURISTIC_V1 = POLICIES.index("heuristic-v1")
 PIMC = POLICIES.index("pimc")
 EQUITY = POLICIES.index("equity")
 
-# The ``search`` member of a player set (:func:`player_set`): its *type* says whether a search player sits at
-# the table. Numba compiles each kernel once per argument type, so with FAST (None) the search player's code
-# (``pimc`` and the double-dummy solver) is never compiled or linked in, and fast players' commands start
-# quickly; a table with a search player runs the SEARCH specialisation. The value itself is never read.
-FAST = None
-SEARCH = True
+# Which players sit at the table, as a type. ``seated`` has one member per player in SEATED (every player but
+# ``heuristic``, which is always compiled: the others fall back on it), True where that player plays and None where
+# it does not. Numba compiles a kernel once per argument types, so a player's code is compiled only into the
+# kernels of tables where it plays: a command of heuristic players compiles neither the search player (pimc and
+# the double-dummy solver) nor the other players. The values are never read; seated_arg() makes the argument.
+SEATED = (RANDOM, HEURISTIC_V1, PIMC, EQUITY)
 
 _TRUMP_MASK = TABLES.trump_mask
 _SCORING_MASK = TABLES.scoring_trump_mask
@@ -88,38 +89,95 @@ def policy_tables(rules):
     return give, keep
 
 
-def search_arg(policies):
-    """The ``search`` argument for a table where teams play the policy codes ``policies``: :data:`SEARCH` if
-    a search player sits at it, else :data:`FAST`."""
-    return SEARCH if any(int(p) % PARAM_SCALE == PIMC for p in policies) else FAST
+def seated_arg(policies) -> tuple:
+    """The ``seated`` argument of the kernels for a table where the teams play the policy codes ``policies``
+    (see SEATED)."""
+    kinds = {int(p) % PARAM_SCALE for p in policies}
+    return tuple(True if kind in kinds else None for kind in SEATED)
+
+
+def check_seated(policies, seated):
+    """Raise where a policy of ``policies`` plays that ``seated`` leaves out (its code is not compiled in)."""
+
+
+@overload(check_seated)
+def _check_seated_impl(policies, seated):
+    absent = 0
+    for kind, member in zip(SEATED, seated.types, strict=True):
+        if isinstance(member, types.NoneType):
+            absent |= 1 << kind
+
+    def check(policies, seated):
+        for p in policies:
+            if (absent >> (p % PARAM_SCALE)) & 1:
+                raise ValueError("a player sits at this table that the kernel was not compiled for: pass "
+                                 "seated_arg(policies)")
+    return check
 
 
 @njit(cache=True)
-def player_set(rules, policies, model, tables, search):
+def player_set(rules, policies, model, tables, seated):
     """Who plays and under which rules, as the hand kernels take it: ``(rules, policies, model, give, keep,
-    search)``, ``tables`` being ``(give, keep)`` of :func:`policy_tables` for the rules. It travels as one value,
-    unpacked where used. (A parallel driver makes it inside its ``prange`` loop: Numba's parallel loops do not
-    take tuples holding tuples of arrays from outside.)"""
+    seated)``, ``tables`` being ``(give, keep)`` of :func:`policy_tables` for the rules and ``seated`` the players
+    compiled in (SEATED). It travels as one value, unpacked where used. (A parallel driver makes it inside its
+    ``prange`` loop: Numba's parallel loops do not take tuples holding tuples of arrays from outside.)"""
+    check_seated(policies, seated)
     give, keep = tables
-    return rules, policies, model, give, keep, search
+    return rules, policies, model, give, keep, seated
 
 
-def _search_play(search, state, hs, legal, rules, give, k):
-    """The search player's card (``pimc:k``), compiled only where ``search`` is :data:`SEARCH`."""
+def _when(member, function, absent):
+    """A function ``f(seated, *args)`` that is ``function(*args)`` where the player ``SEATED[member]`` sits at the
+    table and ``absent(*args)`` (never called: :func:`check_seated`) where it does not, chosen by the type of
+    ``seated`` as the kernel compiles, so that an absent player's code is never compiled."""
+    def dispatch(seated, *args):
+        raise NotImplementedError("kernels only")
+
+    @overload(dispatch)
+    def _dispatch_impl(seated, *args):
+        if isinstance(seated.types[member], types.NoneType):
+            def call_absent(seated, *args):
+                return absent(*args)
+            return call_absent
+
+        def call(seated, *args):
+            return function(*args)
+        return call
+    return dispatch
 
 
-@overload(_search_play, inline="always")
-def _search_play_impl(search, state, hs, legal, rules, give, k):
-    if isinstance(search, (types.NoneType, types.Omitted)):
-        def no_search(search, state, hs, legal, rules, give, k):
-            if k >= 0:  # always: the search player needs the kernel compiled for SEARCH
-                raise ValueError("a search player sits at this table: run the kernel with search=SEARCH")
-            return lowest_card(legal)
-        return no_search
+@njit(cache=True)
+def _no_card(*args):
+    return np.int64(-1)
 
-    def search_play(search, state, hs, legal, rules, give, k):
-        return pimc.play(state, hs, legal, rules, give, k)
-    return search_play
+
+@njit(cache=True)
+def _no_cards(*args):
+    return ZERO
+
+
+@njit(cache=True, inline="always")
+def _heuristic_v1_play(hs, legal, give):
+    n = hs[ST_N_IN_TRICK]
+    seat = (hs[ST_LEADER] + n) % 4
+    seen = np.uint64(hs[ST_KNOWN + seat])
+    for other in range(4):
+        seen |= np.uint64(hs[ST_PLAYED + other])
+    return heuristic_v1.play(legal, seat, hs[ST_TRUMP], n, hs[ST_LED_SUIT], hs[ST_WIN_SEAT], hs[ST_WIN_CARD],
+                             hs[ST_WIN_KEY], np.uint64(hs[ST_TRICK]), seen, hs[ST_BIDDER] & 1, give)
+
+
+_RANDOM, _V1, _PIMC, _EQUITY = range(4)  # members of seated
+_random_bid = _when(_RANDOM, random.bid, _no_card)
+_random_trump = _when(_RANDOM, random.trump, _no_card)
+_random_keep = _when(_RANDOM, random_subset, _no_cards)
+_random_play = _when(_RANDOM, random.play, _no_card)
+_v1_bid = _when(_V1, heuristic_v1.bid, _no_card)
+_v1_trump = _when(_V1, heuristic_v1.trump, _no_card)
+_v1_keep = _when(_V1, heuristic_v1.choose_cards, _no_cards)
+_v1_play = _when(_V1, _heuristic_v1_play, _no_card)
+_pimc_play = _when(_PIMC, pimc.play, _no_card)
+_equity_bid = _when(_EQUITY, equity.bid, _no_card)
 
 
 @njit(cache=True, inline="always")
@@ -135,8 +193,8 @@ def policy_param(policy):
 
 
 @njit(cache=True, inline="always")
-def choose_bid(policy, model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
-               max_points):
+def choose_bid(policy, model, seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must,
+               rules, max_points):
     """The call of ``seat`` holding ``hand``: a number from ``low..high`` (none when low > high), PASS (unless
     ``must``) or MOON (if ``moon_ok``).
 
@@ -150,34 +208,34 @@ def choose_bid(policy, model, state, hand, seat, dealer, calls, n_calls, us, the
       (``high`` = ``max_points``, the points at stake).
 
     ``pimc`` bids as ``heuristic``. ``model`` holds the tables the ``equity`` bidder reads
-    (:mod:`smear_sim.core.bidder`); the others ignore it.
+    (:mod:`smear_sim.core.bidder`); the others ignore it. ``seated`` says which players are compiled in (SEATED).
     """
     kind = policy_kind(policy)
     if kind == RANDOM:
-        return random.bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
-                          max_points)
+        return _random_bid(seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must,
+                           rules, max_points)
     if kind == HEURISTIC_V1:
-        return heuristic_v1.bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must,
-                                rules, max_points)
+        return _v1_bid(seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
+                       max_points)
     if kind == EQUITY:
-        return equity.bid(model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
-                          max_points)
+        return _equity_bid(seated, model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok,
+                           must, rules, max_points)
     return heuristic.bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
                          max_points)
 
 
 @njit(cache=True, inline="always")
-def choose_trump(policy, state, hand, rules):
+def choose_trump(policy, seated, state, hand, rules):
     kind = policy_kind(policy)
     if kind == RANDOM:
-        return random.trump(state)
+        return _random_trump(seated, state)
     if kind == HEURISTIC_V1:
-        return heuristic_v1.trump(hand, rules)
+        return _v1_trump(seated, hand, rules)
     return heuristic.trump(hand, rules)
 
 
 @njit(cache=True, inline="always")
-def choose_keep(policy, state, hand, t, keep_score):
+def choose_keep(policy, seated, state, hand, t, keep_score):
     """The 6 cards kept from ``hand`` with trump ``t``.
 
     Card classes are kept whole in order (scoring trumps, other trumps, non-trumps) while they fit; the
@@ -195,9 +253,9 @@ def choose_keep(policy, state, hand, t, keep_score):
         else:
             kind = policy_kind(policy)
             if kind == RANDOM:
-                keep |= random_subset(state, cards, room)
+                keep |= _random_keep(seated, state, cards, room)
             elif kind == HEURISTIC_V1:
-                keep |= heuristic_v1.choose_cards(cards, room, keep_score)
+                keep |= _v1_keep(seated, cards, room, keep_score)
             else:
                 keep |= heuristic.choose_cards(cards, room, keep_score)
             break
@@ -205,36 +263,29 @@ def choose_keep(policy, state, hand, t, keep_score):
 
 
 @njit(cache=True, inline="always")
-def choose_play(policy, state, hs, legal, rules, give, search):
+def choose_play(policy, seated, state, hs, legal, rules, give):
     """The card the seat to play (``state.to_play(hs)``) plays from ``legal``, a non-empty mask of its legal
     cards. ``state`` is the hand's random stream, ``hs`` the hand state, ``give`` the card table of
-    :func:`policy_tables` for the rules and ``search`` :data:`SEARCH` where a search player may play
-    (:data:`FAST` compiles no search code). (The players read ``hs`` by plain indexing: in Numba an array handed
+    :func:`policy_tables` for the rules; ``seated`` says which players are compiled in (SEATED). (The players read ``hs`` by plain indexing: in Numba an array handed
     to a helper costs a reference count, and this runs for every card of every hand.)"""
     kind = policy_kind(policy)
     if kind == RANDOM:
-        return random.play(state, legal)
+        return _random_play(seated, state, legal)
     if kind == HEURISTIC_V1:
-        n = hs[ST_N_IN_TRICK]
-        seat = (hs[ST_LEADER] + n) % 4
-        seen = np.uint64(hs[ST_KNOWN + seat])
-        for other in range(4):
-            seen |= np.uint64(hs[ST_PLAYED + other])
-        return heuristic_v1.play(legal, seat, hs[ST_TRUMP], n, hs[ST_LED_SUIT], hs[ST_WIN_SEAT], hs[ST_WIN_CARD],
-                                 hs[ST_WIN_KEY], np.uint64(hs[ST_TRICK]), seen, hs[ST_BIDDER] & 1, give)
+        return _v1_play(seated, hs, legal, give)
     if kind == PIMC:
-        return _search_play(search, state, hs, legal, rules, give, policy_param(policy))
+        return _pimc_play(seated, state, hs, legal, rules, give, policy_param(policy))
     return heuristic.play(hs, legal, rules, give)
 
 
 __all__ = [
     "EQUITY",
-    "FAST",
     "HEURISTIC",
     "HEURISTIC_V1",
     "PIMC",
     "RANDOM",
-    "SEARCH",
+    "SEATED",
+    "check_seated",
     "choose_bid",
     "choose_keep",
     "choose_play",
@@ -243,5 +294,5 @@ __all__ = [
     "policy_kind",
     "policy_param",
     "policy_tables",
-    "search_arg",
+    "seated_arg",
 ]
