@@ -126,24 +126,23 @@ def player_set(rules, policies, model, tables, seated):
     return rules, policies, model, give, keep, seated
 
 
-def _when(member, function, absent):
-    """A function ``f(seated, *args)`` that is ``function(*args)`` where the player ``SEATED[member]`` sits at the
-    table and ``absent(*args)`` (never called: :func:`check_seated`) where it does not, chosen by the type of
-    ``seated`` as the kernel compiles, so that an absent player's code is never compiled."""
-    def dispatch(seated, *args):
-        raise NotImplementedError("kernels only")
+def _when(member, function, absent, arity):
+    """A function ``f(seated, a0, .., a{arity-1})`` that is ``function(a0, ..)`` where the player
+    ``SEATED[member]`` sits at the table and ``absent(a0, ..)`` (never called: :func:`check_seated`) where it does
+    not, chosen by the type of ``seated`` as the kernel compiles, so that an absent player's code is never compiled.
+    (Written out for its arity: Numba inlines no call with ``*args``.)"""
+    params = ", ".join(f"a{i}" for i in range(arity))
+    namespace = {"function": function, "absent": absent}
+    exec(f"def dispatch(seated, {params}):\n    raise NotImplementedError('kernels only')\n"
+         f"def present(seated, {params}):\n    return function({params})\n"
+         f"def missing(seated, {params}):\n    return absent({params})\n", namespace)
 
-    @overload(dispatch)
-    def _dispatch_impl(seated, *args):
-        if isinstance(seated.types[member], types.NoneType):
-            def call_absent(seated, *args):
-                return absent(*args)
-            return call_absent
+    def choose(seated, *args):
+        return namespace["missing"] if isinstance(seated.types[member], types.NoneType) else namespace["present"]
 
-        def call(seated, *args):
-            return function(*args)
-        return call
-    return dispatch
+    exec(f"def typing(seated, {params}):\n    return choose(seated)\n", namespace | {"choose": choose}, namespace)
+    overload(namespace["dispatch"])(namespace["typing"])
+    return namespace["dispatch"]
 
 
 @njit(cache=True)
@@ -168,16 +167,16 @@ def _heuristic_v1_play(hs, legal, give):
 
 
 _RANDOM, _V1, _PIMC, _EQUITY = range(4)  # members of seated
-_random_bid = _when(_RANDOM, random.bid, _no_card)
-_random_trump = _when(_RANDOM, random.trump, _no_card)
-_random_keep = _when(_RANDOM, random_subset, _no_cards)
-_random_play = _when(_RANDOM, random.play, _no_card)
-_v1_bid = _when(_V1, heuristic_v1.bid, _no_card)
-_v1_trump = _when(_V1, heuristic_v1.trump, _no_card)
-_v1_keep = _when(_V1, heuristic_v1.choose_cards, _no_cards)
-_v1_play = _when(_V1, _heuristic_v1_play, _no_card)
-_pimc_play = _when(_PIMC, pimc.play, _no_card)
-_equity_bid = _when(_EQUITY, equity.bid, _no_card)
+_random_bid = _when(_RANDOM, random.bid, _no_card, 14)
+_random_trump = _when(_RANDOM, random.trump, _no_card, 1)
+_random_keep = _when(_RANDOM, random_subset, _no_cards, 3)
+_random_play = _when(_RANDOM, random.play, _no_card, 2)
+_v1_bid = _when(_V1, heuristic_v1.bid, _no_card, 14)
+_v1_trump = _when(_V1, heuristic_v1.trump, _no_card, 2)
+_v1_keep = _when(_V1, heuristic_v1.choose_cards, _no_cards, 3)
+_v1_play = _when(_V1, _heuristic_v1_play, _no_card, 3)
+_pimc_play = _when(_PIMC, pimc.play, _no_card, 6)
+_equity_bid = _when(_EQUITY, equity.bid, _no_card, 15)
 
 
 @njit(cache=True, inline="always")

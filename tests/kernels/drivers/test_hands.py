@@ -23,7 +23,7 @@ from smear_sim.core.players import parse_policies, policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.core.tables import MISDEAL_MASK
 from smear_sim.kernels import drivers
-from smear_sim.kernels.drivers import FAST
+from smear_sim.kernels.drivers import seated_arg
 
 NO_MODEL = empty_model()  # no equity bidder: the kernels' model argument, empty
 
@@ -37,7 +37,7 @@ def trace_raw(count: int, *, seed: int = 1, rules: Rules | None = None, policies
     """Raw kernel records ``[count, REC_SIZE]`` of hands ``start .. start+count-1``."""
     codes = policy_array(parse_policies(policies))
     return drivers.trace_hands(np.uint64(seed), start, count, (rules or Rules()).to_array(), codes, NO_MODEL,
-                               drivers.search_arg(codes))
+                               seated_arg(codes))
 
 
 def seats(records: np.ndarray) -> np.ndarray:
@@ -199,15 +199,16 @@ def test_simulate_hands_counts_what_trace_hands_plays(name):
     expected = aggregate(recs)
     codes = policy_array(parse_policies(policies))
     for n_blocks in (1, 3, 8):
-        got = drivers.simulate_hands(np.uint64(9), 0, n, n_blocks, rules.to_array(), codes, NO_MODEL, FAST).sum(axis=0)
+        got = drivers.simulate_hands(np.uint64(9), 0, n, n_blocks, rules.to_array(), codes, NO_MODEL,
+                                     seated_arg(codes)).sum(axis=0)
         assert np.array_equal(got, expected), n_blocks
 
 
 def test_simulate_hands_splits_over_start_and_count():
     rules = Rules().to_array()
     codes = policy_array(("heuristic", "heuristic"))
-    whole = drivers.simulate_hands(np.uint64(4), 0, 3000, 2, rules, codes, NO_MODEL, FAST).sum(axis=0)
-    parts = sum(drivers.simulate_hands(np.uint64(4), s, c, 2, rules, codes, NO_MODEL, FAST).sum(axis=0)
+    whole = drivers.simulate_hands(np.uint64(4), 0, 3000, 2, rules, codes, NO_MODEL, seated_arg(codes)).sum(axis=0)
+    parts = sum(drivers.simulate_hands(np.uint64(4), s, c, 2, rules, codes, NO_MODEL, seated_arg(codes)).sum(axis=0)
                 for s, c in [(0, 1), (1, 999), (1000, 2000)])
     assert np.array_equal(whole, parts)
 
