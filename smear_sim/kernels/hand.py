@@ -193,10 +193,8 @@ def legal_calls(rules, position, calls):
 
 
 @njit(cache=True)
-def policy_call(state, hand, dealer, position, calls, score0, score1, players):
-    """The call the seat at ``position`` makes by its team's policy after ``calls[:position]``; ``players`` is
-    the player set (:func:`smear_sim.kernels.players.player_set`)."""
-    rules, policies, model, _, _, seated = players
+def policy_call(state, hand, dealer, position, calls, score0, score1, rules, policies, model, seated):
+    """The call the seat at ``position`` makes by its team's policy after ``calls[:position]``."""
     low, high, moon_ok, must, moon_called = legal_calls(rules, position, calls)
     if moon_called:
         return PASS
@@ -208,13 +206,14 @@ def policy_call(state, hand, dealer, position, calls, score0, score1, players):
 
 
 @njit(cache=True)
-def auction_from(state, hands, dealer, score0, score1, players, calls, first):
+def auction_from(state, hands, dealer, score0, score1, rules, policies, model, seated, calls, first):
     """Finish an auction whose first ``first`` calls are in ``calls``: each later seat calls by its policy, which
     sees the calls so far, the dealer and both teams' scores from its own side
     (:func:`smear_sim.kernels.players.choose_bid`). Returns ``(bidder, bid code)``, bidder -1 if all passed."""
     for position in range(first, 4):
         seat = (dealer + 1 + position) % 4
-        calls[position] = policy_call(state, hands[seat], dealer, position, calls, score0, score1, players)
+        calls[position] = policy_call(state, hands[seat], dealer, position, calls, score0, score1, rules, policies,
+                                      model, seated)
     bidder = -1
     bid = PASS
     for position in range(4):
@@ -225,9 +224,10 @@ def auction_from(state, hands, dealer, score0, score1, players, calls, first):
 
 
 @njit(cache=True)
-def auction(state, hands, dealer, score0, score1, players, rec):
+def auction(state, hands, dealer, score0, score1, rules, policies, model, seated, rec):
     """Run the one-round auction, writing the calls into the record; return ``(bidder, bid code)``."""
-    return auction_from(state, hands, dealer, score0, score1, players, rec[REC_BIDS: REC_BIDS + 4], LOVE)
+    return auction_from(state, hands, dealer, score0, score1, rules, policies, model, seated,
+                        rec[REC_BIDS: REC_BIDS + 4], LOVE)
 
 
 # -- play ---------------------------------------------------------------------------------------------
@@ -247,7 +247,8 @@ def _write_cards(rec, offset, mask, slots):
 
 
 @njit(cache=True)
-def play_hand(state, hands, known, hs, dealer, score0, score1, players, bidder, trump, rec, trace):
+def play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, model, seated, bidder, trump, give,
+              keep, rec, trace):
     """Play one dealt hand to the end and write its record.
 
     ``hands`` holds the four seats' masks and the kitty (index 4); ``score0`` and ``score1`` are the teams'
@@ -255,10 +256,11 @@ def play_hand(state, hands, known, hs, dealer, score0, score1, players, bidder, 
     kitty without an auction (hand analysis), and the bid is left to the caller. With ``trump`` -1 the
     bidder's policy names trump. ``trace`` also writes the deal and the discards. ``known`` is scratch space
     for the cards each seat has seen in its own hand, and ``hs`` for the hand state the card play runs on
-    (:mod:`smear_sim.kernels.state`). ``players`` is who plays under which rules
-    (:func:`smear_sim.kernels.players.player_set`): the rules, the teams' policy codes, the tables a policy may
-    read (the equity bidder's; see :mod:`smear_sim.core.bidder`), the heuristics' card tables and the players
-    compiled in.
+    (:mod:`smear_sim.kernels.state`). ``model`` holds the tables a policy may read (the equity bidder's; see
+    :mod:`smear_sim.core.bidder`), ``give`` and ``keep`` the heuristics' card tables
+    (:func:`smear_sim.kernels.players.policy_tables`) and ``seated`` which players are compiled in
+    (:data:`smear_sim.kernels.players.SEATED`). (They travel as separate arguments, not as the player set: an
+    array taken out of a tuple costs a reference count, and these run for every hand on every thread.)
     """
     rec[REC_DEALER] = dealer
     rec[REC_SCORES_BEFORE] = score0
@@ -268,13 +270,14 @@ def play_hand(state, hands, known, hs, dealer, score0, score1, players, bidder, 
             _write_cards(rec, REC_HANDS + 9 * seat, hands[seat], 9)
         _write_cards(rec, REC_KITTY, hands[4], 4)
     if bidder < 0:
-        bidder, bid = auction(state, hands, dealer, score0, score1, players, rec)
+        bidder, bid = auction(state, hands, dealer, score0, score1, rules, policies, model, seated, rec)
         if bidder < 0:
             throw_in(rec)
             return
     else:
         bid = PASS
-    play_contract(state, hands, known, hs, score0, score1, players, bidder, bid, trump, rec, trace)
+    play_contract(state, hands, known, hs, score0, score1, rules, policies, seated, bidder, bid, trump, give, keep, rec,
+                  trace)
 
 
 @njit(cache=True)
@@ -295,11 +298,11 @@ def throw_in(rec):
 
 
 @njit(cache=True)
-def play_contract(state, hands, known, hs, score0, score1, players, bidder, bid, trump, rec, trace):
+def play_contract(state, hands, known, hs, score0, score1, rules, policies, seated, bidder, bid, trump, give, keep, rec,
+                  trace):
     """The hand after the auction: ``bidder`` takes the kitty and names trump (``trump`` -1: by its policy),
     everyone discards, six tricks are played and the hand is scored for ``bid`` (PASS: hand analysis, where
     the caller settles every bid from the points). ``hands`` is played down to nothing."""
-    rules, policies, _, give, keep, seated = players
     rec[REC_BIDDER] = bidder
     rec[REC_BID] = bid
     for seat in range(4):

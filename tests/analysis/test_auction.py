@@ -22,7 +22,6 @@ from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.kernels import drivers
 from smear_sim.kernels.hand import auction_from
-from smear_sim.kernels.players import player_set
 
 HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
 DEALER_STUCK = Rules(forced_bid="dealer")
@@ -109,12 +108,12 @@ def test_rejection_sampled_deals_reproduce_the_calls(policy, score):
                                          drivers.seated_arg(policy_array(policies)))
     assert len(deals) == 200 and tried > 200
     state = np.zeros(1, dtype=np.uint64)
-    players = player_set(rules.to_array(), policy_array(policies), player_model(policies, rules),
-                         drivers.seated_arg(policy_array(policies)))
+    players = (rules.to_array(), policy_array(policies), player_model(policies, rules),
+               drivers.seated_arg(policy_array(policies)))
     for hands in deals:
         assert hands[seat] == mask_of(parse_cards(HAND))
         calls = np.zeros(4, dtype=np.int64)
-        auction_from(state, hands.copy(), 3, score[0], score[1], players, calls, 0)
+        auction_from(state, hands.copy(), 3, score[0], score[1], *players, calls, 0)
         assert tuple(calls[:2]) == prior
 
 

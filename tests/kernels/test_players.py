@@ -307,7 +307,7 @@ def test_every_player_bids_with_the_auction_the_dealer_and_the_score():
     """The one bidding signature (kernels/players/__init__.py): a score-aware player plugs in unchanged."""
     import inspect
 
-    assert list(inspect.signature(kp.choose_bid.py_func).parameters) == ["policy", "model", *BID_ARGUMENTS]
+    assert list(inspect.signature(kp.choose_bid.py_func).parameters) == ["policy", "model", "seated", *BID_ARGUMENTS]
     for player in (heuristic, heuristic_v1, kp.random):
         assert list(inspect.signature(player.bid.py_func).parameters) == BID_ARGUMENTS, player.__name__
     assert list(inspect.signature(kp.equity.bid.py_func).parameters) == ["model", *BID_ARGUMENTS]
@@ -519,7 +519,7 @@ def test_v2_fix6_moon_only_with_the_jack():
     calls = np.zeros(4, dtype=np.int64)
 
     def call(policy, hand):
-        return kp.choose_bid(policy, NO_MODEL, state, hand, 0, 3, calls, 0, 0, 0, 2, 4, True, True, array, 4)
+        return kp.choose_bid(policy, NO_MODEL, EVERYONE, state, hand, 0, 3, calls, 0, 0, 0, 2, 4, True, True, array, 4)
 
     assert call(kp.HEURISTIC_V1, no_jack) == MOON
     assert call(kp.HEURISTIC, no_jack) != MOON

@@ -4,7 +4,8 @@ One module per family: :mod:`.hands` (single hands: counts, traces, the dealing 
 (complete games), :mod:`.outcomes` (hand analysis and the outcome histogram behind the match-equity table),
 :mod:`.auction` (every call of a seat played out) and :mod:`.duplicate` (deals and games played twice, the
 teams swapped). What each does before its loop is written once: the block bounds (:mod:`.blocks`), the
-scratch arrays and the card pool (:mod:`smear_sim.kernels.hand`) and the player set
+scratch arrays and the card pool (:mod:`smear_sim.kernels.hand`), the heuristics' card tables
+(:func:`smear_sim.kernels.players.policy_tables`) and, for games, the player set
 (:func:`smear_sim.kernels.players.player_set`).
 
 Every driver that plays takes ``seated`` last: which players are compiled in, as a type

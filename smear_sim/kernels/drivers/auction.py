@@ -40,7 +40,7 @@ from ..hand import (
     scratch,
     throw_in,
 )
-from ..players import player_set, policy_tables
+from ..players import check_seated, policy_tables
 from ..players.equity import situation
 from ..rng import stream_key
 from .blocks import block_bounds
@@ -66,31 +66,34 @@ def _legal_list(low, high, moon_ok, must, out):
 
 
 @njit(cache=True)
-def _accepted(state, pool, n_pool, seat, fixed_hand, deck, hands, misdeal_rule, dealer, score0, score1, players,
-              prior, calls, position):
+def _accepted(state, pool, n_pool, seat, fixed_hand, deck, hands, misdeal_rule, dealer, score0, score1, rules,
+              policies, model, seated, prior, calls, position):
     """Deal the cards around ``fixed_hand`` (held by ``seat``); whether the seats before ``position`` then call
     ``prior`` by their policies (rejection sampling). The calls made are left in ``calls``."""
     deal_playable(state, pool, n_pool, seat, fixed_hand, deck, hands, misdeal_rule)
     for p in range(position):
-        calls[p] = policy_call(state, hands[(dealer + 1 + p) % 4], dealer, p, calls, score0, score1, players)
+        calls[p] = policy_call(state, hands[(dealer + 1 + p) % 4], dealer, p, calls, score0, score1, rules, policies,
+                               model, seated)
         if calls[p] != prior[p]:
             return False
     return True
 
 
 @njit(cache=True)
-def _play_call(state, hands, work, known, hs, dealer, score0, score1, players, calls, position, call, rec, team):
+def _play_call(state, hands, work, known, hs, dealer, score0, score1, rules, policies, model, seated, give, keep, calls,
+               position, call, rec, team):
     """Play the dealt ``hands`` (left as they are) with the seat at ``position`` calling ``call`` after
     ``calls[:position]``: the later seats call by their policies, the auction's winner declares and the hand is
     played and scored. Returns the outcome code seen from ``team`` (layout ``OUT_*``); ``rec`` holds the hand."""
     for k in range(5):
         work[k] = hands[k]
     calls[position] = call
-    bidder, bid = auction_from(state, work, dealer, score0, score1, players, calls, position + 1)
+    bidder, bid = auction_from(state, work, dealer, score0, score1, rules, policies, model, seated, calls, position + 1)
     if bidder < 0:
         throw_in(rec)
         return OUT_THROWN_IN
-    play_contract(state, work, known, hs, score0, score1, players, bidder, bid, POLICY_TRUMP, rec, NO_TRACE)
+    play_contract(state, work, known, hs, score0, score1, rules, policies, seated, bidder, bid, POLICY_TRUMP, give, keep,
+                  rec, NO_TRACE)
     return outcome_code(rec, team)
 
 
@@ -110,12 +113,12 @@ def auction_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
     team = seat & 1
     pool, n_pool = card_pool(fixed_hand)
     misdeal_rule = rules[R_MISDEAL] == 1
-    tables = policy_tables(rules)
+    check_seated(policies, seated)
+    give, keep = policy_tables(rules)
     low, high, moon_ok, must, _ = legal_calls(rules, position, prior)
     legal = np.empty(N_BID_CODES, dtype=np.int64)
     n_legal = _legal_list(low, high, moon_ok, must, legal)
     for b in prange(n_blocks):
-        players = player_set(rules, policies, model, tables, seated)
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, known, rec, hs = scratch()
         row = acc[b]
@@ -127,15 +130,15 @@ def auction_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
             state[0] = stream_key(seed, start + i)
             row[AUC_DEALS] += 1
             if not _accepted(state, pool, n_pool, seat, fixed_hand, deck, hands, misdeal_rule, dealer, score0,
-                             score1, players, prior, calls, position):
+                             score1, rules, policies, model, seated, prior, calls, position):
                 continue
             row[AUC_ACCEPTED] += 1
             saved = state[0]
             for j in range(n_legal):
                 call = legal[j]
                 state[0] = saved  # common random numbers: every call meets the same deal and the same stream
-                code = _play_call(state, hands, work, known, hs, dealer, score0, score1, players, calls, position,
-                                  call, rec, team)
+                code = _play_call(state, hands, work, known, hs, dealer, score0, score1, rules, policies, model, seated,
+                                  give, keep, calls, position, call, rec, team)
                 row[AUC_HIST + call * N_OUTCOMES + code] += 1
                 if rec[REC_BIDDER] == seat:
                     row[AUC_DECLARED + call] += 1
@@ -160,8 +163,7 @@ def auction_deals(seed, count, max_deals, rules, policies, model, fixed_hand, po
     dealer = SEAT_3
     seat = (dealer + 1 + position) % 4
     pool, n_pool = card_pool(fixed_hand)
-    tables = policy_tables(rules)
-    players = player_set(rules, policies, model, tables, seated)
+    check_seated(policies, seated)
     state, deck, hands, _, _, _ = scratch()
     calls = np.zeros(4, dtype=np.int64)
     out = np.zeros((count, 5), dtype=np.uint64)
@@ -171,7 +173,7 @@ def auction_deals(seed, count, max_deals, rules, policies, model, fixed_hand, po
         state[0] = stream_key(seed, tried)
         tried += 1
         if _accepted(state, pool, n_pool, seat, fixed_hand, deck, hands, rules[R_MISDEAL] == 1, dealer, score0,
-                     score1, players, prior, calls, position):
+                     score1, rules, policies, model, seated, prior, calls, position):
             out[n, :] = hands
             n += 1
     return out[:n], tried
@@ -195,9 +197,9 @@ def position_outcomes(seed, start, count, n_blocks, rules, policies, model, buck
     acc = np.zeros((n_blocks, 4, 2 * max_points + 1, n_buckets, n_slots, N_OUTCOMES), dtype=np.int64)
     pool, _ = card_pool(ZERO)
     misdeal_rule = rules[R_MISDEAL] == 1
-    tables = policy_tables(rules)
+    check_seated(policies, seated)
+    give, keep = policy_tables(rules)
     for b in prange(n_blocks):
-        players = player_set(rules, policies, model, tables, seated)
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, known, rec, hs = scratch()
         real = np.zeros(4, dtype=np.int64)
@@ -223,9 +225,10 @@ def position_outcomes(seed, start, count, n_blocks, rules, policies, model, buck
                         state[0] = saved
                         for k in range(p):
                             calls[k] = real[k]
-                        code = _play_call(state, hands, work, known, hs, dealer, score0, score1, players, calls, p,
-                                          call, rec, seat & 1)
+                        code = _play_call(state, hands, work, known, hs, dealer, score0, score1, rules, policies,
+                                          model, seated, give, keep, calls, p, call, rec, seat & 1)
                         cell[max_points + 1 if call == MOON else call, code] += 1
                     state[0] = saved
-                real[p] = policy_call(state, hands[seat], dealer, p, real, score0, score1, players)
+                real[p] = policy_call(state, hands[seat], dealer, p, real, score0, score1, rules, policies, model,
+                                      seated)
     return acc

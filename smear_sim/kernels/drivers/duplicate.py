@@ -40,7 +40,7 @@ from ...core.layout import (
 from ..bits import ZERO
 from ..game import play_game
 from ..hand import AUCTION, LOVE, NO_TRACE, POLICY_TRUMP, SEAT_3, card_pool, deal_playable, play_hand, scratch
-from ..players import player_set, policy_tables
+from ..players import check_seated, player_set, policy_tables
 from ..rng import stream_key
 from .blocks import block_bounds
 
@@ -67,11 +67,10 @@ def duplicate_hands(seed, start, count, n_blocks, rules, policies, model, seated
     acc = np.zeros((n_blocks, DH_SIZE), dtype=np.int64)
     pool, _ = card_pool(ZERO)
     misdeal_rule = rules[R_MISDEAL] == 1
-    tables = policy_tables(rules)
-    swapped_codes = _swapped(policies)
+    check_seated(policies, seated)
+    give, keep = policy_tables(rules)
+    swapped = _swapped(policies)
     for b in prange(n_blocks):
-        players = player_set(rules, policies, model, tables, seated)
-        swapped = player_set(rules, swapped_codes, model, tables, seated)
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, known, rec, hs = scratch()
         row = acc[b]
@@ -82,8 +81,8 @@ def duplicate_hands(seed, start, count, n_blocks, rules, policies, model, seated
             for seating in range(2):
                 state[0] = stream_key(seed, index)  # the same stream, so the same deal
                 deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
-                play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, players if seating == 0 else swapped, AUCTION,
-                          POLICY_TRUMP, rec, NO_TRACE)
+                play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies if seating == 0 else swapped,
+                          model, seated, AUCTION, POLICY_TRUMP, give, keep, rec, NO_TRACE)
                 sign = 1 if seating == 0 else -1
                 score += sign * (rec[REC_DELTA] - rec[REC_DELTA + 1])
                 points += sign * (rec[REC_POINTS] - rec[REC_POINTS + 1])

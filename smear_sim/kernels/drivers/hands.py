@@ -19,7 +19,7 @@ from ..hand import (
     play_hand,
     scratch,
 )
-from ..players import player_set, policy_tables
+from ..players import check_seated, policy_tables
 from ..rng import stream_key
 from .blocks import block_bounds
 
@@ -35,16 +35,17 @@ def simulate_hands(seed, start, count, n_blocks, rules, policies, model, seated)
     agg = np.zeros((n_blocks, AGG_SIZE), dtype=np.int64)
     pool, _ = card_pool(ZERO)
     misdeal_rule = rules[R_MISDEAL] == 1
-    tables = policy_tables(rules)
+    check_seated(policies, seated)
+    give, keep = policy_tables(rules)
     for b in prange(n_blocks):
-        players = player_set(rules, policies, model, tables, seated)
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, known, rec, hs = scratch()
         for i in range(lo, hi):
             index = start + i
             state[0] = stream_key(seed, index)
             rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
-            play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, players, AUCTION, POLICY_TRUMP, rec, NO_TRACE)
+            play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, model, seated, AUCTION,
+                      POLICY_TRUMP, give, keep, rec, NO_TRACE)
             count_hand(agg[b], rec)
     return agg
 
@@ -55,15 +56,16 @@ def trace_hands(seed, start, count, rules, policies, model, seated):
     out = np.zeros((count, REC_SIZE), dtype=np.int64)
     pool, _ = card_pool(ZERO)
     misdeal_rule = rules[R_MISDEAL] == 1
-    tables = policy_tables(rules)
+    check_seated(policies, seated)
+    give, keep = policy_tables(rules)
     for i in prange(count):
-        players = player_set(rules, policies, model, tables, seated)
         state, deck, hands, known, _, hs = scratch()
         index = start + i
         state[0] = stream_key(seed, index)
         rec = out[i]
         rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
-        play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, players, AUCTION, POLICY_TRUMP, rec, TRACE)
+        play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, model, seated, AUCTION, POLICY_TRUMP,
+                  give, keep, rec, TRACE)
     return out
 
 

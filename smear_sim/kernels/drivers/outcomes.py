@@ -49,7 +49,7 @@ from ..hand import (
     play_hand,
     scratch,
 )
-from ..players import player_set, policy_tables
+from ..players import check_seated, policy_tables
 from ..rng import stream_key
 from .blocks import block_bounds
 
@@ -84,9 +84,9 @@ def hand_outcomes(seed, start, count, n_blocks, rules, policies, model, dealer_s
     acc = np.zeros((n_blocks, N_OUTCOMES), dtype=np.int64)
     pool, _ = card_pool(ZERO)
     misdeal_rule = rules[R_MISDEAL] == 1
-    tables = policy_tables(rules)
+    check_seated(policies, seated)
+    give, keep = policy_tables(rules)
     for b in prange(n_blocks):
-        players = player_set(rules, policies, model, tables, seated)
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, known, rec, hs = scratch()
         for i in range(lo, hi):
@@ -98,7 +98,8 @@ def hand_outcomes(seed, start, count, n_blocks, rules, policies, model, dealer_s
                 score0, score1 = other_score, dealer_score
             else:
                 score0, score1 = dealer_score, other_score
-            play_hand(state, hands, known, hs, dealer, score0, score1, players, AUCTION, POLICY_TRUMP, rec, NO_TRACE)
+            play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, model, seated, AUCTION,
+                      POLICY_TRUMP, give, keep, rec, NO_TRACE)
             acc[b, outcome_code(rec, dealer & 1)] += 1
     return acc
 
@@ -118,16 +119,17 @@ def analyze_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
     pool, n_pool = card_pool(fixed_hand)
     misdeal_rule = rules[R_MISDEAL] == 1
     n_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
-    tables = policy_tables(rules)
+    check_seated(policies, seated)
+    give, keep = policy_tables(rules)
     for b in prange(n_blocks):
-        players = player_set(rules, policies, model, tables, seated)
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, known, rec, hs = scratch()
         for i in range(lo, hi):
             state[0] = stream_key(seed, start + i)
             deal_playable(state, pool, n_pool, fixed_seat, fixed_hand, deck, hands, misdeal_rule)
             cls = hand_class(hands[0]) if classify else 0
-            play_hand(state, hands, known, hs, SEAT_3, LOVE, LOVE, players, SEAT_0, trump, rec, NO_TRACE)
+            play_hand(state, hands, known, hs, SEAT_3, LOVE, LOVE, rules, policies, model, seated, SEAT_0, trump, give,
+                      keep, rec, NO_TRACE)
             row = acc[b, cls]
             k = rec[REC_POINTS]
             other = rec[REC_POINTS + 1]
