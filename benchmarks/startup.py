@@ -8,8 +8,9 @@
   the compile cache filled, median of ``--repeats`` runs.
 - ``--cold``: what a new user meets, one run each, from an empty Numba cache and an empty smear-sim cache: the
   first `smear-sim hand CARDS`, then (with the cache it left) the first seated `hand CARDS --position 3 --auction
-  2,pass`, then `smear-sim report` into a temporary folder (``--report-hands`` hands; ``full`` for the command's
-  default, the size of results/), each command's seconds and whether it printed the compile notice on stderr.
+  2,pass`; and, from empty caches of its own, `smear-sim report` into a temporary folder (``--report-hands`` hands;
+  ``full`` for the command's default, the size of results/): each command's seconds and whether it printed the
+  compile notice on stderr.
   ``--smear`` names the command to time (default: this checkout, ``python -m smear_sim``), e.g. an installed
   copy to compare with. pip is not included: time ``pip install .`` apart.
 """
@@ -44,21 +45,25 @@ def timed_cold(args: list[str], env: dict[str, str]) -> dict[str, object]:
     return {"seconds": round(time.perf_counter() - started, 1), "notice": "compiling" in done.stderr}
 
 
+def _empty_caches(folder: str) -> dict[str, str]:
+    return os.environ | {"NUMBA_CACHE_DIR": os.path.join(folder, "numba"),
+                         "SMEAR_SIM_CACHE_DIR": os.path.join(folder, "smear")}
+
+
 def cold(smear: list[str], report_hands: str) -> dict[str, object]:
     folder = tempfile.mkdtemp(prefix="smear-startup-")
-    env = os.environ | {"NUMBA_CACHE_DIR": os.path.join(folder, "numba"),
-                        "SMEAR_SIM_CACHE_DIR": os.path.join(folder, "smear")}
     report = [*smear, "report", "--out", os.path.join(folder, "report")]
     if report_hands != "full":
         report += ["--hands", report_hands]
     try:
+        env = _empty_caches(os.path.join(folder, "hand"))
         hand = timed_cold([*smear, "hand", HAND], env)
         seated = timed_cold([*smear, "hand", HAND, "--position", "3", "--auction", "2,pass"], env)
-        made = timed_cold(report, env)
+        made = timed_cold(report, _empty_caches(os.path.join(folder, "report-caches")))  # as on a fresh install
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return {"command": shlex.join(smear), "first_hand": hand, "first_seated_hand_after": seated,
-            "report_after": made, "report_hands": report_hands}
+            "first_report": made, "report_hands": report_hands}
 
 
 def warm(repeats: int) -> dict[str, object]:
