@@ -109,10 +109,11 @@ def main() -> None:
             decisions += 1
             hs = hand_state(position)
             mask = ks.legal_cards(hs, array)
-            v2 = int(kp.choose_play(kp.HEURISTIC, np.zeros(1, dtype=np.uint64), hs, mask, array, give))
+            v2 = int(kp.choose_play(kp.HEURISTIC, kp.seated_arg([kp.HEURISTIC]), np.zeros(1, dtype=np.uint64), hs, mask,
+                                    array, give))
             rng = np.array([stream_key(np.uint64(args.seed), np.uint64(1_000_000 + 24 * index + k))], dtype=np.uint64)
             start = rng.copy()
-            choice = int(kp.choose_play(code, rng, hs, mask, array, give))
+            choice = int(kp.choose_play(code, kp.seated_arg([code]), rng, hs, mask, array, give))
             if choice == v2:
                 continue
             side = "bidding side" if position.to_play % 2 == position.bidder % 2 else "defence"

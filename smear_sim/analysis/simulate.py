@@ -284,8 +284,10 @@ def trace_game_records(
     scores = _game_start(plan.rules, start_scores, dealer)
     if count == 0:
         return []
-    records, offsets = kernels().trace_games(seed_value(seed), start, count, *plan.players, scores[0], scores[1],
-                                             dealer)
+    drivers = kernels()
+    rules, codes, model = plan.players
+    records, offsets = drivers.trace_games(seed_value(seed), start, count, rules, codes, model, scores[0], scores[1],
+                                           dealer, drivers.seated_arg(codes))
     return [game_record_from_kernel(records[offsets[i]: offsets[i + 1]], plan.rules, scores, dealer)
             for i in range(count)]
 
@@ -337,8 +339,9 @@ def iter_trace_records(
 
 
 def _traced(key: np.uint64, rules: Rules, policies: np.ndarray, model, ranges) -> Iterator[dict[str, Any]]:
+    drivers = kernels()
     for first, n in ranges:
-        for row in kernels().trace_hands(key, first, n, rules.to_array(), policies, model):
+        for row in drivers.trace_hands(key, first, n, rules.to_array(), policies, model, drivers.seated_arg(policies)):
             yield record_from_kernel(row, rules)
 
 

@@ -196,6 +196,21 @@ DUP_SCORE_SQ = _dup.add()
 DUP_SCORE_HANDS = _dup.add()
 DUP_SIZE = _dup.size
 
+# -- duplicate deals (driver ``duplicate_hands``): sums over deals, each played twice with the teams swapped, of
+# the first policy's team's score change minus the other's and its points minus the other's (each totalled over
+# the deal's two hands), their squares, and the deals won and lost on each (a deal is won when its total is
+# positive).
+_dh = _Fields()
+DH_SCORE = _dh.add()
+DH_SCORE_SQ = _dh.add()
+DH_POINTS = _dh.add()
+DH_POINTS_SQ = _dh.add()
+DH_SCORE_WON = _dh.add()
+DH_SCORE_LOST = _dh.add()
+DH_POINTS_WON = _dh.add()
+DH_POINTS_LOST = _dh.add()
+DH_SIZE = _dh.size
+
 # -- the equity bidder's tables as the kernels read them (core/bidder.py builds them) ----------------------
 # ``header`` holds the fields below; an empty model (no equity bidder playing) has BM_LOADED 0.
 _bm = _Fields()

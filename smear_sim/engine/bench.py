@@ -80,7 +80,8 @@ def run_bench(
 
         def run(n: int) -> None:
             for start, count in chunk_ranges(n, DEFAULT_CHUNK):
-                drivers.simulate_hands(key, start, count, n_threads, rules_array, codes, models[policy])
+                drivers.simulate_hands(key, start, count, n_threads, rules_array, codes, models[policy],
+                                       drivers.seated_arg(codes))
 
         return run
 
@@ -101,11 +102,12 @@ def run_bench(
     default = per_policy["heuristic"]
     heuristic = policy_array(("heuristic", "heuristic"))
     games = max(hands // 10, 100)
-    counts = drivers.simulate_games(key, 0, games, threads, rules_array, heuristic, none, 0, 0, 3).sum(axis=0)
+    counts = drivers.simulate_games(key, 0, games, threads, rules_array, heuristic, none, 0, 0, 3,
+                                    drivers.seated_arg(heuristic)).sum(axis=0)
     hands_per_game = counts[L.GAME_DEALS] / counts[L.GAMES]
 
     def play_games(n: int) -> None:
-        drivers.simulate_games(key, 0, n, threads, rules_array, heuristic, none, 0, 0, 3)
+        drivers.simulate_games(key, 0, n, threads, rules_array, heuristic, none, 0, 0, 3, drivers.seated_arg(heuristic))
 
     with using_threads(threads):
         game_rate = _median_rate(play_games, games, repeats)

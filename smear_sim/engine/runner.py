@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from ..core.errors import BadValue, SmearWarning
+from .compiling import compiling, will_compile
 
 if TYPE_CHECKING:
     from .checkpoint import Checkpoint
@@ -45,6 +46,7 @@ __all__ = [
     "chunk_ranges",
     "job_fingerprint",
     "kernels",
+    "load_kernel",
     "merge_ranges",
     "missing_ranges",
     "run",
@@ -186,8 +188,10 @@ def missing_ranges(total: int, done: Sequence[tuple[int, int]], chunk_size: int)
 class Job:
     """One simulation as the kernels see it.
 
-    The driver is called as ``driver(seed, start, count, n_blocks, *args)`` and returns integer counts with
-    the per-block rows on axis 0, which are summed away.
+    The driver is called as ``driver(seed, start, count, n_blocks, *args, seated)`` and returns integer counts
+    with the per-block rows on axis 0, which are summed away. ``args`` start with the rules and the teams'
+    policy codes; the runner adds ``seated`` (:func:`smear_sim.kernels.players.seated_arg`), so the kernel
+    compiled is the one for these players, with no other player's code.
     """
 
     driver: str  # a function of smear_sim.kernels.drivers
@@ -220,10 +224,25 @@ def job_fingerprint(job: Job) -> str:
     return digest.hexdigest()
 
 
+def _call(job: Job, start: int, count: int, n_blocks: int) -> tuple[Any, tuple[Any, ...]]:
+    """The driver of ``job`` and the arguments of its call for hands ``start .. start+count-1``."""
+    drivers = kernels()
+    return getattr(drivers, job.driver), (seed_value(job.seed), start, count, n_blocks, *job.args,
+                                          drivers.seated_arg(job.args[1]))
+
+
 def run_chunk(job: Job, start: int, count: int, n_blocks: int) -> np.ndarray:
     """The summed counts of hands ``start .. start+count-1`` of ``job``."""
-    driver = getattr(kernels(), job.driver)
-    return driver(seed_value(job.seed), start, count, n_blocks, *job.args).sum(axis=0)
+    driver, args = _call(job, start, count, n_blocks)
+    return driver(*args).sum(axis=0)
+
+
+def load_kernel(job: Job) -> np.ndarray:
+    """Load ``job``'s kernel from Numba's cache, or compile it (saying so on stderr, :mod:`.compiling`); the
+    counts of no hands, which give their shape."""
+    driver, args = _call(job, 0, 0, 1)
+    with compiling(will_compile(driver, args)), using_threads(1):
+        return driver(*args).sum(axis=0)
 
 
 class Executor(Protocol):
@@ -308,8 +327,7 @@ def run(
     if chunk_size is None:
         chunk_size = executor.default_chunk(job.total)
     started = time.perf_counter()
-    with using_threads(1):
-        counts = run_chunk(job, 0, 0, 1)  # load or compile before the clock starts; gives the counts' shape
+    counts = load_kernel(job)  # before the clock starts
     compile_seconds = time.perf_counter() - started
     done_ranges: list[tuple[int, int]] = []
     if checkpoint is not None:

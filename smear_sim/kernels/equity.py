@@ -6,7 +6,8 @@ another state or to the end of the game. :func:`solve_chain` solves it for many 
 and :func:`solve_transposed` solves ``y = w + P^T y``, which gives the derivatives of a few combinations of
 states at once.
 
-Both sweep the states in a given order and use each new value at once (Gauss-Seidel), until no value
+Both sweep the states in a given order (one sweep, :func:`_gauss_seidel`, for both: they differ only in how a
+row of the matrix is read) and use each new value at once (Gauss-Seidel), until no value
 changes by more than ``tolerance`` (or after ``max_sweeps`` sweeps), each right-hand side in parallel. Both
 return ``(x, residual, sweeps)``: ``x`` is ``[m, states]``, one row per right-hand side; ``residual`` is the
 largest ``|rhs + A x - x|``, so the error of ``x`` is at most ``residual`` times the expected number of steps
@@ -20,21 +21,67 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
+from numba.extending import overload
 
 from ..core.layout import OUT_MAX, OUT_MOON_FAILED, OUT_MOON_MADE, OUT_NUMERIC, OUT_THROWN_IN
 
 
-@njit(cache=True, inline="always")
-def _dense_row(nxt, weights, w_row, s, xc, rc):
-    value = rc[s]
-    for j in range(nxt.shape[1]):
-        t = nxt[s, j]
-        if t >= 0:
-            value += weights[w_row, j] * xc[t]
-    return value
+def _row(operator, s, xc, rc):
+    """Row ``s`` of ``rhs + A x``, ``A`` read from ``operator`` (as :func:`solve_chain` or
+    :func:`solve_transposed` take it)."""
+
+
+@overload(_row)
+def _row_impl(operator, s, xc, rc):
+    if len(operator) == 2:  # (nxt, weights): each state's transitions, dense
+        def dense_row(operator, s, xc, rc):
+            nxt, weights = operator
+            w_row = s if weights.shape[0] > 1 else 0
+            value = rc[s]
+            for j in range(nxt.shape[1]):
+                t = nxt[s, j]
+                if t >= 0:
+                    value += weights[w_row, j] * xc[t]
+            return value
+        return dense_row
+
+    def sparse_row(operator, s, xc, rc):  # (indptr, indices, data): compressed sparse rows
+        indptr, indices, data = operator
+        value = rc[s]
+        for i in range(indptr[s], indptr[s + 1]):
+            value += data[i] * xc[indices[i]]
+        return value
+    return sparse_row
 
 
 @njit(cache=True, parallel=True)
+def _gauss_seidel(operator, rhs, order, tolerance, max_sweeps):
+    """Solve ``x = rhs + A x`` for each row of ``rhs`` by Gauss-Seidel sweeps in ``order`` (module docstring);
+    only :func:`_row` reads ``A``."""
+    m, n_states = rhs.shape
+    x = np.zeros((m, n_states))
+    sweeps = np.zeros(m, dtype=np.int64)
+    residual = np.zeros(m)
+    for c in prange(m):
+        xc = x[c]
+        rc = rhs[c]
+        for sweep in range(max_sweeps):
+            change = 0.0
+            for s in order:
+                value = _row(operator, s, xc, rc)
+                change = max(change, abs(value - xc[s]))
+                xc[s] = value
+            sweeps[c] = sweep + 1
+            if change <= tolerance:
+                break
+        worst = 0.0
+        for s in range(n_states):
+            worst = max(worst, abs(_row(operator, s, xc, rc) - xc[s]))
+        residual[c] = worst
+    return x, residual.max(), sweeps.max()
+
+
+@njit(cache=True)
 def solve_chain(nxt, weights, rhs, order, tolerance, max_sweeps):
     """Solve ``x = rhs + P x`` for each row of ``rhs`` (``[m, states]``).
 
@@ -42,76 +89,29 @@ def solve_chain(nxt, weights, rhs, order, tolerance, max_sweeps):
     chain ends there; its probability is ``weights[s, j]``, or ``weights[0, j]`` for every state when
     ``weights`` has one row (the same distribution everywhere, kept once where the cache holds it).
     """
-    m, n_states = rhs.shape
+    n_states = rhs.shape[1]
     if nxt.shape[0] != n_states or order.shape[0] != n_states or weights.shape[1] != nxt.shape[1]:
         raise ValueError("solve_chain: nxt, order and weights must match the states and transitions")
     if weights.shape[0] != 1 and weights.shape[0] != n_states:
         raise ValueError("solve_chain: weights has one row, or one row per state")
     if nxt.size and (nxt.min() < -1 or nxt.max() >= n_states):
         raise ValueError("solve_chain: a transition leads outside the states")
-    per_state = weights.shape[0] > 1
-    x = np.zeros((m, n_states))
-    sweeps = np.zeros(m, dtype=np.int64)
-    residual = np.zeros(m)
-    for c in prange(m):
-        xc = x[c]
-        rc = rhs[c]
-        for sweep in range(max_sweeps):
-            change = 0.0
-            for s in order:
-                value = _dense_row(nxt, weights, s if per_state else 0, s, xc, rc)
-                change = max(change, abs(value - xc[s]))
-                xc[s] = value
-            sweeps[c] = sweep + 1
-            if change <= tolerance:
-                break
-        worst = 0.0
-        for s in range(n_states):
-            worst = max(worst, abs(_dense_row(nxt, weights, s if per_state else 0, s, xc, rc) - xc[s]))
-        residual[c] = worst
-    return x, residual.max(), sweeps.max()
+    return _gauss_seidel((nxt, weights), rhs, order, tolerance, max_sweeps)
 
 
-@njit(cache=True, inline="always")
-def _sparse_row(indptr, indices, data, s, xc, rc):
-    value = rc[s]
-    for i in range(indptr[s], indptr[s + 1]):
-        value += data[i] * xc[indices[i]]
-    return value
-
-
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def solve_transposed(indptr, indices, data, rhs, order, tolerance, max_sweeps):
     """Solve ``y = rhs + A y`` for each row of ``rhs`` (``[m, states]``), ``A`` in compressed sparse rows.
 
     Row ``s`` of ``A`` holds ``data[i]`` in column ``indices[i]`` for ``i`` in ``indptr[s] .. indptr[s+1]-1``. With
     ``A = P^T`` (every state's inflows) ``y`` is ``(I - P^T)^-1 rhs``.
     """
-    m, n_states = rhs.shape
+    n_states = rhs.shape[1]
     if indptr.shape[0] != n_states + 1 or order.shape[0] != n_states or indices.shape[0] != data.shape[0]:
         raise ValueError("solve_transposed: indptr and order must have one entry per state")
     if indices.size and (indices.min() < 0 or indices.max() >= n_states):
         raise ValueError("solve_transposed: an entry points outside the states")
-    x = np.zeros((m, n_states))
-    sweeps = np.zeros(m, dtype=np.int64)
-    residual = np.zeros(m)
-    for c in prange(m):
-        xc = x[c]
-        rc = rhs[c]
-        for sweep in range(max_sweeps):
-            change = 0.0
-            for s in order:
-                value = _sparse_row(indptr, indices, data, s, xc, rc)
-                change = max(change, abs(value - xc[s]))
-                xc[s] = value
-            sweeps[c] = sweep + 1
-            if change <= tolerance:
-                break
-        worst = 0.0
-        for s in range(n_states):
-            worst = max(worst, abs(_sparse_row(indptr, indices, data, s, xc, rc) - xc[s]))
-        residual[c] = worst
-    return x, residual.max(), sweeps.max()
+    return _gauss_seidel((indptr, indices, data), rhs, order, tolerance, max_sweeps)
 
 
 # -- one hand's outcome at a score: where the game goes ----------------------------------------------------

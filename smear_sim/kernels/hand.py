@@ -55,6 +55,7 @@ from ..core.layout import (
     REC_PLAYS,
     REC_POINTS,
     REC_SCORES_BEFORE,
+    REC_SIZE,
     REC_TRICK_WINNERS,
     REC_TRUMP,
     REC_WINNER,
@@ -62,9 +63,10 @@ from ..core.layout import (
     ST_LEADER,
     ST_LED_SUIT,
     ST_N_IN_TRICK,
+    ST_SIZE,
 )
 from ..core.tables import MISDEAL_MASK, TABLES
-from .bits import ONE, ZERO, bit, lowest_card
+from .bits import ONE, ZERO, bit, has, lowest_card
 from .players import choose_bid, choose_keep, choose_play, choose_trump
 from .rng import below
 from .scoring import score_state
@@ -78,6 +80,44 @@ _SCORING_RANKS = np.flatnonzero(TABLES.rank_points)  # the ranks that carry card
 _SCORING_RANK_MASKS = TABLES.rank_masks[_SCORING_RANKS]
 _SCORING_POINTS = TABLES.rank_points[_SCORING_RANKS]
 _NOT_MISDEAL = ~np.uint64(MISDEAL_MASK)
+
+
+# -- plain values for the hand kernels' arguments ---------------------------------------------------------
+# Numba compiles a function once per argument types, and a constant written at a call site (0, -1, False) is
+# typed as a literal of its value: each such call compiles the whole hand (auction, play, every player) again
+# for that value. Callers pass these instead, NumPy scalars that Numba types plainly (int64, bool), so that one
+# compiled hand serves every driver.
+AUCTION = np.int64(-1)  # bidder: the auction decides
+POLICY_TRUMP = np.int64(-1)  # trump: the bidder's policy names it
+LOVE = np.int64(0)  # a team's score of 0
+SEAT_0 = np.int64(0)
+SEAT_3 = np.int64(3)
+NO_TRACE = np.bool_(False)
+TRACE = np.bool_(True)
+
+
+# -- working arrays and the cards to deal ---------------------------------------------------------------
+
+
+@njit(cache=True)
+def scratch():
+    """One thread's working arrays, as a tuple ``(state, deck, hands, known, rec, hs)``: the random state, the
+    deck, the 4 hands + kitty, the cards each seat has seen, the hand record and the hand state."""
+    return (np.zeros(1, dtype=np.uint64), np.empty(54, dtype=np.int64), np.empty(5, dtype=np.uint64),
+            np.empty(4, dtype=np.uint64), np.zeros(REC_SIZE, dtype=np.int64), np.zeros(ST_SIZE, dtype=np.int64))
+
+
+@njit(cache=True)
+def card_pool(fixed_hand):
+    """The cards to deal around ``fixed_hand`` (a mask held by one seat; ZERO deals all 54): ``(pool, n)``, the
+    first ``n`` entries of ``pool`` in card order."""
+    pool = np.empty(54, dtype=np.int64)
+    n_pool = 0
+    for c in range(54):
+        if not has(fixed_hand, c):
+            pool[n_pool] = c
+            n_pool += 1
+    return pool, n_pool
 
 
 # -- deal ---------------------------------------------------------------------------------------------
@@ -153,7 +193,7 @@ def legal_calls(rules, position, calls):
 
 
 @njit(cache=True)
-def policy_call(state, hand, dealer, position, calls, score0, score1, rules, policies, model):
+def policy_call(state, hand, dealer, position, calls, score0, score1, rules, policies, model, seated):
     """The call the seat at ``position`` makes by its team's policy after ``calls[:position]``."""
     low, high, moon_ok, must, moon_called = legal_calls(rules, position, calls)
     if moon_called:
@@ -161,19 +201,19 @@ def policy_call(state, hand, dealer, position, calls, score0, score1, rules, pol
     seat = (dealer + 1 + position) % 4
     us, them = (score0, score1) if seat & 1 == 0 else (score1, score0)
     max_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
-    return choose_bid(policies[seat & 1], model, state, hand, seat, dealer, calls, position, us, them, low, high,
-                      moon_ok, must, rules, max_points)
+    return choose_bid(policies[seat & 1], model, seated, state, hand, seat, dealer, calls, position, us, them, low,
+                      high, moon_ok, must, rules, max_points)
 
 
 @njit(cache=True)
-def auction_from(state, hands, dealer, score0, score1, rules, policies, model, calls, first):
+def auction_from(state, hands, dealer, score0, score1, rules, policies, model, seated, calls, first):
     """Finish an auction whose first ``first`` calls are in ``calls``: each later seat calls by its policy, which
     sees the calls so far, the dealer and both teams' scores from its own side
     (:func:`smear_sim.kernels.players.choose_bid`). Returns ``(bidder, bid code)``, bidder -1 if all passed."""
     for position in range(first, 4):
         seat = (dealer + 1 + position) % 4
         calls[position] = policy_call(state, hands[seat], dealer, position, calls, score0, score1, rules, policies,
-                                      model)
+                                      model, seated)
     bidder = -1
     bid = PASS
     for position in range(4):
@@ -184,9 +224,10 @@ def auction_from(state, hands, dealer, score0, score1, rules, policies, model, c
 
 
 @njit(cache=True)
-def auction(state, hands, dealer, score0, score1, rules, policies, model, rec):
+def auction(state, hands, dealer, score0, score1, rules, policies, model, seated, rec):
     """Run the one-round auction, writing the calls into the record; return ``(bidder, bid code)``."""
-    return auction_from(state, hands, dealer, score0, score1, rules, policies, model, rec[REC_BIDS: REC_BIDS + 4], 0)
+    return auction_from(state, hands, dealer, score0, score1, rules, policies, model, seated,
+                        rec[REC_BIDS: REC_BIDS + 4], LOVE)
 
 
 # -- play ---------------------------------------------------------------------------------------------
@@ -206,8 +247,8 @@ def _write_cards(rec, offset, mask, slots):
 
 
 @njit(cache=True)
-def play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, model, bidder, trump, give, keep,
-              rec, trace):
+def play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, model, seated, bidder, trump, give,
+              keep, rec, trace):
     """Play one dealt hand to the end and write its record.
 
     ``hands`` holds the four seats' masks and the kitty (index 4); ``score0`` and ``score1`` are the teams'
@@ -216,7 +257,10 @@ def play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, 
     bidder's policy names trump. ``trace`` also writes the deal and the discards. ``known`` is scratch space
     for the cards each seat has seen in its own hand, and ``hs`` for the hand state the card play runs on
     (:mod:`smear_sim.kernels.state`). ``model`` holds the tables a policy may read (the equity bidder's; see
-    :mod:`smear_sim.core.bidder`).
+    :mod:`smear_sim.core.bidder`), ``give`` and ``keep`` the heuristics' card tables
+    (:func:`smear_sim.kernels.players.policy_tables`) and ``seated`` which players are compiled in
+    (:data:`smear_sim.kernels.players.SEATED`). (They travel as separate arguments, not as the player set: an
+    array taken out of a tuple costs a reference count, and these run for every hand on every thread.)
     """
     rec[REC_DEALER] = dealer
     rec[REC_SCORES_BEFORE] = score0
@@ -226,13 +270,13 @@ def play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, 
             _write_cards(rec, REC_HANDS + 9 * seat, hands[seat], 9)
         _write_cards(rec, REC_KITTY, hands[4], 4)
     if bidder < 0:
-        bidder, bid = auction(state, hands, dealer, score0, score1, rules, policies, model, rec)
+        bidder, bid = auction(state, hands, dealer, score0, score1, rules, policies, model, seated, rec)
         if bidder < 0:
             throw_in(rec)
             return
     else:
         bid = PASS
-    play_contract(state, hands, known, hs, score0, score1, rules, policies, bidder, bid, trump, give, keep, rec,
+    play_contract(state, hands, known, hs, score0, score1, rules, policies, seated, bidder, bid, trump, give, keep, rec,
                   trace)
 
 
@@ -254,7 +298,7 @@ def throw_in(rec):
 
 
 @njit(cache=True)
-def play_contract(state, hands, known, hs, score0, score1, rules, policies, bidder, bid, trump, give, keep, rec,
+def play_contract(state, hands, known, hs, score0, score1, rules, policies, seated, bidder, bid, trump, give, keep, rec,
                   trace):
     """The hand after the auction: ``bidder`` takes the kitty and names trump (``trump`` -1: by its policy),
     everyone discards, six tricks are played and the hand is scored for ``bid`` (PASS: hand analysis, where
@@ -265,11 +309,11 @@ def play_contract(state, hands, known, hs, score0, score1, rules, policies, bidd
         known[seat] = hands[seat]
     known[bidder] |= hands[4]
     if trump < 0:
-        trump = choose_trump(policies[bidder & 1], state, known[bidder], rules)
+        trump = choose_trump(policies[bidder & 1], seated, state, known[bidder], rules)
     rec[REC_TRUMP] = trump
     t = trump
     for seat in range(4):
-        kept = choose_keep(policies[seat & 1], state, known[seat], t, keep[t])
+        kept = choose_keep(policies[seat & 1], seated, state, known[seat], t, keep[t])
         if trace:
             _write_cards(rec, REC_DISCARDS + 7 * seat, known[seat] & ~kept, 7)
         hands[seat] = kept
@@ -279,7 +323,7 @@ def play_contract(state, hands, known, hs, score0, score1, rules, policies, bidd
     for k in range(24):
         seat = (hs[ST_LEADER] + hs[ST_N_IN_TRICK]) % 4  # state.to_play, and legal_cards below, by hand:
         legal = legal_mask(np.uint64(hs[ST_HANDS + seat]), t, hs[ST_LED_SUIT], anytime)  # no array arguments
-        c = choose_play(policies[seat & 1], state, hs, legal, rules, give)
+        c = choose_play(policies[seat & 1], seated, state, hs, legal, rules, give)
         rec[REC_PLAYS + k] = c
         winner = play_card(hs, c, anytime)
         if winner >= 0:

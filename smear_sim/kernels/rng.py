@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .bits import ZERO, bit, nth_card, popcount
+
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -42,3 +44,16 @@ def next_u64(state):
 def below(state, n):
     """A uniform integer in [0, n), for n < 2**11 (bias below 2**-42)."""
     return np.int64(((next_u64(state) >> np.uint64(11)) * np.uint64(n)) >> np.uint64(53))
+
+
+@njit(cache=True, inline="always")
+def random_subset(state, cards, k):
+    """A uniform ``k``-card subset of the mask ``cards`` (the random player's discards, and the sampled worlds'
+    deals)."""
+    chosen = ZERO
+    remaining = cards
+    for _ in range(k):
+        c = nth_card(remaining, below(state, popcount(remaining)))
+        chosen |= bit(c)
+        remaining &= ~bit(c)
+    return chosen

@@ -76,7 +76,7 @@ from ..core.layout import (
 )
 from ..core.tables import TABLES
 from .bits import ONE, ZERO, bit, lowest_card, nth_card, popcount
-from .rng import below, next_u64
+from .rng import below, next_u64, random_subset
 from .trick import beats, card_key, legal_mask
 
 _EFFECTIVE_SUIT = TABLES.effective_suit
@@ -224,18 +224,6 @@ def _uniform(rng):
 
 
 @njit(cache=True, inline="always")
-def _random_subset(rng, cards, k):
-    """A uniform ``k``-card subset of the mask ``cards``."""
-    chosen = ZERO
-    remaining = cards
-    for _ in range(k):
-        c = nth_card(remaining, below(rng, popcount(remaining)))
-        chosen |= bit(c)
-        remaining &= ~bit(c)
-    return chosen
-
-
-@njit(cache=True, inline="always")
 def _allowed(state, seat, t):
     """The cards ``seat`` may hold given the voids it has shown."""
     allowed = _DECK
@@ -327,7 +315,7 @@ def _draw_plain(rng, plain, allowed, short, order, hands):
         if n_avail < k:
             return False
         accept *= _choose(n_avail, k) / _choose(min(popcount(allowed[seat] & plain), n_left), k)
-        drawn[seat] = _random_subset(rng, avail, k)
+        drawn[seat] = random_subset(rng, avail, k)
         remaining &= ~drawn[seat]
         n_left -= k
     if accept < 1.0 and _uniform(rng) >= accept:

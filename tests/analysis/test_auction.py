@@ -104,14 +104,16 @@ def test_rejection_sampled_deals_reproduce_the_calls(policy, score):
     seat = 2  # the dealer is seat 3: the third to call is seat 2, of team 0
     deals, tried = drivers.auction_deals(np.uint64(9), 200, 10**6, rules.to_array(), policy_array(policies),
                                          player_model(policies, rules), np.uint64(mask_of(parse_cards(HAND))), 2,
-                                         prior_array, *score)
+                                         prior_array, *score,
+                                         drivers.seated_arg(policy_array(policies)))
     assert len(deals) == 200 and tried > 200
     state = np.zeros(1, dtype=np.uint64)
+    players = (rules.to_array(), policy_array(policies), player_model(policies, rules),
+               drivers.seated_arg(policy_array(policies)))
     for hands in deals:
         assert hands[seat] == mask_of(parse_cards(HAND))
         calls = np.zeros(4, dtype=np.int64)
-        auction_from(state, hands.copy(), 3, score[0], score[1], rules.to_array(), policy_array(policies),
-                     player_model(policies, rules), calls, 0)
+        auction_from(state, hands.copy(), 3, score[0], score[1], *players, calls, 0)
         assert tuple(calls[:2]) == prior
 
 

@@ -22,6 +22,8 @@ from smear_sim.kernels.players.equity import situation
 
 TINY = {"deals": 3000, "equity_hands": 5000, "class_hands": 20_000, "max_iterations": 1}
 
+EVERYONE = kp.seated_arg(range(len(kp.SEATED) + 1))  # the kernels compiled for every player
+
 
 @pytest.fixture(scope="module")
 def shipped():
@@ -90,8 +92,8 @@ def test_the_kernel_calls_what_the_tables_say(shipped):
             if want < 0:
                 continue
             seat = (3 + 1 + place) % 4
-            call = kp.choose_bid(kp.EQUITY, model, state, hand, seat, 3, calls, place, us, them, low, high, moon_ok,
-                                 must, array, rules.max_points)
+            call = kp.choose_bid(kp.EQUITY, model, EVERYONE, state, hand, seat, 3, calls, place, us, them, low, high,
+                                 moon_ok, must, array, rules.max_points)
             assert call == (L.MOON if slots[want] == "moon" else L.PASS if slots[want] == "pass" else slots[want])
             checked += 1
     assert checked > 500
@@ -108,9 +110,10 @@ def test_without_enough_data_or_a_clear_gain_the_bidder_calls_as_the_heuristic(s
     loyal = shipped.model(margin=1.0)  # no call is a whole game likelier to win: the heuristic's call stands
     for _ in range(300):
         hand = np.uint64(sum(1 << int(c) for c in rng.choice(54, 9, replace=False)))
-        heuristic = kp.choose_bid(kp.HEURISTIC, empty, state, hand, 0, 3, calls, 0, 5, 7, 2, 4, True, True, array, 4)
+        heuristic = kp.choose_bid(kp.HEURISTIC, empty, EVERYONE, state, hand, 0, 3, calls, 0, 5, 7, 2, 4, True, True,
+                                  array, 4)
         for model in (empty, sparse, loyal):
-            assert kp.choose_bid(kp.EQUITY, model, state, hand, 0, 3, calls, 0, 5, 7, 2, 4, True, True, array,
+            assert kp.choose_bid(kp.EQUITY, model, EVERYONE, state, hand, 0, 3, calls, 0, 5, 7, 2, 4, True, True, array,
                                  4) == heuristic
 
 

@@ -1,4 +1,4 @@
-"""Duplicate games (analysis/match.py, kernels/drivers.py duplicate_games): each deal sequence played twice with the
+"""Duplicate games (analysis/match.py, kernels/drivers/duplicate.py duplicate_games): each deal sequence played twice with the
 teams swapped, and the paired win rate and margins with their standard errors."""
 
 from __future__ import annotations

@@ -29,7 +29,8 @@ RULE_SETS = {
 
 def per_hand(rules: Rules, seed: int = 5):
     """The per-hand counts of hands 0..N-1, and their sum from one ordinary run."""
-    args = (rules.to_array(), policy_array(("heuristic", "heuristic")), empty_model(), np.uint64(0), -1, False)
+    args = (rules.to_array(), policy_array(("heuristic", "heuristic")), empty_model(), np.uint64(0), -1, False,
+            drivers.seated_arg(policy_array(("heuristic", "heuristic"))))
     with using_threads(1):  # one-hand calls: waking a pool of threads for each would cost more than the hand
         hands = np.array([drivers.analyze_hands(np.uint64(seed), i, 1, 1, *args)[0, 0] for i in range(N)])
     total = drivers.analyze_hands(np.uint64(seed), 0, N, 3, *args).sum(axis=(0, 1))

@@ -73,7 +73,7 @@ def test_workers_warm_up_once_each_from_their_own_numba_cache(executor):
     assert len(set(caches)) == 2  # one cache folder per worker: no two processes write one cache
     for report, cache in zip(warmup.workers, caches, strict=True):
         assert report["worker"] in cache.parts  # named after the worker, under SMEAR_SIM_WORKER_CACHE
-        assert list(cache.glob("drivers.simulate_hands-*.nbi"))
+        assert list(cache.glob("hands.simulate_hands-*.nbi"))
         assert not report["compiled"]  # loaded: this machine's compiled kernel was copied in first
     assert "ready on 2 workers" in warmup.describe()
     assert executor.prepare(job) == 0.0  # once per kernel

@@ -1,5 +1,5 @@
 """The game kernels: one game (kernels/game.py), the game drivers and the hand-outcome histogram behind the
-match-equity table (kernels/drivers.py), read as raw arrays."""
+match-equity table (kernels/drivers/), read as raw arrays."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from smear_sim.core.bidder import empty_model
 from smear_sim.core.players import parse_policies, policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.kernels import drivers
+from smear_sim.kernels.drivers import seated_arg
 
 NO_MODEL = empty_model()  # no equity bidder: the kernels' model argument, empty
 
@@ -38,9 +39,11 @@ def expected_code(rec: np.ndarray) -> int:
 def test_hand_outcomes_count_the_hands_simulate_plays(rules, policies):
     """The histogram counts hands i = 0.. dealt by seat i % 4 from the same streams as the traces."""
     n = 6000
-    histogram = drivers.hand_outcomes(np.uint64(4), 0, n, 3, rules.to_array(), codes(policies), NO_MODEL, 0, 0)
+    histogram = drivers.hand_outcomes(np.uint64(4), 0, n, 3, rules.to_array(), codes(policies), NO_MODEL, 0, 0,
+                                      seated_arg(codes(policies)))
     histogram = histogram.sum(axis=0)
-    records = drivers.trace_hands(np.uint64(4), 0, n, rules.to_array(), codes(policies), NO_MODEL)
+    records = drivers.trace_hands(np.uint64(4), 0, n, rules.to_array(), codes(policies), NO_MODEL,
+                                  seated_arg(codes(policies)))
     recount = np.bincount([expected_code(rec) for rec in records], minlength=L.N_OUTCOMES)
     assert histogram.tolist() == recount.tolist()
     assert histogram.sum() == n
@@ -55,7 +58,7 @@ def test_outcome_codes_fit_the_histogram():
 def test_game_records_rotate_the_dealer_and_carry_the_scores():
     rules = Rules(target=9)
     out, offsets = drivers.trace_games(np.uint64(3), 0, 50, rules.to_array(), codes("heuristic,random"), NO_MODEL,
-                                       -4, 6, 2)
+                                       -4, 6, 2, seated_arg(codes("heuristic,random")))
     assert offsets[0] == 0 and offsets[-1] == len(out) and np.all(np.diff(offsets) >= 1)
     for i in range(50):
         deals = out[offsets[i]: offsets[i + 1]]
@@ -70,7 +73,7 @@ def test_game_records_rotate_the_dealer_and_carry_the_scores():
 def test_game_counts_add_up():
     rules = Rules()
     counts = drivers.simulate_games(np.uint64(9), 0, 500, 2, rules.to_array(), codes("heuristic"), NO_MODEL, 0, 0,
-                                    3).sum(axis=0)
+                                    3, seated_arg(codes("heuristic"))).sum(axis=0)
     assert counts[L.GAMES] == 500 == counts[L.GAME_WINS] + counts[L.GAME_WINS + 1] + counts[L.GAME_UNFINISHED]
     assert counts[L.GAME_DEALS] == counts[L.AGG_HANDS]
     assert counts[L.AGG_GAME_WINS] + counts[L.AGG_GAME_WINS + 1] == 500  # the last hand of each game won it

@@ -8,7 +8,10 @@ shows it beats the random player by many standard errors.
 from __future__ import annotations
 
 import math
+import os
 import random
+import subprocess
+import sys
 from itertools import pairwise
 
 import numpy as np
@@ -33,6 +36,8 @@ from smear_sim.reference.record import parse_record, replay_position
 POLICIES = {"random": kp.RANDOM, "heuristic": kp.HEURISTIC, "heuristic-v1": kp.HEURISTIC_V1}
 NO_MODEL = empty_model()
 ACE, KING, QUEEN, JACK, TEN, TWO = 12, 11, 10, 9, 8, 0
+
+EVERYONE = kp.seated_arg(range(len(kp.SEATED) + 1))  # every player compiled in (policy codes 0..4)
 
 
 def new_state(seed: int = 1, index: int = 0) -> np.ndarray:
@@ -72,7 +77,7 @@ def test_choose_keep_is_always_legal(policy, size):
     for _ in range(1500):
         t = r.randrange(4)
         hand = biased_hand(r, size, t)
-        kept = cards_in(kp.choose_keep(POLICIES[policy], state, np.uint64(mask_of(hand)), t, keep[t]))
+        kept = cards_in(kp.choose_keep(POLICIES[policy], EVERYONE, state, np.uint64(mask_of(hand)), t, keep[t]))
         assert len(kept) == 6 and set(kept) <= set(hand)
         discard = sorted(set(hand) - set(kept))
         assert ref.can_discard(hand, discard, t), (hand, discard, t)
@@ -89,7 +94,7 @@ def test_random_keep_covers_every_legal_keep():
     n = 5000
     counts: dict[tuple, int] = {}
     for _ in range(n):
-        kept = tuple(cards_in(kp.choose_keep(kp.RANDOM, state, np.uint64(mask_of(hand)), t, keep[t])))
+        kept = tuple(cards_in(kp.choose_keep(kp.RANDOM, EVERYONE, state, np.uint64(mask_of(hand)), t, keep[t])))
         counts[kept] = counts.get(kept, 0) + 1
     assert set(counts) == legal
     se = (n * 0.1 * 0.9) ** 0.5  # binomial SE of one keep's count
@@ -116,7 +121,7 @@ def test_heuristic_keep_follows_the_documented_order(policy):
     for _ in range(2000):
         t = r.randrange(4)
         hand = biased_hand(r, r.choice([9, 13]), t)
-        kept = cards_in(kp.choose_keep(POLICIES[policy], state, np.uint64(mask_of(hand)), t, keep[t]))
+        kept = cards_in(kp.choose_keep(POLICIES[policy], EVERYONE, state, np.uint64(mask_of(hand)), t, keep[t]))
         held_scoring = [c for c in hand if c in scoring(t)]
         if len(held_scoring) <= 6:  # never a scoring trump discarded when the rule lets it keep them all
             assert set(held_scoring) <= set(kept)
@@ -133,11 +138,11 @@ def test_heuristic_keep_examples():
     state = new_state()
     # 8 scoring hearts: keeps A 2 J K Q jick, buries 10H and the high joker.
     hand = parse_cards("AH 2H JH KH QH JD 10H HJ 5S")
-    kept = cards_in(kp.choose_keep(kp.HEURISTIC, state, np.uint64(mask_of(hand)), 1, keep[1]))
+    kept = cards_in(kp.choose_keep(kp.HEURISTIC, EVERYONE, state, np.uint64(mask_of(hand)), 1, keep[1]))
     assert kept == sorted(parse_cards("AH 2H JH KH QH JD"))
     # 3 trumps: keeps them and the off-suit ace, king and ten before lower cards.
     hand = parse_cards("AH 5H 9H AS KC 10D 3S 4C 9D")
-    kept = cards_in(kp.choose_keep(kp.HEURISTIC, state, np.uint64(mask_of(hand)), 1, keep[1]))
+    kept = cards_in(kp.choose_keep(kp.HEURISTIC, EVERYONE, state, np.uint64(mask_of(hand)), 1, keep[1]))
     assert kept == sorted(parse_cards("AH 5H 9H AS KC 10D"))
 
 
@@ -227,13 +232,14 @@ def test_suit_value_matches_the_documented_formula(rules, version):
         assert best in tied
         if len({values[s] for s in tied}) == 1:
             assert best == min(tied)  # exact ties go to the lower suit
-        assert kp.choose_trump(policy, new_state(), np.uint64(mask_of(hand)), array) == best
+        assert kp.choose_trump(policy, EVERYONE, new_state(), np.uint64(mask_of(hand)), array) == best
 
 
 def test_random_trump_is_uniform():
     state = new_state(6)
     n = 8000
-    counts = np.bincount([kp.choose_trump(kp.RANDOM, state, np.uint64(0), Rules().to_array()) for _ in range(n)],
+    array = Rules().to_array()
+    counts = np.bincount([kp.choose_trump(kp.RANDOM, EVERYONE, state, np.uint64(0), array) for _ in range(n)],
                          minlength=4)
     se = (n * 0.25 * 0.75) ** 0.5
     assert len(counts) == 4 and np.all(np.abs(counts - n / 4) < 4 * se)
@@ -260,8 +266,8 @@ def choose_bid(policy, state, hand, low, high, moon_ok, must, array, max_points,
     codes = np.zeros(4, dtype=np.int64)
     codes[:position] = [PASS if c == "pass" else MOON if c == "moon" else c for c in calls]
     us, them = (scores[0], scores[1]) if seat % 2 == 0 else (scores[1], scores[0])
-    return kp.choose_bid(policy, model, state, hand, seat, dealer, codes, position, us, them, low, high, moon_ok,
-                         must, array, max_points)
+    return kp.choose_bid(policy, model, EVERYONE, state, hand, seat, dealer, codes, position, us, them, low, high,
+                         moon_ok, must, array, max_points)
 
 
 @pytest.mark.parametrize("name", list(BID_RULES))
@@ -301,7 +307,7 @@ def test_every_player_bids_with_the_auction_the_dealer_and_the_score():
     """The one bidding signature (kernels/players/__init__.py): a score-aware player plugs in unchanged."""
     import inspect
 
-    assert list(inspect.signature(kp.choose_bid.py_func).parameters) == ["policy", "model", *BID_ARGUMENTS]
+    assert list(inspect.signature(kp.choose_bid.py_func).parameters) == ["policy", "model", "seated", *BID_ARGUMENTS]
     for player in (heuristic, heuristic_v1, kp.random):
         assert list(inspect.signature(player.bid.py_func).parameters) == BID_ARGUMENTS, player.__name__
     assert list(inspect.signature(kp.equity.bid.py_func).parameters) == ["model", *BID_ARGUMENTS]
@@ -397,7 +403,8 @@ def play(policy: int, hs: np.ndarray, rules: Rules | None = None) -> int:
     rules = rules or Rules()
     array = rules.to_array()
     give, _ = policy_tables(array)
-    return int(kp.choose_play(policy, new_state(), hs, ks.legal_cards(hs, array), array, give))
+    return int(kp.choose_play(policy, kp.seated_arg([policy]), new_state(), hs, ks.legal_cards(hs, array), array,
+                              give))
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(trump_anytime=True, round_points=True, low_to="taker")],
@@ -411,7 +418,7 @@ def test_choose_play_is_always_legal(rules):
         kernel_legal = ks.legal_cards(hs, array)
         assert cards_in(kernel_legal) == legal
         for policy in (kp.RANDOM, kp.HEURISTIC, kp.HEURISTIC_V1, policy_code("pimc:2")):
-            c = kp.choose_play(policy, state, hs, kernel_legal, array, give)
+            c = kp.choose_play(policy, kp.seated_arg([policy]), state, hs, kernel_legal, array, give)
             assert c in legal, (policy, legal)
         n += 1
     assert n == 40 * 24
@@ -512,8 +519,30 @@ def test_v2_fix6_moon_only_with_the_jack():
     calls = np.zeros(4, dtype=np.int64)
 
     def call(policy, hand):
-        return kp.choose_bid(policy, NO_MODEL, state, hand, 0, 3, calls, 0, 0, 0, 2, 4, True, True, array, 4)
+        return kp.choose_bid(policy, NO_MODEL, EVERYONE, state, hand, 0, 3, calls, 0, 0, 0, 2, 4, True, True, array, 4)
 
     assert call(kp.HEURISTIC_V1, no_jack) == MOON
     assert call(kp.HEURISTIC, no_jack) != MOON
     assert call(kp.HEURISTIC, with_jack) == MOON
+
+
+def test_a_kernel_compiles_only_the_players_at_its_table(tmp_path):
+    """``seated`` decides, by its type, which players' code a kernel compiles: none of the search player's (nor
+    its solver's) for heuristic players, and the search player's where it plays. Fresh process, empty cache."""
+    script = (
+        "import numba\n"
+        "from smear_sim.core.players import policy_code\n"
+        "from smear_sim.kernels import players as kp, solver\n"
+        "from smear_sim.kernels.players import pimc\n"
+        "def signature(seated):\n"
+        "    return (numba.int64, numba.typeof(seated), numba.uint64[::1], numba.int64[::1], numba.uint64,\n"
+        "            numba.int64[::1], numba.int64[:, ::1])\n"
+        "kp.choose_play.compile(signature(kp.seated_arg([kp.HEURISTIC])))\n"
+        "print(len(pimc.play.signatures), len(solver.solve.signatures))\n"
+        "kp.choose_play.compile(signature(kp.seated_arg([policy_code('pimc:2')])))\n"
+        "print(len(pimc.play.signatures), len(solver.solve.signatures))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], env=os.environ | {"NUMBA_CACHE_DIR": str(tmp_path)},
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[:4] == ["0", "0", "1", "1"]

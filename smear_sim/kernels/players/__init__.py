@@ -2,7 +2,8 @@
 
 Each decision (bid, trump, keep, play) takes the policy code of the seat's team (:mod:`smear_sim.core.players`
 names them: ``code = number + PARAM_SCALE * parameter``) and calls that policy's function. A new player is
-a module here plus a branch in each function below; the hand and game kernels call only these.
+a module here, a member of SEATED and a branch in each function below (through ``_when``, so that its code is
+compiled only where it plays); the hand and game kernels call only these.
 ``equity`` bids from its tables (the ``model``) and otherwise plays as ``heuristic`` does, so it has a branch in
 :func:`choose_bid` only.
 
@@ -14,7 +15,8 @@ every hand, so each player reads only what its seat may know: its own hand, the 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from ...core.layout import (
     R_LOW_TO,
@@ -34,6 +36,7 @@ from ...core.layout import (
 from ...core.players import PARAM_SCALE, POLICIES
 from ...core.tables import P_HIGH_JOKER, P_JACK, P_JICK, P_LOW, P_LOW_JOKER, TABLES
 from ..bits import ZERO, has, popcount
+from ..rng import random_subset
 from . import equity, heuristic, heuristic_v1, pimc, random
 
 RANDOM = POLICIES.index("random")
@@ -41,6 +44,13 @@ HEURISTIC = POLICIES.index("heuristic")
 HEURISTIC_V1 = POLICIES.index("heuristic-v1")
 PIMC = POLICIES.index("pimc")
 EQUITY = POLICIES.index("equity")
+
+# Which players sit at the table, as a type. ``seated`` has one member per player in SEATED (every player but
+# ``heuristic``, which is always compiled: the others fall back on it), True where that player plays and None where
+# it does not. Numba compiles a kernel once per argument types, so a player's code is compiled only into the
+# kernels of tables where it plays: a command of heuristic players compiles neither the search player (pimc and
+# the double-dummy solver) nor the other players. The values are never read; seated_arg() makes the argument.
+SEATED = (RANDOM, HEURISTIC_V1, PIMC, EQUITY)
 
 _TRUMP_MASK = TABLES.trump_mask
 _SCORING_MASK = TABLES.scoring_trump_mask
@@ -79,6 +89,96 @@ def policy_tables(rules):
     return give, keep
 
 
+def seated_arg(policies) -> tuple:
+    """The ``seated`` argument of the kernels for a table where the teams play the policy codes ``policies``
+    (see SEATED)."""
+    kinds = {int(p) % PARAM_SCALE for p in policies}
+    return tuple(True if kind in kinds else None for kind in SEATED)
+
+
+def check_seated(policies, seated):
+    """Raise where a policy of ``policies`` plays that ``seated`` leaves out (its code is not compiled in)."""
+
+
+@overload(check_seated)
+def _check_seated_impl(policies, seated):
+    absent = 0
+    for kind, member in zip(SEATED, seated.types, strict=True):
+        if isinstance(member, types.NoneType):
+            absent |= 1 << kind
+
+    def check(policies, seated):
+        for p in policies:
+            if (absent >> (p % PARAM_SCALE)) & 1:
+                raise ValueError("a player sits at this table that the kernel was not compiled for: pass "
+                                 "seated_arg(policies)")
+    return check
+
+
+@njit(cache=True)
+def player_set(rules, policies, model, tables, seated):
+    """Who plays and under which rules, as the hand kernels take it: ``(rules, policies, model, give, keep,
+    seated)``, ``tables`` being ``(give, keep)`` of :func:`policy_tables` for the rules and ``seated`` the players
+    compiled in (SEATED). It travels as one value, unpacked where used. (A parallel driver makes it inside its
+    ``prange`` loop: Numba's parallel loops do not take tuples holding tuples of arrays from outside.)"""
+    check_seated(policies, seated)
+    give, keep = tables
+    return rules, policies, model, give, keep, seated
+
+
+def _when(member, function, absent, arity):
+    """A function ``f(seated, a0, .., a{arity-1})`` that is ``function(a0, ..)`` where the player
+    ``SEATED[member]`` sits at the table and ``absent(a0, ..)`` (never called: :func:`check_seated`) where it does
+    not, chosen by the type of ``seated`` as the kernel compiles, so that an absent player's code is never compiled.
+    (Written out for its arity: Numba inlines no call with ``*args``.)"""
+    params = ", ".join(f"a{i}" for i in range(arity))
+    namespace = {"function": function, "absent": absent}
+    exec(f"def dispatch(seated, {params}):\n    raise NotImplementedError('kernels only')\n"
+         f"def present(seated, {params}):\n    return function({params})\n"
+         f"def missing(seated, {params}):\n    return absent({params})\n", namespace)
+
+    def choose(seated, *args):
+        return namespace["missing"] if isinstance(seated.types[member], types.NoneType) else namespace["present"]
+
+    exec(f"def typing(seated, {params}):\n    return choose(seated)\n", namespace | {"choose": choose}, namespace)
+    overload(namespace["dispatch"])(namespace["typing"])
+    return namespace["dispatch"]
+
+
+@njit(cache=True)
+def _no_card(*args):
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def _no_cards(*args):
+    return ZERO
+
+
+@njit(cache=True, inline="always")
+def _heuristic_v1_play(hs, legal, give):
+    n = hs[ST_N_IN_TRICK]
+    seat = (hs[ST_LEADER] + n) % 4
+    seen = np.uint64(hs[ST_KNOWN + seat])
+    for other in range(4):
+        seen |= np.uint64(hs[ST_PLAYED + other])
+    return heuristic_v1.play(legal, seat, hs[ST_TRUMP], n, hs[ST_LED_SUIT], hs[ST_WIN_SEAT], hs[ST_WIN_CARD],
+                             hs[ST_WIN_KEY], np.uint64(hs[ST_TRICK]), seen, hs[ST_BIDDER] & 1, give)
+
+
+_RANDOM, _V1, _PIMC, _EQUITY = range(4)  # members of seated
+_random_bid = _when(_RANDOM, random.bid, _no_card, 14)
+_random_trump = _when(_RANDOM, random.trump, _no_card, 1)
+_random_keep = _when(_RANDOM, random_subset, _no_cards, 3)
+_random_play = _when(_RANDOM, random.play, _no_card, 2)
+_v1_bid = _when(_V1, heuristic_v1.bid, _no_card, 14)
+_v1_trump = _when(_V1, heuristic_v1.trump, _no_card, 2)
+_v1_keep = _when(_V1, heuristic_v1.choose_cards, _no_cards, 3)
+_v1_play = _when(_V1, _heuristic_v1_play, _no_card, 3)
+_pimc_play = _when(_PIMC, pimc.play, _no_card, 6)
+_equity_bid = _when(_EQUITY, equity.bid, _no_card, 15)
+
+
 @njit(cache=True, inline="always")
 def policy_kind(policy):
     """The policy number of a policy code (its index in ``POLICIES``)."""
@@ -92,8 +192,8 @@ def policy_param(policy):
 
 
 @njit(cache=True, inline="always")
-def choose_bid(policy, model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
-               max_points):
+def choose_bid(policy, model, seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must,
+               rules, max_points):
     """The call of ``seat`` holding ``hand``: a number from ``low..high`` (none when low > high), PASS (unless
     ``must``) or MOON (if ``moon_ok``).
 
@@ -107,34 +207,34 @@ def choose_bid(policy, model, state, hand, seat, dealer, calls, n_calls, us, the
       (``high`` = ``max_points``, the points at stake).
 
     ``pimc`` bids as ``heuristic``. ``model`` holds the tables the ``equity`` bidder reads
-    (:mod:`smear_sim.core.bidder`); the others ignore it.
+    (:mod:`smear_sim.core.bidder`); the others ignore it. ``seated`` says which players are compiled in (SEATED).
     """
     kind = policy_kind(policy)
     if kind == RANDOM:
-        return random.bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
-                          max_points)
+        return _random_bid(seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must,
+                           rules, max_points)
     if kind == HEURISTIC_V1:
-        return heuristic_v1.bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must,
-                                rules, max_points)
+        return _v1_bid(seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
+                       max_points)
     if kind == EQUITY:
-        return equity.bid(model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
-                          max_points)
+        return _equity_bid(seated, model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok,
+                           must, rules, max_points)
     return heuristic.bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
                          max_points)
 
 
 @njit(cache=True, inline="always")
-def choose_trump(policy, state, hand, rules):
+def choose_trump(policy, seated, state, hand, rules):
     kind = policy_kind(policy)
     if kind == RANDOM:
-        return random.trump(state)
+        return _random_trump(seated, state)
     if kind == HEURISTIC_V1:
-        return heuristic_v1.trump(hand, rules)
+        return _v1_trump(seated, hand, rules)
     return heuristic.trump(hand, rules)
 
 
 @njit(cache=True, inline="always")
-def choose_keep(policy, state, hand, t, keep_score):
+def choose_keep(policy, seated, state, hand, t, keep_score):
     """The 6 cards kept from ``hand`` with trump ``t``.
 
     Card classes are kept whole in order (scoring trumps, other trumps, non-trumps) while they fit; the
@@ -152,9 +252,9 @@ def choose_keep(policy, state, hand, t, keep_score):
         else:
             kind = policy_kind(policy)
             if kind == RANDOM:
-                keep |= random.choose_cards(state, cards, room)
+                keep |= _random_keep(seated, state, cards, room)
             elif kind == HEURISTIC_V1:
-                keep |= heuristic_v1.choose_cards(cards, room, keep_score)
+                keep |= _v1_keep(seated, cards, room, keep_score)
             else:
                 keep |= heuristic.choose_cards(cards, room, keep_score)
             break
@@ -162,24 +262,18 @@ def choose_keep(policy, state, hand, t, keep_score):
 
 
 @njit(cache=True, inline="always")
-def choose_play(policy, state, hs, legal, rules, give):
+def choose_play(policy, seated, state, hs, legal, rules, give):
     """The card the seat to play (``state.to_play(hs)``) plays from ``legal``, a non-empty mask of its legal
-    cards. ``state`` is the hand's random stream, ``hs`` the hand state and ``give`` the card table of
-    :func:`policy_tables` for the rules. (The players read ``hs`` by plain indexing: in Numba an array handed
+    cards. ``state`` is the hand's random stream, ``hs`` the hand state, ``give`` the card table of
+    :func:`policy_tables` for the rules; ``seated`` says which players are compiled in (SEATED). (The players read ``hs`` by plain indexing: in Numba an array handed
     to a helper costs a reference count, and this runs for every card of every hand.)"""
     kind = policy_kind(policy)
     if kind == RANDOM:
-        return random.play(state, legal)
+        return _random_play(seated, state, legal)
     if kind == HEURISTIC_V1:
-        n = hs[ST_N_IN_TRICK]
-        seat = (hs[ST_LEADER] + n) % 4
-        seen = np.uint64(hs[ST_KNOWN + seat])
-        for other in range(4):
-            seen |= np.uint64(hs[ST_PLAYED + other])
-        return heuristic_v1.play(legal, seat, hs[ST_TRUMP], n, hs[ST_LED_SUIT], hs[ST_WIN_SEAT], hs[ST_WIN_CARD],
-                                 hs[ST_WIN_KEY], np.uint64(hs[ST_TRICK]), seen, hs[ST_BIDDER] & 1, give)
+        return _v1_play(seated, hs, legal, give)
     if kind == PIMC:
-        return pimc.play(state, hs, legal, rules, give, policy_param(policy))
+        return _pimc_play(seated, state, hs, legal, rules, give, policy_param(policy))
     return heuristic.play(hs, legal, rules, give)
 
 
@@ -189,11 +283,15 @@ __all__ = [
     "HEURISTIC_V1",
     "PIMC",
     "RANDOM",
+    "SEATED",
+    "check_seated",
     "choose_bid",
     "choose_keep",
     "choose_play",
     "choose_trump",
+    "player_set",
     "policy_kind",
     "policy_param",
     "policy_tables",
+    "seated_arg",
 ]

@@ -4,7 +4,7 @@
   seat facing the calls pass, 2, 3, 4, moon picks each with probability 1/5.
 - Trump: uniform over the four suits.
 - Discards: uniform over the legal 6-card keeps (the free choice is a uniform subset of the first card class
-  that does not fit whole; see the discard rule).
+  that does not fit whole; see the discard rule): :func:`smear_sim.kernels.rng.random_subset`.
 - Play: uniform over the legal cards.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from numba import njit
 
 from ...core.layout import MOON, PASS
-from ..bits import ZERO, bit, nth_card, popcount
+from ..bits import nth_card, popcount
 from ..rng import below
 
 
@@ -38,18 +38,6 @@ def bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok,
 @njit(cache=True, inline="always")
 def trump(state):
     return below(state, 4)
-
-
-@njit(cache=True, inline="always")
-def choose_cards(state, cards, k):
-    """A uniform ``k``-card subset of the mask ``cards``."""
-    chosen = ZERO
-    remaining = cards
-    for _ in range(k):
-        c = nth_card(remaining, below(state, popcount(remaining)))
-        chosen |= bit(c)
-        remaining &= ~bit(c)
-    return chosen
 
 
 @njit(cache=True, inline="always")

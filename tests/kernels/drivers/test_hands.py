@@ -1,4 +1,5 @@
-"""The parallel drivers (kernels/drivers.py): exact deal statistics, consistency between drivers, blocks.
+"""The drivers of single hands (kernels/drivers/hands.py): exact deal statistics, consistency between drivers
+and blocks.
 
 Deal statistics are checked against exact probabilities computed with ``math.comb``. Each check states
 its tolerance in standard errors (SE) of the observed quantity, computed under the exact distribution:
@@ -18,11 +19,11 @@ import pytest
 from smear_sim.analysis.simulate import simulate
 from smear_sim.core import layout as L
 from smear_sim.core.bidder import empty_model
-from smear_sim.core.cards import mask_of, parse_cards
 from smear_sim.core.players import parse_policies, policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.core.tables import MISDEAL_MASK
 from smear_sim.kernels import drivers
+from smear_sim.kernels.drivers import seated_arg
 
 NO_MODEL = empty_model()  # no equity bidder: the kernels' model argument, empty
 
@@ -35,7 +36,8 @@ def trace_raw(count: int, *, seed: int = 1, rules: Rules | None = None, policies
               start: int = 0) -> np.ndarray:
     """Raw kernel records ``[count, REC_SIZE]`` of hands ``start .. start+count-1``."""
     codes = policy_array(parse_policies(policies))
-    return drivers.trace_hands(np.uint64(seed), start, count, (rules or Rules()).to_array(), codes, NO_MODEL)
+    return drivers.trace_hands(np.uint64(seed), start, count, (rules or Rules()).to_array(), codes, NO_MODEL,
+                               seated_arg(codes))
 
 
 def seats(records: np.ndarray) -> np.ndarray:
@@ -197,15 +199,16 @@ def test_simulate_hands_counts_what_trace_hands_plays(name):
     expected = aggregate(recs)
     codes = policy_array(parse_policies(policies))
     for n_blocks in (1, 3, 8):
-        got = drivers.simulate_hands(np.uint64(9), 0, n, n_blocks, rules.to_array(), codes, NO_MODEL).sum(axis=0)
+        got = drivers.simulate_hands(np.uint64(9), 0, n, n_blocks, rules.to_array(), codes, NO_MODEL,
+                                     seated_arg(codes)).sum(axis=0)
         assert np.array_equal(got, expected), n_blocks
 
 
 def test_simulate_hands_splits_over_start_and_count():
     rules = Rules().to_array()
     codes = policy_array(("heuristic", "heuristic"))
-    whole = drivers.simulate_hands(np.uint64(4), 0, 3000, 2, rules, codes, NO_MODEL).sum(axis=0)
-    parts = sum(drivers.simulate_hands(np.uint64(4), s, c, 2, rules, codes, NO_MODEL).sum(axis=0)
+    whole = drivers.simulate_hands(np.uint64(4), 0, 3000, 2, rules, codes, NO_MODEL, seated_arg(codes)).sum(axis=0)
+    parts = sum(drivers.simulate_hands(np.uint64(4), s, c, 2, rules, codes, NO_MODEL, seated_arg(codes)).sum(axis=0)
                 for s, c in [(0, 1), (1, 999), (1000, 2000)])
     assert np.array_equal(whole, parts)
 
@@ -224,33 +227,3 @@ def test_deal_only_is_independent_of_blocks_and_counts_the_same_redeals():
         results.append((int(np.bitwise_xor.reduce(acc[:, 0])), int(acc[:, 1].sum())))
     assert len(set(results)) == 1
     assert results[0][1] == simulate(50_000, seed=6, policies="random").to_json()["misdeals"]
-
-
-def test_block_bounds_cover_the_range_once():
-    for count in (0, 1, 7, 100, 1001):
-        for n_blocks in (1, 2, 3, 8, 16):
-            covered = []
-            for b in range(n_blocks):
-                lo, hi = drivers._block_bounds(count, n_blocks, b)
-                covered += range(lo, hi)
-            assert covered == list(range(count))
-
-
-# -- hand analysis driver ---------------------------------------------------------------------------------------
-
-
-def test_analyze_hands_is_independent_of_blocks_and_classes_sum_to_the_total():
-    rules = Rules().to_array()
-    codes = policy_array(("heuristic", "heuristic"))
-    fixed = np.uint64(mask_of(parse_cards("AH KH 2H JD 10C 5S 9S 4D 3C")))
-    one = drivers.analyze_hands(np.uint64(2), 0, 5000, 1, rules, codes, NO_MODEL, fixed, -1, False).sum(axis=(0, 1))
-    many = drivers.analyze_hands(np.uint64(2), 0, 5000, 6, rules, codes, NO_MODEL, fixed, -1, False).sum(axis=(0, 1))
-    assert np.array_equal(one, many)
-    assert one[L.CLS_COUNT] == 5000
-    assert one[L.CLS_HIST: L.CLS_HIST + L.MAX_K].sum() == 5000
-    assert one[L.CLS_TRUMP: L.CLS_TRUMP + 4].sum() == 5000
-    args = (rules, codes, NO_MODEL, np.uint64(0), -1)
-    classed = drivers.analyze_hands(np.uint64(2), 0, 5000, 3, *args, True).sum(axis=0)
-    total = drivers.analyze_hands(np.uint64(2), 0, 5000, 3, *args, False).sum(axis=(0, 1))
-    assert classed.shape == (L.N_CLASSES, L.CLS_SIZE)
-    assert np.array_equal(classed.sum(axis=0), total)

@@ -1,0 +1,44 @@
+"""Parallel drivers: many independent hands per call, spread over threads with ``prange``.
+
+One module per family: :mod:`.hands` (single hands: counts, traces, the dealing ceiling), :mod:`.games`
+(complete games), :mod:`.outcomes` (hand analysis and the outcome histogram behind the match-equity table),
+:mod:`.auction` (every call of a seat played out) and :mod:`.duplicate` (deals and games played twice, the
+teams swapped). What each does before its loop is written once: the block bounds (:mod:`.blocks`), the
+scratch arrays and the card pool (:mod:`smear_sim.kernels.hand`), the heuristics' card tables
+(:func:`smear_sim.kernels.players.policy_tables`) and, for games, the player set
+(:func:`smear_sim.kernels.players.player_set`).
+
+Every driver that plays takes ``seated`` last: which players are compiled in, as a type
+(:data:`smear_sim.kernels.players.SEATED`; :func:`~smear_sim.kernels.players.seated_arg` makes it from the
+policy codes). Numba compiles a driver once per argument types, so a command compiles the code of the players it
+runs and no other: with heuristic players, no search code.
+
+The engine looks drivers up here by name (:class:`smear_sim.engine.runner.Job`).
+"""
+
+from __future__ import annotations
+
+from ..players import SEATED, seated_arg
+from .auction import auction_deals, auction_hands, position_outcomes
+from .duplicate import duplicate_games, duplicate_hands
+from .games import simulate_games, trace_games
+from .hands import deal_only, simulate_hands, trace_hands
+from .outcomes import analyze_hands, hand_outcomes, outcome_code
+
+__all__ = [
+    "SEATED",
+    "analyze_hands",
+    "auction_deals",
+    "auction_hands",
+    "deal_only",
+    "duplicate_games",
+    "duplicate_hands",
+    "hand_outcomes",
+    "outcome_code",
+    "position_outcomes",
+    "seated_arg",
+    "simulate_games",
+    "simulate_hands",
+    "trace_games",
+    "trace_hands",
+]

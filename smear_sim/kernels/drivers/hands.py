@@ -1,0 +1,90 @@
+"""Drivers of single hands: aggregate counts, full traces, and the dealing ceiling."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ...core.layout import AGG_SIZE, R_MISDEAL, REC_MISDEALS, REC_SIZE
+from ..bits import ZERO
+from ..hand import (
+    AUCTION,
+    LOVE,
+    NO_TRACE,
+    POLICY_TRUMP,
+    TRACE,
+    card_pool,
+    count_hand,
+    deal_playable,
+    play_hand,
+    scratch,
+)
+from ..players import check_seated, policy_tables
+from ..rng import stream_key
+from .blocks import block_bounds
+
+__all__ = ["deal_only", "simulate_hands", "trace_hands"]
+
+
+@njit(cache=True, parallel=True)
+def simulate_hands(seed, start, count, n_blocks, rules, policies, model, seated):
+    """Aggregate counts (``[n_blocks, AGG_SIZE]``) over hands ``start .. start+count-1``.
+
+    ``seated`` says which players are compiled in, as in every driver that plays
+    (:func:`smear_sim.kernels.players.seated_arg`)."""
+    agg = np.zeros((n_blocks, AGG_SIZE), dtype=np.int64)
+    pool, _ = card_pool(ZERO)
+    misdeal_rule = rules[R_MISDEAL] == 1
+    check_seated(policies, seated)
+    give, keep = policy_tables(rules)
+    for b in prange(n_blocks):
+        lo, hi = block_bounds(count, n_blocks, b)
+        state, deck, hands, known, rec, hs = scratch()
+        for i in range(lo, hi):
+            index = start + i
+            state[0] = stream_key(seed, index)
+            rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
+            play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, model, seated, AUCTION,
+                      POLICY_TRUMP, give, keep, rec, NO_TRACE)
+            count_hand(agg[b], rec)
+    return agg
+
+
+@njit(cache=True, parallel=True)
+def trace_hands(seed, start, count, rules, policies, model, seated):
+    """Full records (``[count, REC_SIZE]``) of hands ``start .. start+count-1``, deal and play included."""
+    out = np.zeros((count, REC_SIZE), dtype=np.int64)
+    pool, _ = card_pool(ZERO)
+    misdeal_rule = rules[R_MISDEAL] == 1
+    check_seated(policies, seated)
+    give, keep = policy_tables(rules)
+    for i in prange(count):
+        state, deck, hands, known, _, hs = scratch()
+        index = start + i
+        state[0] = stream_key(seed, index)
+        rec = out[i]
+        rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
+        play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, model, seated, AUCTION, POLICY_TRUMP,
+                  give, keep, rec, TRACE)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def deal_only(seed, start, count, n_blocks, rules):
+    """The dealing ceiling: the same streams and deals as :func:`simulate_hands`, with no play. Per block: the
+    xor of the hands dealt to seat 0 and the kitty (so the deals cannot be optimised away), and the redeals."""
+    acc = np.zeros((n_blocks, 2), dtype=np.uint64)
+    pool, _ = card_pool(ZERO)
+    misdeal_rule = rules[R_MISDEAL] == 1
+    for b in prange(n_blocks):
+        lo, hi = block_bounds(count, n_blocks, b)
+        state, deck, hands, _, _, _ = scratch()
+        mix = ZERO
+        redeals = 0
+        for i in range(lo, hi):
+            state[0] = stream_key(seed, start + i)
+            redeals += deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
+            mix ^= hands[0] ^ hands[4]
+        acc[b, 0] = mix
+        acc[b, 1] = redeals
+    return acc

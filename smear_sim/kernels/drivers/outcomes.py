@@ -1,0 +1,146 @@
+"""Drivers that analyse hands: the bidder's points with a hand fixed or classified, and the histogram of hand
+outcomes behind the match-equity table."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ...core.layout import (
+    CLS_AWARDS,
+    CLS_COUNT,
+    CLS_HIST,
+    CLS_JOINT,
+    CLS_MOON,
+    CLS_OTHER_BY_K,
+    CLS_OTHER_SQ,
+    CLS_SIZE,
+    CLS_TRUMP,
+    MAX_K,
+    MOON,
+    N_CLASSES,
+    N_OUTCOMES,
+    OUT_MAX,
+    OUT_MOON_FAILED,
+    OUT_MOON_MADE,
+    OUT_NUMERIC,
+    OUT_THROWN_IN,
+    R_MISDEAL,
+    R_ROUND_POINTS,
+    REC_AWARDS,
+    REC_BID,
+    REC_BIDDER,
+    REC_DELTA,
+    REC_MOON,
+    REC_POINTS,
+    REC_TRUMP,
+)
+from ..bits import ZERO
+from ..classes import hand_class
+from ..hand import (
+    AUCTION,
+    LOVE,
+    NO_TRACE,
+    POLICY_TRUMP,
+    SEAT_0,
+    SEAT_3,
+    card_pool,
+    deal_playable,
+    play_hand,
+    scratch,
+)
+from ..players import check_seated, policy_tables
+from ..rng import stream_key
+from .blocks import block_bounds
+
+__all__ = ["analyze_hands", "hand_outcomes", "outcome_code"]
+
+
+@njit(cache=True)
+def outcome_code(rec, dealer_team):
+    """The hand's outcome code (layout ``OUT_*``), seen from the dealing team."""
+    bidder = rec[REC_BIDDER]
+    if bidder < 0:
+        return OUT_THROWN_IN
+    team = bidder & 1
+    side = 0 if team == dealer_team else 1
+    other_points = rec[REC_POINTS + 1 - team]
+    if rec[REC_BID] == MOON:
+        if rec[REC_MOON] == 1:
+            return OUT_MOON_MADE + side * (OUT_MAX + 1) + other_points
+        return OUT_MOON_FAILED + side
+    delta = rec[REC_DELTA + team]
+    return OUT_NUMERIC + (side * (2 * OUT_MAX + 1) + delta + OUT_MAX) * (OUT_MAX + 1) + other_points
+
+
+@njit(cache=True, parallel=True)
+def hand_outcomes(seed, start, count, n_blocks, rules, policies, model, dealer_score, other_score, seated):
+    """Histogram of hand outcomes (``[n_blocks, N_OUTCOMES]``) over hands ``start .. start+count-1``.
+
+    Hand ``i`` is dealt by seat ``i % 4`` (misdeals redealt), with the dealing team at ``dealer_score`` and the
+    other team at ``other_score`` before it; its outcome is coded from the dealing team's side
+    (:func:`outcome_code`), so hands dealt by either team count alike.
+    """
+    acc = np.zeros((n_blocks, N_OUTCOMES), dtype=np.int64)
+    pool, _ = card_pool(ZERO)
+    misdeal_rule = rules[R_MISDEAL] == 1
+    check_seated(policies, seated)
+    give, keep = policy_tables(rules)
+    for b in prange(n_blocks):
+        lo, hi = block_bounds(count, n_blocks, b)
+        state, deck, hands, known, rec, hs = scratch()
+        for i in range(lo, hi):
+            index = start + i
+            dealer = index % 4
+            state[0] = stream_key(seed, index)
+            deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
+            if dealer & 1:
+                score0, score1 = other_score, dealer_score
+            else:
+                score0, score1 = dealer_score, other_score
+            play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, model, seated, AUCTION,
+                      POLICY_TRUMP, give, keep, rec, NO_TRACE)
+            acc[b, outcome_code(rec, dealer & 1)] += 1
+    return acc
+
+
+@njit(cache=True, parallel=True)
+def analyze_hands(seed, start, count, n_blocks, rules, policies, model, fixed_hand, trump, classify, seated):
+    """Seat 0 as bidder (dealer 3, no auction): per-class accumulators ``[n_blocks, classes, CLS_SIZE]``.
+
+    With ``fixed_hand`` non-zero seat 0 holds it and the other 45 cards are dealt with no other seat able
+    to call a misdeal; otherwise all 54 are dealt and deals where any seat could call one are redealt.
+    ``trump`` -1 lets the policy name trump. With ``classify`` each hand is counted in its bid-table class,
+    otherwise all in class 0.
+    """
+    n_classes = N_CLASSES if classify else 1
+    acc = np.zeros((n_blocks, n_classes, CLS_SIZE), dtype=np.int64)
+    fixed_seat = 0 if fixed_hand != ZERO else -1
+    pool, n_pool = card_pool(fixed_hand)
+    misdeal_rule = rules[R_MISDEAL] == 1
+    n_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
+    check_seated(policies, seated)
+    give, keep = policy_tables(rules)
+    for b in prange(n_blocks):
+        lo, hi = block_bounds(count, n_blocks, b)
+        state, deck, hands, known, rec, hs = scratch()
+        for i in range(lo, hi):
+            state[0] = stream_key(seed, start + i)
+            deal_playable(state, pool, n_pool, fixed_seat, fixed_hand, deck, hands, misdeal_rule)
+            cls = hand_class(hands[0]) if classify else 0
+            play_hand(state, hands, known, hs, SEAT_3, LOVE, LOVE, rules, policies, model, seated, SEAT_0, trump, give,
+                      keep, rec, NO_TRACE)
+            row = acc[b, cls]
+            k = rec[REC_POINTS]
+            other = rec[REC_POINTS + 1]
+            row[CLS_COUNT] += 1
+            row[CLS_HIST + k] += 1
+            row[CLS_OTHER_BY_K + k] += other
+            row[CLS_OTHER_SQ] += other * other
+            row[CLS_MOON] += rec[REC_MOON]
+            row[CLS_TRUMP + rec[REC_TRUMP]] += 1
+            row[CLS_JOINT + k * MAX_K + other] += 1
+            for p in range(n_points):
+                if rec[REC_AWARDS + p] == 0:
+                    row[CLS_AWARDS + p] += 1
+    return acc

@@ -1,0 +1,93 @@
+"""The compile notice (engine/compiling.py): one line on stderr before a first run's compile, none once cached."""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numba import njit
+
+from smear_sim.engine import compiling
+from smear_sim.engine.compiling import COMPILING, will_compile
+from smear_sim.engine.compiling import compiling as notice
+
+
+@pytest.fixture(autouse=True)
+def fresh_process(monkeypatch):
+    """Each test as if no line had been written yet in this process."""
+    monkeypatch.setattr(compiling, "_said", False)
+
+
+def test_the_line_is_written_once_before_a_compile_and_never_when_cached():
+    stream = io.StringIO()
+    with notice(False, stream):
+        pass
+    assert stream.getvalue() == ""
+    with notice(True, stream):
+        assert stream.getvalue() == COMPILING + "\n"  # before the wait, not after it
+    with notice(True, stream):
+        pass
+    assert stream.getvalue() == COMPILING + "\n"
+
+
+def test_an_unknown_cache_state_writes_the_line_only_for_a_long_wait(monkeypatch):
+    monkeypatch.setattr(compiling, "WATCH_SECONDS", 0.05)
+    stream = io.StringIO()
+    with notice(None, stream):
+        pass
+    assert stream.getvalue() == ""
+    with notice(None, stream):
+        time.sleep(0.5)
+    assert stream.getvalue() == COMPILING + "\n"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_terminal_gets_the_line_with_a_spinner_that_ends_with_it():
+    stream = _Terminal()
+    with notice(True, stream):
+        time.sleep(0.35)
+    text = stream.getvalue()
+    assert text.startswith("\r" + COMPILING + " ") and text.endswith("\n") and text.count("\n") == 1
+
+
+def test_will_compile_reads_the_cache_index(tmp_path, monkeypatch):
+    (tmp_path / "tiny_kernel.py").write_text("from numba import njit\n\n\n@njit(cache=True)\ndef twice(x):\n"
+                                             "    return 2 * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import tiny_kernel
+
+    assert will_compile(tiny_kernel.twice, (np.int64(3),)) is True
+    tiny_kernel.twice(np.int64(3))
+    assert will_compile(tiny_kernel.twice, (np.int64(3),)) is False  # this process has it
+    importlib.reload(tiny_kernel)  # a new dispatcher, as in the next process
+    assert will_compile(tiny_kernel.twice, (np.int64(3),)) is False  # the cache has it
+    assert will_compile(tiny_kernel.twice, (1.5,)) is True  # not for these types
+    assert will_compile(njit(lambda x: x), (1.5,)) is True  # no cache at all: every process compiles
+
+
+def _cli(args: list[str], cache: Path) -> subprocess.CompletedProcess:
+    env = os.environ | {"NUMBA_CACHE_DIR": str(cache)}
+    return subprocess.run([sys.executable, "-m", "smear_sim", *args], env=env, capture_output=True, text=True,
+                          check=True, timeout=900)
+
+
+def test_a_first_run_says_it_compiles_on_stderr_and_a_second_says_nothing(tmp_path):
+    args = ["simulate", "--hands", "1000", "--policy", "random", "--json"]
+    first = _cli(args, tmp_path)
+    assert COMPILING in first.stderr
+    assert json.loads(first.stdout)["hands"] == 1000  # stdout is still one JSON object
+    second = _cli(args, tmp_path)
+    assert "compiling" not in second.stderr
+    assert json.loads(second.stdout)["hands"] == 1000
