@@ -60,7 +60,8 @@ from starlette.exceptions import HTTPException
 
 from ..analysis.auction import evaluate_auction, legal_calls, parse_auction
 from ..analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table, parse_features
-from ..analysis.hand import EXAMPLE_HAND, HandQuery, hand_query
+from ..analysis.hand import EXAMPLE_HAND, HandQuery, hand_query, parse_hand
+from ..analysis.plan import RunPlan
 from ..analysis.scores import check_scores, parse_score
 from ..analysis.simulate import bid_name
 from ..core.cards import SUIT_NAMES
@@ -100,6 +101,7 @@ class HandRequest:
     as ``smear-sim hand`` runs them (the auction valued with the hand analysis's equity table)."""
 
     query: HandQuery
+    plan: RunPlan  # who plays and under which rules, made once from the request (as the command line does)
     samples: int | None = None  # as asked: the auction analysis reads its own default from None
     position: int | None = None
     auction: tuple[int, ...] = ()
@@ -107,17 +109,18 @@ class HandRequest:
 
     def run(self, executor, stage: Callable[[str], None] = lambda _: None) -> tuple[dict[str, Any], float]:
         """The JSON ``smear-sim hand --json`` prints, and the seconds spent simulating; ``stage`` hears of each
-        stage as it starts."""
+        stage as it starts. ``executor`` is the simulator's turn (:mod:`smear_sim.web.scheduler`): the one
+        setting of the run that is known only once the request has its turn."""
+        plan = self.plan.but(executor=executor)
         stage("hand")
-        analysis = self.query.run(executor=executor, stage=stage)
+        analysis = self.query.run(settings=plan.settings, stage=stage)
         data, seconds = analysis.to_json(), analysis.seconds
         if self.position is not None:
             stage("auction")
             query = self.query
             calls = evaluate_auction(query.cards, position=self.position, auction=[bid_name(c) for c in self.auction],
                                      score=query.score, samples=self.samples, precision=query.precision,
-                                     max_deals=self.max_deals, seed=query.job.seed, policy=query.policy,
-                                     rules=query.rules, executor=executor, equity=analysis.equity)
+                                     max_deals=self.max_deals, seed=query.job.seed, equity=analysis.equity, plan=plan)
             data |= calls.to_json()
             seconds += calls.seconds
         return data, seconds
@@ -183,12 +186,13 @@ def hand_request(body: Any, max_samples: int, max_deals: int = DEFAULT_MAX_DEALS
                          "(smear-sim serve --max-deals N raises the cap)")
     if deals is not None:
         check_count("--max-deals", deals)
+    cards = parse_hand(cards)  # the cards' message comes before the policy's, as on the command line
+    plan = RunPlan.of(policy, rules)
     query = hand_query(cards, trump=trump, samples=samples, precision=None if precision is None else float(precision),
-                       seed=1 if seed is None else seed, policy=policy, rules=rules, max_samples=max_samples,
-                       score=scores)
+                       seed=1 if seed is None else seed, max_samples=max_samples, score=scores, plan=plan)
     if parse_policy(policy).name not in FAST_POLICIES:  # a search player is far too slow for the page
         raise SmearError(f"policy {policy!r} is not offered here: choose {' or '.join(FAST_POLICIES)}")
-    return HandRequest(query, samples, position, prior, max_deals if deals is None else deals)
+    return HandRequest(query, plan, samples, position, prior, max_deals if deals is None else deals)
 
 
 def legal_auction(body: Any) -> dict[str, Any]:
