@@ -62,6 +62,7 @@ from ..analysis.auction import evaluate_auction, legal_calls, parse_auction
 from ..analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table, parse_features
 from ..analysis.hand import EXAMPLE_HAND, HandQuery, hand_query, parse_hand
 from ..analysis.plan import RunPlan
+from ..analysis.saved import CountsFileError
 from ..analysis.scores import check_scores, parse_score
 from ..analysis.simulate import bid_name
 from ..core.cards import SUIT_NAMES
@@ -92,6 +93,8 @@ HAND_FIELDS = ("cards", "trump", "samples", "precision", "seed", "policy", "rule
 BID_TABLE = "bid_table.npz"
 POSITION_TABLE = "by_position.csv"
 EQUITY_TABLE = "equity.csv"
+BID_TABLE_WORDS = {"maker": "smear-sim bid-table", "make": "'smear-sim bid-table --out ...'",
+                   "writer": "'smear-sim bid-table'"}  # the command that makes class-count files, in a message
 log = logging.getLogger("smear_sim.web")
 
 
@@ -248,6 +251,8 @@ def _answers(endpoint):
             return await endpoint(*args, **kwargs)
         except BadValue as exc:  # the layers below name the parameter; the API words it as the CLI does
             return _error(400, exc.worded())
+        except CountsFileError as exc:  # a broken bid_table.npz: named as the command line names it
+            return _error(400, exc.worded(**BID_TABLE_WORDS))
         except SmearError as exc:
             return _error(400, str(exc))
         except BodyTooLarge as exc:
