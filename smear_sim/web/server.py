@@ -13,7 +13,10 @@
   auction (``legal``: one list per call given, and one for the next seat), the calls given that are not
   legal where they stand replaced by the first legal one (``auction``): the page offers only legal calls.
 - ``GET /api/rules``: the rule options (defaults, choices, ranges, help), the policies, the hand request's
-  fields and sample cap (so the page shows only the inputs the API takes), and the features tables group by.
+  fields and sample cap (so the page shows only the inputs the API takes), the features tables group by, and
+  ``ready``: false while the server warms up (the first seconds after it starts, when it loads the simulator
+  and makes seed 1's match-equity table), when ``/api/hand`` and its stream answer 503 with ``Retry-After``
+  at once rather than keep the caller waiting.
 - ``GET /api/tables?by=trumps,top``: what the results folder holds: the bid table and the moon table,
   regrouped by the features asked for (default the committed grouping), as ``smear-sim moon --counts ...
   --json`` prints them; what to call by place in the auction (``by_position.csv`` of ``smear-sim bid-table
@@ -76,8 +79,8 @@ from .guard import BODY_TIMEOUT, MAX_BODY, BodyTimeout, BodyTooLarge, Guard, all
 from .scheduler import AnalysisCancelled, ServerBusy, Simulator
 
 __all__ = ["BID_TABLE", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_SAMPLES", "DEFAULT_MAX_SPAN", "EQUITY_TABLE", "HAND_FIELDS",
-           "MAX_DEPTH", "MAX_PRECISION", "POSITION_TABLE", "STATIC", "TABLE_GROUPINGS", "HandRequest", "create_app",
-           "hand_request", "read_json"]
+           "MAX_DEPTH", "MAX_PRECISION", "POSITION_TABLE", "STATIC", "TABLE_GROUPINGS", "WARMING_UP", "HandRequest",
+           "WarmingUp", "create_app", "hand_request", "read_json"]
 
 DEFAULT_MAX_SAMPLES = 200_000
 DEFAULT_MAX_DEALS = 2_000_000  # deals an auction analysis may try (the command line's default is 20,000,000)
@@ -236,10 +239,20 @@ def _internal_error(exc: BaseException) -> str:
 _ABSOLUTE_PATH = re.compile(r"(?<![\w.:/])/(?:[^\s'\"/]+/)+([^\s'\"/]*)")
 
 
-def _error(status: int, message: str) -> JSONResponse:
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     """``{"error": message}``: one short line that names no folder of this machine (a path keeps only its last
     part), since the answer may go to a browser, not to whoever started the server."""
-    return JSONResponse({"error": one_line(_ABSOLUTE_PATH.sub(r"\1", message))}, status_code=status)
+    return JSONResponse({"error": one_line(_ABSOLUTE_PATH.sub(r"\1", message))}, status_code=status, headers=headers)
+
+
+class WarmingUp(ServerBusy):
+    """An analysis asked for while the server warms up (:func:`create_app`'s ``warm_up``): answered at once with
+    503 and ``Retry-After``, instead of a wait of seconds (minutes where the kernels must be compiled)."""
+
+
+WARMING_UP = ("the server is warming up: it loads the simulator and makes its first match-equity table once, "
+              "after it starts; ask again in a moment")
+RETRY_AFTER = 1  # seconds, in the warming-up answer's Retry-After
 
 
 def _answers(endpoint):
@@ -259,6 +272,8 @@ def _answers(endpoint):
             return _error(413, str(exc))
         except BodyTimeout as exc:
             return _error(408, str(exc))
+        except WarmingUp as exc:
+            return _error(503, str(exc), {"Retry-After": str(RETRY_AFTER)})
         except ServerBusy as exc:
             return _error(503, str(exc))
         except AnalysisCancelled:
@@ -455,22 +470,43 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     ``results`` is the folder the tables come from (``bid_table.npz``, ``by_position.csv``, ``equity.csv``);
     ``max_samples`` caps the deals one request may simulate for the hand, ``max_deals`` those its auction
     analysis may try and ``max_span`` the points its equity table may span; ``warm_up`` loads (or compiles)
-    the simulator when the server starts, so the first request does not wait for it. ``host`` is the address
+    the simulator's kernels (the hand's and the auction's) when the server starts and makes the default
+    match-equity table (seed 1, the default rules and player, 0-0), so that no request waits for them: until that is done, an analysis asked
+    for is answered at once with 503 and ``Retry-After`` (:class:`WarmingUp`; the page says it is warming up
+    and asks again), while the other endpoints answer as ever. ``app.state.ready`` is set once it is done
+    (at once without ``warm_up``). ``host`` is the address
     given to ``--host``, which requests may name besides loopback; ``max_body`` and ``body_timeout`` bound a
     request's body. ``app.state.simulator`` is the simulator, which the server closes as it begins to stop.
     """
     simulator = simulator or Simulator()
     tables = _Tables(results)
+    ready = threading.Event()  # the warm-up is done (or failed: then each request loads what it needs itself)
+    if not warm_up:
+        ready.set()
+
+    def warmed(future) -> None:
+        if not future.cancelled() and future.exception() is not None \
+                and not isinstance(future.exception(), AnalysisCancelled | ServerBusy):
+            log.error("warm-up: %s", _internal_error(future.exception()))
+        ready.set()
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        if warm_up:
-            simulator.submit(lambda executor: hand_query(EXAMPLE_HAND, samples=1).run(executor=executor))
+        if warm_up:  # the page's first question, seated: the hand's and the auction's kernels, seed 1's table
+            first = hand_request({"cards": EXAMPLE_HAND, "samples": 1, "position": 3, "auction": "2,pass"},
+                                 max_samples, max_deals, max_span)
+            simulator.submit(first.run).add_done_callback(warmed)
         yield
         simulator.close()
 
+    def ready_for(asked: HandRequest) -> HandRequest:
+        if not ready.is_set():
+            raise WarmingUp(WARMING_UP)
+        return asked
+
     app = FastAPI(title="smear-sim", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.simulator = simulator
+    app.state.ready = ready
     app.add_middleware(Guard, hosts=allowed_hosts(host), max_body=max_body, body_timeout=body_timeout)
 
     @app.exception_handler(HTTPException)
@@ -491,6 +527,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
             "hand": {"fields": list(HAND_FIELDS), "trumps": list(SUIT_NAMES), "default_samples": DEFAULT_SAMPLES,
                      "max_samples": max_samples, "max_deals": max_deals, "max_span": max_span},
             "table_features": {name: label.help for name, label in FEATURES.items()},
+            "ready": ready.is_set(),  # False while the server warms up: analyses are refused (503) until then
         })
 
     @app.get("/api/tables")
@@ -508,7 +545,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     @_answers
     async def hand(request: Request) -> JSONResponse:
         started = time.perf_counter()
-        asked = hand_request(await _json_body(request), max_samples, max_deals, max_span)
+        asked = ready_for(hand_request(await _json_body(request), max_samples, max_deals, max_span))
         data, seconds = await _while_connected(request, lambda cancelled: simulator.submit(asked.run,
                                                                                             cancelled=cancelled))
         return JSONResponse(data, headers=_timing(seconds, started))
@@ -517,7 +554,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     @_answers
     async def hand_stream(request: Request) -> StreamingResponse:
         started = time.perf_counter()
-        asked = hand_request(await _json_body(request), max_samples, max_deals, max_span)
+        asked = ready_for(hand_request(await _json_body(request), max_samples, max_deals, max_span))
         loop = asyncio.get_running_loop()
         events: asyncio.Queue = asyncio.Queue()
         cancelled = threading.Event()
