@@ -474,15 +474,17 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     match-equity table (seed 1, the default rules and player, 0-0), so that no request waits for them: until that is done, an analysis asked
     for is answered at once with 503 and ``Retry-After`` (:class:`WarmingUp`; the page says it is warming up
     and asks again), while the other endpoints answer as ever. ``app.state.ready`` is set once it is done
-    (at once without ``warm_up``). ``host`` is the address
+    (it is clear only while the warm-up runs). ``host`` is the address
     given to ``--host``, which requests may name besides loopback; ``max_body`` and ``body_timeout`` bound a
     request's body. ``app.state.simulator`` is the simulator, which the server closes as it begins to stop.
     """
     simulator = simulator or Simulator()
     tables = _Tables(results)
-    ready = threading.Event()  # the warm-up is done (or failed: then each request loads what it needs itself)
-    if not warm_up:
-        ready.set()
+    # Cleared only while the warm-up runs: without it, or without the lifespan that starts it (a test client
+    # outside "with", a server run with lifespan off), the server is ready at once. Set again if the warm-up
+    # fails: then each request loads what it needs itself.
+    ready = threading.Event()
+    ready.set()
 
     def warmed(future) -> None:
         if not future.cancelled() and future.exception() is not None \
@@ -495,7 +497,11 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
         if warm_up:  # the page's first question, seated: the hand's and the auction's kernels, seed 1's table
             first = hand_request({"cards": EXAMPLE_HAND, "samples": 1, "position": 3, "auction": "2,pass"},
                                  max_samples, max_deals, max_span)
-            simulator.submit(first.run).add_done_callback(warmed)
+            ready.clear()
+            try:
+                simulator.submit(first.run).add_done_callback(warmed)
+            except ServerBusy:
+                ready.set()
         yield
         simulator.close()
 
