@@ -24,6 +24,7 @@ from ..core.tables import TRUMP_RANK_NAMES
 from ..engine.runner import Executor, Job, Progress
 from .estimates import estimate
 from .plan import RunPlan
+from .saved import CountsFileError
 
 if TYPE_CHECKING:  # pandas is imported where tables are built, so analysing one hand stays quick to start
     import pandas as pd
@@ -226,8 +227,8 @@ def moon_table(table: ClassTable, by: Sequence[str] = DEFAULT_FEATURES, min_coun
         if equity is None or equity.rules != table.rules or equity.policy != table.policy:
             raise SmearError("the moon table at a score needs a match-equity table of the same rules and policy")
         if not table.has_joint:
-            raise SmearError("these class counts were saved before games were simulated and cannot value a moon at "
-                             "a score: make them again with 'smear-sim bid-table'")
+            raise CountsFileError("these class counts were saved before games were simulated and cannot value a moon "
+                                  "at a score: make them again with {writer}")
         _, counts = table.grouped(by)
         game = equity.value_bids(counts[:, L.CLS_JOINT: L.CLS_JOINT + L.MAX_K * L.MAX_K], score)
         frame["moon_win"], frame["moon_win_se"] = game.win[:, -1], game.win_se[:, -1]

@@ -371,6 +371,7 @@ def evaluate_hand(
 SHARED_TABLES = 8  # equity tables kept a session: each at most a few tens of MB (equity.MAX_SPAN bounds them)
 _shared: OrderedDict[tuple, EquityTable] = OrderedDict()
 _shared_lock = threading.Lock()
+_making: dict[tuple, threading.Event] = {}  # the tables being made, set when done (made, or given up)
 
 
 def shared_equity(hands: int, seed: int, rules: Rules, policy: str, floor: int, *, executor: Executor | None = None,
@@ -378,18 +379,34 @@ def shared_equity(hands: int, seed: int, rules: Rules, policy: str, floor: int, 
     """The equity table for these settings, made once a session: every hand analysed with them reuses it.
 
     The last ``SHARED_TABLES`` tables used are kept. ``executor`` runs the table's hands (the same hands on any
-    executor: the table does not depend on it); ``stage`` hears "equity" when a table is made.
+    executor: the table does not depend on it); ``stage`` hears "equity" when a table is made or awaited. While
+    one analysis makes a table, another that needs it waits for that one instead of making it again; an executor
+    that shares the machine gives up its turn while it waits (its ``wait_for(event)``, as
+    :class:`smear_sim.web.scheduler.TurnExecutor` has), and if the maker stops, the waiter makes the table itself.
     """
     key = (hands, seed, rules, policy, floor)
-    with _shared_lock:
-        if key in _shared:
-            _shared.move_to_end(key)
-            return _shared[key]
-    if stage is not None:
-        stage("equity")
-    table = match_equity(hands, seed=seed, rules=rules, policy=policy, floor=floor, executor=executor)
-    with _shared_lock:
-        _shared[key] = table
-        while len(_shared) > SHARED_TABLES:
-            _shared.popitem(last=False)
-    return table
+    while True:
+        with _shared_lock:
+            if key in _shared:
+                _shared.move_to_end(key)
+                return _shared[key]
+            made = _making.get(key)
+            if made is None:
+                made = _making[key] = threading.Event()
+                break
+        if stage is not None:
+            stage("equity")
+        (getattr(executor, "wait_for", None) or threading.Event.wait)(made)
+    try:
+        if stage is not None:
+            stage("equity")
+        table = match_equity(hands, seed=seed, rules=rules, policy=policy, floor=floor, executor=executor)
+        with _shared_lock:
+            _shared[key] = table
+            while len(_shared) > SHARED_TABLES:
+                _shared.popitem(last=False)
+        return table
+    finally:
+        with _shared_lock:
+            del _making[key]
+        made.set()

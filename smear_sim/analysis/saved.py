@@ -22,9 +22,36 @@ from ..core.players import POLICIES
 from ..core.rules import Rules
 from ..engine.runner import MAX_SEED
 
-__all__ = ["check_hand_analysis", "load_class_counts"]
+__all__ = ["CountsFileError", "check_hand_analysis", "load_class_counts"]
 
-_MAKE_TABLE = "make it again with 'smear-sim bid-table --out ...'"
+
+class CountsFileError(SmearError):
+    """A class-count file that cannot be used, and how to make a good one: ``str()`` names the library's way
+    (``smear_sim.class_table(...).save(path)``); a front end names its own with :meth:`worded` (the command line:
+    ``smear-sim bid-table``), so that this layer never speaks of commands.
+
+    ``template`` is the message with ``{maker}`` (what makes such files), ``{make}`` (how to make one) and
+    ``{writer}`` (what wrote the file) where those words go.
+    """
+
+    LIBRARY = {"maker": "smear_sim.class_table", "make": "smear_sim.class_table(...).save(path)",
+               "writer": "smear_sim.class_table(...).save"}
+
+    def __init__(self, template: str) -> None:
+        self.template = template
+        super().__init__(template.format(**self.LIBRARY))
+
+    def worded(self, maker: str, make: str, writer: str) -> str:
+        """The message with a front end's words for the maker, how to make a file and its writer."""
+        return self.template.format(maker=maker, make=make, writer=writer)
+
+
+_MAKE_TABLE = "make it again with {make}"
+
+
+def _literal(text: str) -> str:
+    """``text`` (a path, a reason) as it must appear in a :class:`CountsFileError` template."""
+    return str(text).replace("{", "{{").replace("}", "}}")
 
 
 def load_class_counts(path: str | Path) -> tuple[np.ndarray, dict[str, Any]]:
@@ -40,9 +67,9 @@ def load_class_counts(path: str | Path) -> tuple[np.ndarray, dict[str, Any]]:
                 raise ValueError(f"it has no {' or '.join(sorted(missing))} array")
             counts, meta_text = data["counts"], data["meta"]
     except FileNotFoundError:
-        raise SmearError(f"{path} does not exist: make it with 'smear-sim bid-table --out ...'") from None
+        raise CountsFileError(f"{_literal(path)} does not exist: make it with {{make}}") from None
     except IsADirectoryError:
-        raise SmearError(f"{path} is a folder; give the .npz file that 'smear-sim bid-table' wrote") from None
+        raise CountsFileError(f"{_literal(path)} is a folder; give the .npz file that {{writer}} wrote") from None
     except (OSError, EOFError, ValueError, TypeError, zipfile.BadZipFile, zlib.error) as exc:
         if isinstance(exc, EOFError):
             reason = "the file is empty"
@@ -50,8 +77,8 @@ def load_class_counts(path: str | Path) -> tuple[np.ndarray, dict[str, Any]]:
             reason = "it is not an archive of number arrays"
         else:
             reason = str(exc).splitlines()[0]
-        raise SmearError(f"{path} is not a class-count file from smear-sim bid-table ({reason}); "
-                         f"{_MAKE_TABLE}") from None
+        raise CountsFileError(f"{_literal(path)} is not a class-count file from {{maker}} ({_literal(reason)}); "
+                              f"{_MAKE_TABLE}") from None
     meta = _metadata(path, meta_text)
     if counts.shape == (L.N_CLASSES, L.CLS_JOINT):  # saved before the joint points histogram (for games) was kept
         counts = np.pad(counts, ((0, 0), (0, L.CLS_SIZE - L.CLS_JOINT)))
@@ -60,8 +87,8 @@ def load_class_counts(path: str | Path) -> tuple[np.ndarray, dict[str, Any]]:
 
 
 def _metadata(path: Path, meta_text: np.ndarray) -> dict[str, Any]:
-    def bad(problem: str) -> SmearError:
-        return SmearError(f"{path}: {problem}; the file was damaged or edited: {_MAKE_TABLE}")
+    def bad(problem: str) -> CountsFileError:
+        return CountsFileError(f"{_literal(path)}: {_literal(problem)}; the file was damaged or edited: {_MAKE_TABLE}")
 
     if meta_text.shape != () or meta_text.dtype.kind != "U":
         raise bad("its 'meta' array is not one string")
@@ -94,10 +121,10 @@ def _whole(value: Any, low: int, high: int) -> bool:
 def _check_counts(path: Path, counts: np.ndarray, meta: dict[str, Any]) -> None:
     expected = (L.N_CLASSES, L.CLS_SIZE)
     if counts.shape != expected or counts.dtype.kind not in "iu":
-        raise SmearError(f"{path} holds counts of shape {counts.shape} and type {counts.dtype}, not {expected} "
-                         f"integers: it was written by another version of smear-sim; {_MAKE_TABLE}")
+        raise CountsFileError(f"{_literal(path)} holds counts of shape {counts.shape} and type {counts.dtype}, not "
+                              f"{expected} integers: it was written by another version of smear-sim; {_MAKE_TABLE}")
     if counts.min(initial=0) < 0:
-        raise SmearError(f"{path} holds negative counts: it was damaged or edited; {_MAKE_TABLE}")
+        raise CountsFileError(f"{_literal(path)} holds negative counts: it was damaged or edited; {_MAKE_TABLE}")
     counts = counts.astype(np.int64)
     m = meta["rules"].max_points
     n = counts[:, L.CLS_COUNT]
@@ -125,7 +152,7 @@ def _check_counts(path: Path, counts: np.ndarray, meta: dict[str, Any]) -> None:
         ]
     for holds, problem in identities:
         if not holds:
-            raise SmearError(f"{path} is inconsistent ({problem}): it was damaged or edited; {_MAKE_TABLE}")
+            raise CountsFileError(f"{_literal(path)} is inconsistent ({problem}): it was damaged or edited; {_MAKE_TABLE}")
 
 
 # -- hand analyses ------------------------------------------------------------------------------------------

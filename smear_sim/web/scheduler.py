@@ -24,6 +24,7 @@ from ..engine.runner import Job, LocalExecutor, Progress, chunk_ranges, run_chun
 __all__ = ["SLICE", "AnalysisCancelled", "ServerBusy", "Simulator", "TurnExecutor", "Turns"]
 
 SLICE = 4096  # deals per turn: about 40 ms of a hand analysis on two cores
+WAIT_POLL = 0.05  # seconds between two looks at whether a waiting analysis was stopped
 T = TypeVar("T")
 
 
@@ -104,6 +105,19 @@ class TurnExecutor(LocalExecutor):
     def pause(self) -> None:
         """Between two steps of the work: let the analyses waiting have their turn, and stop if asked."""
         self._turns.pass_turn()
+        if self._stop is not None and self._stop():
+            raise AnalysisCancelled
+
+    def wait_for(self, event: threading.Event) -> None:
+        """Wait, off the turn, until ``event`` is set: another analysis is making what this one needs (the
+        match-equity table both read), and needs the turn to make it. Stops if asked, as between slices."""
+        self._turns.release()
+        try:
+            while not event.wait(WAIT_POLL):
+                if self._stop is not None and self._stop():
+                    break
+        finally:
+            self._turns.acquire()
         if self._stop is not None and self._stop():
             raise AnalysisCancelled
 

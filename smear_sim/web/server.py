@@ -13,7 +13,10 @@
   auction (``legal``: one list per call given, and one for the next seat), the calls given that are not
   legal where they stand replaced by the first legal one (``auction``): the page offers only legal calls.
 - ``GET /api/rules``: the rule options (defaults, choices, ranges, help), the policies, the hand request's
-  fields and sample cap (so the page shows only the inputs the API takes), and the features tables group by.
+  fields and sample cap (so the page shows only the inputs the API takes), the features tables group by, and
+  ``ready``: false while the server warms up (the first seconds after it starts, when it loads the simulator
+  and makes seed 1's match-equity table), when ``/api/hand`` and its stream answer 503 with ``Retry-After``
+  at once rather than keep the caller waiting.
 - ``GET /api/tables?by=trumps,top``: what the results folder holds: the bid table and the moon table,
   regrouped by the features asked for (default the committed grouping), as ``smear-sim moon --counts ...
   --json`` prints them; what to call by place in the auction (``by_position.csv`` of ``smear-sim bid-table
@@ -60,7 +63,9 @@ from starlette.exceptions import HTTPException
 
 from ..analysis.auction import evaluate_auction, legal_calls, parse_auction
 from ..analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table, parse_features
-from ..analysis.hand import EXAMPLE_HAND, HandQuery, hand_query
+from ..analysis.hand import EXAMPLE_HAND, HandQuery, hand_query, parse_hand
+from ..analysis.plan import RunPlan
+from ..analysis.saved import CountsFileError
 from ..analysis.scores import check_scores, parse_score
 from ..analysis.simulate import bid_name
 from ..core.cards import SUIT_NAMES
@@ -74,8 +79,8 @@ from .guard import BODY_TIMEOUT, MAX_BODY, BodyTimeout, BodyTooLarge, Guard, all
 from .scheduler import AnalysisCancelled, ServerBusy, Simulator
 
 __all__ = ["BID_TABLE", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_SAMPLES", "DEFAULT_MAX_SPAN", "EQUITY_TABLE", "HAND_FIELDS",
-           "MAX_DEPTH", "MAX_PRECISION", "POSITION_TABLE", "STATIC", "TABLE_GROUPINGS", "HandRequest", "create_app",
-           "hand_request", "read_json"]
+           "MAX_DEPTH", "MAX_PRECISION", "POSITION_TABLE", "STATIC", "TABLE_GROUPINGS", "WARMING_UP", "HandRequest",
+           "WarmingUp", "create_app", "hand_request", "read_json"]
 
 DEFAULT_MAX_SAMPLES = 200_000
 DEFAULT_MAX_DEALS = 2_000_000  # deals an auction analysis may try (the command line's default is 20,000,000)
@@ -91,6 +96,8 @@ HAND_FIELDS = ("cards", "trump", "samples", "precision", "seed", "policy", "rule
 BID_TABLE = "bid_table.npz"
 POSITION_TABLE = "by_position.csv"
 EQUITY_TABLE = "equity.csv"
+BID_TABLE_WORDS = {"maker": "smear-sim bid-table", "make": "'smear-sim bid-table --out ...'",
+                   "writer": "'smear-sim bid-table'"}  # the command that makes class-count files, in a message
 log = logging.getLogger("smear_sim.web")
 
 
@@ -100,6 +107,7 @@ class HandRequest:
     as ``smear-sim hand`` runs them (the auction valued with the hand analysis's equity table)."""
 
     query: HandQuery
+    plan: RunPlan  # who plays and under which rules, made once from the request (as the command line does)
     samples: int | None = None  # as asked: the auction analysis reads its own default from None
     position: int | None = None
     auction: tuple[int, ...] = ()
@@ -107,17 +115,18 @@ class HandRequest:
 
     def run(self, executor, stage: Callable[[str], None] = lambda _: None) -> tuple[dict[str, Any], float]:
         """The JSON ``smear-sim hand --json`` prints, and the seconds spent simulating; ``stage`` hears of each
-        stage as it starts."""
+        stage as it starts. ``executor`` is the simulator's turn (:mod:`smear_sim.web.scheduler`): the one
+        setting of the run that is known only once the request has its turn."""
+        plan = self.plan.but(executor=executor)
         stage("hand")
-        analysis = self.query.run(executor=executor, stage=stage)
+        analysis = self.query.run(settings=plan.settings, stage=stage)
         data, seconds = analysis.to_json(), analysis.seconds
         if self.position is not None:
             stage("auction")
             query = self.query
             calls = evaluate_auction(query.cards, position=self.position, auction=[bid_name(c) for c in self.auction],
                                      score=query.score, samples=self.samples, precision=query.precision,
-                                     max_deals=self.max_deals, seed=query.job.seed, policy=query.policy,
-                                     rules=query.rules, executor=executor, equity=analysis.equity)
+                                     max_deals=self.max_deals, seed=query.job.seed, equity=analysis.equity, plan=plan)
             data |= calls.to_json()
             seconds += calls.seconds
         return data, seconds
@@ -183,12 +192,13 @@ def hand_request(body: Any, max_samples: int, max_deals: int = DEFAULT_MAX_DEALS
                          "(smear-sim serve --max-deals N raises the cap)")
     if deals is not None:
         check_count("--max-deals", deals)
+    cards = parse_hand(cards)  # the cards' message comes before the policy's, as on the command line
+    plan = RunPlan.of(policy, rules)
     query = hand_query(cards, trump=trump, samples=samples, precision=None if precision is None else float(precision),
-                       seed=1 if seed is None else seed, policy=policy, rules=rules, max_samples=max_samples,
-                       score=scores)
+                       seed=1 if seed is None else seed, max_samples=max_samples, score=scores, plan=plan)
     if parse_policy(policy).name not in FAST_POLICIES:  # a search player is far too slow for the page
         raise SmearError(f"policy {policy!r} is not offered here: choose {' or '.join(FAST_POLICIES)}")
-    return HandRequest(query, samples, position, prior, max_deals if deals is None else deals)
+    return HandRequest(query, plan, samples, position, prior, max_deals if deals is None else deals)
 
 
 def legal_auction(body: Any) -> dict[str, Any]:
@@ -229,10 +239,20 @@ def _internal_error(exc: BaseException) -> str:
 _ABSOLUTE_PATH = re.compile(r"(?<![\w.:/])/(?:[^\s'\"/]+/)+([^\s'\"/]*)")
 
 
-def _error(status: int, message: str) -> JSONResponse:
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     """``{"error": message}``: one short line that names no folder of this machine (a path keeps only its last
     part), since the answer may go to a browser, not to whoever started the server."""
-    return JSONResponse({"error": one_line(_ABSOLUTE_PATH.sub(r"\1", message))}, status_code=status)
+    return JSONResponse({"error": one_line(_ABSOLUTE_PATH.sub(r"\1", message))}, status_code=status, headers=headers)
+
+
+class WarmingUp(ServerBusy):
+    """An analysis asked for while the server warms up (:func:`create_app`'s ``warm_up``): answered at once with
+    503 and ``Retry-After``, instead of a wait of seconds (minutes where the kernels must be compiled)."""
+
+
+WARMING_UP = ("the server is warming up: it loads the simulator and makes its first match-equity table once, "
+              "after it starts; ask again in a moment")
+RETRY_AFTER = 1  # seconds, in the warming-up answer's Retry-After
 
 
 def _answers(endpoint):
@@ -244,12 +264,16 @@ def _answers(endpoint):
             return await endpoint(*args, **kwargs)
         except BadValue as exc:  # the layers below name the parameter; the API words it as the CLI does
             return _error(400, exc.worded())
+        except CountsFileError as exc:  # a broken bid_table.npz: named as the command line names it
+            return _error(400, exc.worded(**BID_TABLE_WORDS))
         except SmearError as exc:
             return _error(400, str(exc))
         except BodyTooLarge as exc:
             return _error(413, str(exc))
         except BodyTimeout as exc:
             return _error(408, str(exc))
+        except WarmingUp as exc:
+            return _error(503, str(exc), {"Retry-After": str(RETRY_AFTER)})
         except ServerBusy as exc:
             return _error(503, str(exc))
         except AnalysisCancelled:
@@ -446,22 +470,49 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     ``results`` is the folder the tables come from (``bid_table.npz``, ``by_position.csv``, ``equity.csv``);
     ``max_samples`` caps the deals one request may simulate for the hand, ``max_deals`` those its auction
     analysis may try and ``max_span`` the points its equity table may span; ``warm_up`` loads (or compiles)
-    the simulator when the server starts, so the first request does not wait for it. ``host`` is the address
+    the simulator's kernels (the hand's and the auction's) when the server starts and makes the default
+    match-equity table (seed 1, the default rules and player, 0-0), so that no request waits for them: until that is done, an analysis asked
+    for is answered at once with 503 and ``Retry-After`` (:class:`WarmingUp`; the page says it is warming up
+    and asks again), while the other endpoints answer as ever. ``app.state.ready`` is set once it is done
+    (it is clear only while the warm-up runs). ``host`` is the address
     given to ``--host``, which requests may name besides loopback; ``max_body`` and ``body_timeout`` bound a
     request's body. ``app.state.simulator`` is the simulator, which the server closes as it begins to stop.
     """
     simulator = simulator or Simulator()
     tables = _Tables(results)
+    # Cleared only while the warm-up runs: without it, or without the lifespan that starts it (a test client
+    # outside "with", a server run with lifespan off), the server is ready at once. Set again if the warm-up
+    # fails: then each request loads what it needs itself.
+    ready = threading.Event()
+    ready.set()
+
+    def warmed(future) -> None:
+        if not future.cancelled() and future.exception() is not None \
+                and not isinstance(future.exception(), AnalysisCancelled | ServerBusy):
+            log.error("warm-up: %s", _internal_error(future.exception()))
+        ready.set()
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        if warm_up:
-            simulator.submit(lambda executor: hand_query(EXAMPLE_HAND, samples=1).run(executor=executor))
+        if warm_up:  # the page's first question, seated: the hand's and the auction's kernels, seed 1's table
+            first = hand_request({"cards": EXAMPLE_HAND, "samples": 1, "position": 3, "auction": "2,pass"},
+                                 max_samples, max_deals, max_span)
+            ready.clear()
+            try:
+                simulator.submit(first.run).add_done_callback(warmed)
+            except ServerBusy:
+                ready.set()
         yield
         simulator.close()
 
+    def ready_for(asked: HandRequest) -> HandRequest:
+        if not ready.is_set():
+            raise WarmingUp(WARMING_UP)
+        return asked
+
     app = FastAPI(title="smear-sim", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.simulator = simulator
+    app.state.ready = ready
     app.add_middleware(Guard, hosts=allowed_hosts(host), max_body=max_body, body_timeout=body_timeout)
 
     @app.exception_handler(HTTPException)
@@ -482,6 +533,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
             "hand": {"fields": list(HAND_FIELDS), "trumps": list(SUIT_NAMES), "default_samples": DEFAULT_SAMPLES,
                      "max_samples": max_samples, "max_deals": max_deals, "max_span": max_span},
             "table_features": {name: label.help for name, label in FEATURES.items()},
+            "ready": ready.is_set(),  # False while the server warms up: analyses are refused (503) until then
         })
 
     @app.get("/api/tables")
@@ -499,7 +551,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     @_answers
     async def hand(request: Request) -> JSONResponse:
         started = time.perf_counter()
-        asked = hand_request(await _json_body(request), max_samples, max_deals, max_span)
+        asked = ready_for(hand_request(await _json_body(request), max_samples, max_deals, max_span))
         data, seconds = await _while_connected(request, lambda cancelled: simulator.submit(asked.run,
                                                                                             cancelled=cancelled))
         return JSONResponse(data, headers=_timing(seconds, started))
@@ -508,7 +560,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     @_answers
     async def hand_stream(request: Request) -> StreamingResponse:
         started = time.perf_counter()
-        asked = hand_request(await _json_body(request), max_samples, max_deals, max_span)
+        asked = ready_for(hand_request(await _json_body(request), max_samples, max_deals, max_span))
         loop = asyncio.get_running_loop()
         events: asyncio.Queue = asyncio.Queue()
         cancelled = threading.Event()

@@ -290,7 +290,7 @@ def test_class_table_save_and_load_round_trip(table, tmp_path):
     with pytest.raises(SmearError, match="does not exist"):
         ClassTable.load(tmp_path / "missing.npz")
     (tmp_path / "junk.npz").write_text("not a zip file")
-    with pytest.raises(SmearError, match="not a class-count file from smear-sim bid-table"):
+    with pytest.raises(SmearError, match="not a class-count file from smear_sim.class_table"):
         ClassTable.load(tmp_path / "junk.npz")
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from smear_sim.analysis.classes import ClassTable, class_table
 from smear_sim.analysis.hand import evaluate_hand
-from smear_sim.analysis.saved import check_hand_analysis, load_class_counts
+from smear_sim.analysis.saved import CountsFileError, check_hand_analysis, load_class_counts
 from smear_sim.core import layout as L
 from smear_sim.core.errors import SmearError
 from smear_sim.core.rules import Rules
@@ -98,6 +98,23 @@ def test_a_broken_file_is_refused(saved, tmp_path):
         load_class_counts(tmp_path / "missing.npz")
     with pytest.raises(SmearError, match="is a folder"):
         load_class_counts(tmp_path)
+
+
+def test_a_bad_file_names_the_library_not_a_command(tmp_path):
+    """This layer speaks of the file and the library's way to make one; a front end names its own command
+    (worded), the path and the reason kept as they are, braces included."""
+    (tmp_path / "{odd}.npz").write_text("not a zip file")
+    cases = {tmp_path / "missing.npz": "does not exist: make it with smear_sim.class_table(...).save(path)",
+             tmp_path: "is a folder; give the .npz file that smear_sim.class_table(...).save wrote",
+             tmp_path / "{odd}.npz": "is not a class-count file from smear_sim.class_table ("}
+    for path, library in cases.items():
+        with pytest.raises(CountsFileError) as caught:
+            load_class_counts(path)
+        assert library in str(caught.value) and "smear-sim" not in str(caught.value)
+        assert str(caught.value).startswith(str(path))
+        worded = caught.value.worded(maker="M", make="'M --out'", writer="'W'")
+        assert worded.startswith(str(path)) and "smear_sim." not in worded
+        assert any(words in worded for words in ("make it with 'M --out'", "file that 'W' wrote", "file from M ("))
 
 
 def npy_bytes(array):

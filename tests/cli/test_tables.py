@@ -151,6 +151,20 @@ def test_bad_input_exits_2_with_one_line(case, tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []  # nothing written
 
 
+def test_a_bad_counts_file_names_the_command_that_makes_one(tmp_path, monkeypatch):
+    """The library's message names its own way to make the file; the command line words it as its command."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "junk.npz").write_text("not a zip file")
+    (tmp_path / "folder.npz").mkdir()
+    lines = {name: assert_clean_failure(invoke("moon", "--counts", name)) for name in ("missing.npz", "folder.npz",
+                                                                                       "junk.npz")}
+    assert lines["missing.npz"] == "error: missing.npz does not exist: make it with 'smear-sim bid-table --out ...'"
+    assert lines["folder.npz"] == "error: folder.npz is a folder; give the .npz file that 'smear-sim bid-table' wrote"
+    assert lines["junk.npz"].startswith("error: junk.npz is not a class-count file from smear-sim bid-table (")
+    assert lines["junk.npz"].endswith("); make it again with 'smear-sim bid-table --out ...'")
+    assert not any("smear_sim." in line for line in lines.values())
+
+
 @pytest.mark.parametrize(("args", "words"), [
     (["hand", HAND, "--threads", "0"], "--threads"),
     (["hand", HAND, "--samples", "0"], "--samples"),

@@ -107,3 +107,39 @@ def test_the_match_equity_table_takes_turns_and_stops_too():
     assert stages == ["equity"] and len(slices) == 4  # the hand's one slice, then three of the table's
     assert simulator.wait_idle(timeout=10)
     simulator.close()
+
+
+def test_a_table_two_analyses_need_is_made_once_the_second_waiting_off_the_turn(monkeypatch):
+    """Two analyses that need the same new match-equity table at once: one makes it, the other waits for it
+    without holding the turn (else the maker could not go on), and both read the same table."""
+    from smear_sim.analysis import hand
+
+    made = []
+    real = hand.match_equity
+
+    def counted(*args, **kwargs):
+        made.append(kwargs["seed"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hand, "match_equity", counted)
+    simulator = Simulator(slice_size=500)
+    stages: list[list[str]] = [[], []]
+    futures = [simulator.submit(lambda ex, i=i: hand_query(EXAMPLE, samples=1000, seed=4321, equity_hands=3000)
+                                .run(executor=ex, stage=stages[i].append)) for i in range(2)]
+    first, second = (future.result(timeout=120) for future in futures)
+    assert made == [4321]
+    assert first.equity is second.equity and stages == [["equity"], ["equity"]]
+    assert simulator.wait_idle(timeout=10)
+    simulator.close()
+
+
+def test_a_waiting_analysis_stops_when_asked():
+    turns = Turns()
+    cancelled = threading.Event()
+    executor = TurnExecutor(turns, stop=cancelled.is_set)
+    never = threading.Event()
+    with turns:
+        threading.Timer(0.2, cancelled.set).start()
+        with pytest.raises(AnalysisCancelled):
+            executor.wait_for(never)
+        assert turns.waiting() == 0  # the turn is held again, as the analysis's own 'with turns' expects

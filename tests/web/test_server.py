@@ -354,3 +354,36 @@ def test_a_request_whose_client_goes_away_stops_at_every_stage(monkeypatch, path
             assert simulator.wait_idle(timeout=5), (path, stage)
             assert time.perf_counter() - dropped < 3, (path, stage)
             assert stages[-1] == stage, (path, stage, stages)  # it stopped in that stage
+
+
+def test_while_warming_up_analyses_are_answered_at_once_with_503(monkeypatch):
+    """Until the warm-up (the kernels and seed 1's match-equity table) is done, an analysis is refused at once
+    with 503 and Retry-After, the other endpoints answer, and bad input is still a 400; then all answer."""
+    import threading
+    import time
+
+    from smear_sim.web import server
+
+    gate = threading.Event()
+    run = server.HandRequest.run
+
+    def held(self, executor, stage=lambda _: None):
+        gate.wait(60)
+        return run(self, executor, stage=stage)
+
+    monkeypatch.setattr(server.HandRequest, "run", held)
+    app = create_app(results=RESULTS)
+    with TestClient(app, base_url=LOCAL) as warming:
+        assert warming.get("/api/rules").json()["ready"] is False
+        for path in ("/api/hand", "/api/hand/stream"):
+            asked = time.monotonic()
+            response = warming.post(path, json={"cards": EXAMPLE, "samples": 1000})
+            assert time.monotonic() - asked < 2
+            assert response.status_code == 503 and response.headers["retry-after"] == "1"
+            assert "warming up" in response.json()["error"]
+        assert warming.post("/api/hand", json={"cards": "AH"}).status_code == 400
+        assert warming.post("/api/calls", json={"auction": [2]}).status_code == 200
+        gate.set()
+        assert app.state.ready.wait(120)
+        assert warming.get("/api/rules").json()["ready"] is True
+        assert warming.post("/api/hand", json={"cards": EXAMPLE, "samples": 1000}).status_code == 200

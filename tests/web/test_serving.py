@@ -83,14 +83,19 @@ def test_a_request_after_a_kept_alive_one_gets_the_header_timeout_too():
 def test_sigterm_in_the_middle_of_an_analysis_stops_within_the_grace_with_json(tmp_path):
     """It took 18 s, answered a plain-text 500 and printed a CancelledError traceback."""
     env = os.environ | {"PYTHONPATH": os.pathsep.join(filter(None, [SOURCE, os.environ.get("PYTHONPATH")]))}
-    proc = subprocess.Popen([sys.executable, "-m", "smear_sim", "serve", "--port", "0", "--results", str(tmp_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen([sys.executable, "-m", "smear_sim", "serve", "--port", "0", "--results", str(tmp_path),
+                             "--max-samples", "10000000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
     try:
         url = proc.stdout.readline().split(" at ")[1].split()[0]
         answer = {}
+        deadline = time.monotonic() + 120  # until the server has warmed up, it refuses analyses at once
+        while not json.loads(urllib.request.urlopen(url + "api/rules", timeout=10).read())["ready"]:
+            assert time.monotonic() < deadline, "the server did not warm up"
+            time.sleep(0.2)
 
         def ask():
-            body = json.dumps({"cards": EXAMPLE, "samples": 200_000, "seed": 5}).encode()
+            body = json.dumps({"cards": EXAMPLE, "samples": 10_000_000, "seed": 5}).encode()  # some 20 s
             request = urllib.request.Request(url + "api/hand", data=body, headers={"Content-Type": "application/json"})
             try:
                 with urllib.request.urlopen(request, timeout=60) as response:

@@ -4,7 +4,7 @@ import {suitSymbol} from './cards.js';
 import {barChart, gauge} from './charts.js';
 import {amount, estimate, percent, points, seconds, thousands} from './format.js';
 import {$, make, show, state, table} from './dom.js';
-import {PLACE_NAMES, callLabel} from './seat.js';
+import {PLACE_NAMES, callLabel} from './calls.js';
 
 // {call, headline, detail}: what to call, in words, from P(win the game) and the points of the JSON.
 

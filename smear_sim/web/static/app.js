@@ -18,7 +18,9 @@ function progress(done, total, stage = 'hand') {
   if (done > 0 && total) bar.value = done / total;
   else bar.removeAttribute('value');  // indeterminate until the first slice, and while deals are sought
   let text = 'Waiting for the simulator…';
-  if (stage === 'equity') {
+  if (stage === 'warming') {
+    text = 'Warming up the simulator (once, after the server starts): your question follows in a moment…';
+  } else if (stage === 'equity') {
     text = `Valuing the game at this score: ${thousands(done)} of ${thousands(total)} hands`;
   } else if (stage === 'auction') {
     text = `Playing every call on deals that fit the calls before you: ${thousands(done)} deals tried`;
@@ -26,6 +28,21 @@ function progress(done, total, stage = 'hand') {
     text = `Simulating your hand: ${thousands(done)} of ${thousands(total)} deals`;
   }
   $('progress-text').textContent = text;
+}
+
+// POST api/hand/stream; while the server warms up it answers 503 with Retry-After at once: say so, and ask again.
+async function ask(body, signal) {
+  for (;;) {
+    const response = await fetch('api/hand/stream', {
+      method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body), signal,
+    });
+    const retry = Number(response.headers.get('Retry-After'));
+    if (response.status !== 503 || !retry) return response;
+    document.body.dataset.warming = 'true';
+    progress(0, 1, 'warming');
+    await new Promise((resolve) => setTimeout(resolve, 1000 * retry));
+    signal.throwIfAborted();
+  }
 }
 
 async function advise(event) {
@@ -39,10 +56,7 @@ async function advise(event) {
   $('advise').disabled = true;
   bringAnswerIntoView();
   try {
-    const response = await fetch('api/hand/stream', {
-      method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(handRequest()),
-      signal: controller.signal,
-    });
+    const response = await ask(handRequest(), controller.signal);
     if (!response.ok) {
       const body = await response.json().catch(() => ({}));
       throw new Error(body.error ?? `the server answered ${response.status}`);

@@ -3,7 +3,7 @@
 import {suitSymbol} from './cards.js';
 import {thousands} from './format.js';
 import {$, make, state} from './dom.js';
-import {callValue} from './seat.js';
+import {callValue} from './calls.js';
 
 export function field(labelText, input, help = null) {
   const check = input.type === 'checkbox';

@@ -1,17 +1,8 @@
 // Your seat and the calls before yours: only the legal calls, from POST api/calls.
 
 import {$, getJson, make, showError, state} from './dom.js';
+import {PLACE_NAMES, callLabel, callValue} from './calls.js';
 import {changedRules, field, select} from './options.js';
-
-export const PLACE_NAMES = ['the opener', 'second', 'third', 'the dealer'];
-
-export function callValue(text) {
-  return /^\d+$/.test(text) ? Number(text) : text;
-}
-
-export function callLabel(call) {
-  return call === 'pass' ? 'pass' : call === 'moon' ? 'moon' : `bid ${call}`;
-}
 
 // One select per call before yours (seat - 1 of them), each offering only the calls legal after the ones before
 // it (POST api/calls, under the rules chosen); a call that is no longer legal becomes the first legal one.
