@@ -13,11 +13,19 @@ from cli_helpers import assert_clean_failure, assert_clean_process_failure, invo
 
 from smear_sim.analysis.hand import evaluate_hand
 from smear_sim.core import layout as L
+from smear_sim.output import report
 
 HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
 
 
-def test_bid_table_by_position_writes_its_files(tmp_path):
+@pytest.fixture
+def small_strength_buckets(monkeypatch):
+    """The strength buckets from 100,000 declarer's-view hands instead of 2,000,000: the same code writes the same
+    files and rows, without a 2,000,000-hand class table at every call (most of the command's time)."""
+    monkeypatch.setattr(report, "POSITION_CLASS_HANDS", 100_000)
+
+
+def test_bid_table_by_position_writes_its_files(tmp_path, small_strength_buckets):
     out = tmp_path / "calls"
     data = json.loads(ok("bid-table", "--by-position", "--hands", "3000", "--out", str(out), "--equity-hands",
                          "20000", "--min-count", "50", "--json").stdout)
