@@ -43,7 +43,7 @@ from distributed.scheduler import KilledWorker
 
 from ..core.errors import ClusterError
 from ..core.io import atomic_write
-from .runner import Job, available_threads, kernels, run_chunk, using_threads
+from .runner import Job, available_threads, kernels, load_kernel, run_chunk, using_threads
 
 __all__ = ["CACHE_VARIABLE", "DaskExecutor", "IgnoreInterrupts", "NumbaCacheDirs", "WarmUp", "worker_cache_root"]
 
@@ -208,6 +208,9 @@ class DaskExecutor:
         workers = list(self.client.nthreads())
         if not workers:
             raise ClusterError("the Dask cluster has no workers left; start some with 'dask worker ADDRESS'")
+        # A driver is compiled once per set of players at the table (its ``seated`` argument), so this machine's
+        # cache may hold it for other players: load or compile this job's here first, then send the files.
+        load_kernel(job)
         files, machine, digest = _cache_files(job.driver), _machine(), source_digest()
         started = time.perf_counter()
         futures = [self.client.submit(_warm, job, files, machine, digest, workers=[address], pure=False,

@@ -17,7 +17,9 @@ anywhere.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import inspect
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -227,8 +229,16 @@ def job_fingerprint(job: Job) -> str:
 def _call(job: Job, start: int, count: int, n_blocks: int) -> tuple[Any, tuple[Any, ...]]:
     """The driver of ``job`` and the arguments of its call for hands ``start .. start+count-1``."""
     drivers = kernels()
-    return getattr(drivers, job.driver), (seed_value(job.seed), start, count, n_blocks, *job.args,
-                                          drivers.seated_arg(job.args[1]))
+    driver = getattr(drivers, job.driver)
+    args = (seed_value(job.seed), start, count, n_blocks, *job.args)
+    if _seats_players(driver):  # a driver that plays compiles only the players at its table (``seated``)
+        args += (drivers.seated_arg(job.args[1]),)
+    return driver, args
+
+
+@functools.cache
+def _seats_players(driver) -> bool:
+    return "seated" in inspect.signature(driver.py_func).parameters
 
 
 def run_chunk(job: Job, start: int, count: int, n_blocks: int) -> np.ndarray:
