@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 __all__ = ["COMPILING", "WATCH_SECONDS", "compiling", "will_compile"]
 
-COMPILING = "compiling the simulator for first use (about a minute; later runs start at once)"
+COMPILING = "compiling the simulator for first use (up to a minute; later runs start at once)"
 WATCH_SECONDS = 1.0
 _SPINNER = "|/-\\"
 
