@@ -24,7 +24,6 @@ from smear_sim.analysis.simulate import simulate, trace_records
 from smear_sim.analysis.solve import hand_state
 from smear_sim.core.layout import ST_SIZE
 from smear_sim.core.rules import Rules
-from smear_sim.engine.runner import using_threads
 from smear_sim.kernels import solver
 from smear_sim.kernels import state as ks
 from smear_sim.kernels.players import pimc
@@ -91,8 +90,7 @@ def main() -> None:
     all_pimc = simulate(args.deals, seed=args.seed, policies=policy, threads=args.threads, chunk_size=args.deals)
     all_cpu = time.process_time() - cpu
     states, per_hand = decisions(args.positions, args.seed)
-    with using_threads(1):
-        split = breakdown(states, args.k)
+    split = breakdown(states, args.k)
     print(json.dumps({
         "policy": policy,
         "threads": args.threads,

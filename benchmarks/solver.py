@@ -19,7 +19,6 @@ import numpy as np
 
 from smear_sim.analysis.simulate import trace_records
 from smear_sim.analysis.solve import hand_state
-from smear_sim.engine.runner import using_threads
 from smear_sim.kernels import solver
 from smear_sim.reference.record import parse_record, replay_position
 
@@ -63,9 +62,8 @@ def main() -> None:
 
     rules = Rules().to_array()
     states = first_leads(args.hands, args.seed)
-    with using_threads(1):
-        report = {"hands": len(states), "seed": args.seed, "value": timings(states, rules, False),
-                  "value_and_cards": timings(states, rules, True)}
+    report = {"hands": len(states), "seed": args.seed, "value": timings(states, rules, False),
+              "value_and_cards": timings(states, rules, True)}
     print(json.dumps(report, indent=2))
 
 

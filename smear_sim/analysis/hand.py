@@ -38,6 +38,7 @@ from .hand_outcomes import DEFAULT_HANDS
 from .match_equity import DEFAULT_FLOOR, BidWins, EquityTable, match_equity
 from .plan import RunPlan
 from .scores import check_scores, parse_score
+from .shipped_equity import load_shipped
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -376,7 +377,8 @@ _making: dict[tuple, threading.Event] = {}  # the tables being made, set when do
 
 def shared_equity(hands: int, seed: int, rules: Rules, policy: str, floor: int, *, executor: Executor | None = None,
                   stage: Callable[[str], None] | None = None) -> EquityTable:
-    """The equity table for these settings, made once a session: every hand analysed with them reuses it.
+    """The equity table for these settings, made once a session: every hand analysed with them reuses it. The
+    default settings' table is read from the package instead (:mod:`.shipped_equity`).
 
     The last ``SHARED_TABLES`` tables used are kept. ``executor`` runs the table's hands (the same hands on any
     executor: the table does not depend on it); ``stage`` hears "equity" when a table is made or awaited. While
@@ -398,9 +400,11 @@ def shared_equity(hands: int, seed: int, rules: Rules, policy: str, floor: int, 
             stage("equity")
         (getattr(executor, "wait_for", None) or threading.Event.wait)(made)
     try:
-        if stage is not None:
-            stage("equity")
-        table = match_equity(hands, seed=seed, rules=rules, policy=policy, floor=floor, executor=executor)
+        table = load_shipped(hands, seed, rules, policy, floor)
+        if table is None:
+            if stage is not None:
+                stage("equity")
+            table = match_equity(hands, seed=seed, rules=rules, policy=policy, floor=floor, executor=executor)
         with _shared_lock:
             _shared[key] = table
             while len(_shared) > SHARED_TABLES:

@@ -10,6 +10,8 @@ import statistics
 import time
 from typing import Any
 
+import numpy as np
+
 from ..core import layout as L
 from ..core.bidder import empty_model
 from ..core.players import FAST_POLICIES, policy_array
@@ -17,13 +19,13 @@ from ..core.rules import Rules
 from .bidder_store import load_tables
 from .runner import (
     DEFAULT_CHUNK,
+    across_threads,
     available_threads,
     check_count,
     chunk_ranges,
     kernels,
     seed_value,
     thread_count,
-    using_threads,
 )
 
 __all__ = ["run_bench"]
@@ -67,7 +69,8 @@ def run_bench(
     # handled between two chunks instead of after the whole run.
     def deal(n: int) -> None:
         for start, count in chunk_ranges(n, DEFAULT_CHUNK):
-            drivers.deal_only(key, start, count, threads, rules_array)
+            across_threads(lambda first, size: drivers.deal_only(key, first, size, 1, rules_array), start, count,
+                           threads)
 
     none = empty_model()
     tables = load_tables(rules)  # the equity bidder is timed where its tables are at hand (shipped or cached)
@@ -78,21 +81,21 @@ def run_bench(
     def full(policy: str, n_threads: int):
         codes = policy_array((policy, policy))
 
+        seated = drivers.seated_arg(codes)
+
         def run(n: int) -> None:
             for start, count in chunk_ranges(n, DEFAULT_CHUNK):
-                drivers.simulate_hands(key, start, count, n_threads, rules_array, codes, models[policy],
-                                       drivers.seated_arg(codes))
+                across_threads(lambda first, size: drivers.simulate_hands(key, first, size, 1, rules_array, codes,
+                                                                          models[policy], seated),
+                               start, count, n_threads)
 
         return run
 
-    with using_threads(threads):
-        deal_rate = _median_rate(deal, deal_hands, repeats)
+    deal_rate = _median_rate(deal, deal_hands, repeats)
     per_policy: dict[str, dict[str, float]] = {}
     for policy in models:
-        with using_threads(threads):
-            all_threads = _median_rate(full(policy, threads), hands, repeats)
-        with using_threads(1):
-            single = _median_rate(full(policy, 1), max(hands // threads, 1000), repeats)
+        all_threads = _median_rate(full(policy, threads), hands, repeats)
+        single = _median_rate(full(policy, 1), max(hands // threads, 1000), repeats)
         per_policy[policy] = {
             "full_hand_per_s": round(all_threads),
             "full_hand_per_s_single": round(single),
@@ -102,15 +105,16 @@ def run_bench(
     default = per_policy["heuristic"]
     heuristic = policy_array(("heuristic", "heuristic"))
     games = max(hands // 10, 100)
-    counts = drivers.simulate_games(key, 0, games, threads, rules_array, heuristic, none, 0, 0, 3,
-                                    drivers.seated_arg(heuristic)).sum(axis=0)
+    seated = drivers.seated_arg(heuristic)
+
+    def play_games(n: int) -> np.ndarray:
+        return sum(across_threads(lambda first, size: drivers.simulate_games(key, first, size, 1, rules_array, heuristic,
+                                                                             none, 0, 0, 3, seated).sum(axis=0),
+                                  0, n, threads))
+
+    counts = play_games(games)
     hands_per_game = counts[L.GAME_DEALS] / counts[L.GAMES]
-
-    def play_games(n: int) -> None:
-        drivers.simulate_games(key, 0, n, threads, rules_array, heuristic, none, 0, 0, 3, drivers.seated_arg(heuristic))
-
-    with using_threads(threads):
-        game_rate = _median_rate(play_games, games, repeats)
+    game_rate = _median_rate(play_games, games, repeats)
     return {
         "threads": threads,
         "deal_only_per_s": round(deal_rate),

@@ -14,8 +14,8 @@ Numba on workers:
 - Before the first task of a job, every worker loads the job's kernel (:meth:`DaskExecutor.prepare`). A
   worker on the same kind of machine as this one (same Python, Numba and CPU) first gets this process's
   cache files for the kernel, so it loads rather than compiles; another compiles once into its own folder.
-- Numba's default threading layer must not be entered by two threads of one process at once, so a worker
-  runs one chunk at a time, on as many Numba threads as the worker has Dask threads.
+- A chunk is spread over the worker's threads (:func:`smear_sim.engine.runner.across_threads`), so a worker
+  runs one chunk at a time, on as many threads as it has Dask threads, instead of oversubscribing its cores.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from distributed.scheduler import KilledWorker
 
 from ..core.errors import ClusterError
 from ..core.io import atomic_write
-from .runner import Job, available_threads, kernels, load_kernel, run_chunk, using_threads
+from .runner import Job, available_threads, kernels, load_kernel, run_chunk
 
 __all__ = ["CACHE_VARIABLE", "DaskExecutor", "IgnoreInterrupts", "NumbaCacheDirs", "WarmUp", "worker_cache_root"]
 
@@ -55,7 +55,7 @@ CACHE_VARIABLE = "SMEAR_SIM_WORKER_CACHE"
 TASKS_PER_THREAD = 16
 MIN_CHUNK, MAX_CHUNK = 1 << 12, 1 << 22
 WINDOW, WINDOW_PER_THREAD = 32, 8  # tasks kept queued: enough to hide the round trips, few to cancel on a stop
-_KERNEL_LOCK = threading.Lock()  # one kernel call at a time in a worker process
+_KERNEL_LOCK = threading.Lock()  # one chunk at a time in a worker process, on all its threads
 
 
 def worker_cache_root() -> Path:
@@ -150,16 +150,16 @@ def _warm(job: Job, files: dict[str, bytes], machine: tuple, digest: str) -> dic
                 copied = True
     misses = sum(dispatcher.stats.cache_misses.values())
     started = time.perf_counter()
-    with _KERNEL_LOCK, using_threads(1):
+    with _KERNEL_LOCK:
         run_chunk(job, 0, 0, 1)
     return {"worker": name, "digest": digest, "seconds": time.perf_counter() - started, "copied": copied,
             "compiled": sum(dispatcher.stats.cache_misses.values()) > misses, "cache": dispatcher.stats.cache_path}
 
 
 def _run_task(job: Job, start: int, count: int) -> np.ndarray:
-    """On a worker: one chunk, on as many Numba threads as the worker has Dask threads."""
+    """On a worker: one chunk, on as many threads as the worker has Dask threads."""
     threads = max(1, min(get_worker().state.nthreads, available_threads()))
-    with _KERNEL_LOCK, using_threads(threads):
+    with _KERNEL_LOCK:
         return run_chunk(job, start, count, threads)
 
 

@@ -8,7 +8,8 @@ return, reports progress and times the work. Every hand draws from its own rando
 size, the machine or the order in which chunks finish: that is what lets an executor run the chunks
 elsewhere, and a checkpoint carry them over to another run.
 
-The executor runs the chunks. :class:`LocalExecutor` calls the driver in this process on Numba's threads;
+The executor runs the chunks. :class:`LocalExecutor` calls the driver in this process, each chunk split over
+the machine's threads (:func:`across_threads`: the drivers release the GIL);
 :class:`smear_sim.engine.dask_executor.DaskExecutor` sends each chunk to a Dask cluster as a task. The chunk
 function :func:`run_chunk` is a plain module-level function of picklable arguments, so it runs the same
 anywhere.
@@ -16,10 +17,12 @@ anywhere.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import functools
 import hashlib
 import inspect
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -44,6 +47,7 @@ __all__ = [
     "NoCacheWarning",
     "Progress",
     "RunResult",
+    "across_threads",
     "check_count",
     "chunk_ranges",
     "job_fingerprint",
@@ -55,7 +59,6 @@ __all__ = [
     "run_chunk",
     "seed_value",
     "thread_count",
-    "using_threads",
 ]
 
 DEFAULT_CHUNK = 1 << 18
@@ -143,17 +146,49 @@ def thread_count(threads: int | None) -> int:
     return threads
 
 
-@contextlib.contextmanager
-def using_threads(threads: int) -> Iterator[int]:
-    """Make Numba use ``threads`` threads inside the block, and restore the caller's setting after it."""
-    import numba
+_pool: concurrent.futures.ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
 
-    before = numba.get_num_threads()
-    numba.set_num_threads(threads)
+
+def _thread_pool() -> concurrent.futures.ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = concurrent.futures.ThreadPoolExecutor(max(available_threads() - 1, 1), "smear-sim-kernel")
+        return _pool
+
+
+def split_range(start: int, count: int, pieces: int) -> list[tuple[int, int]]:
+    """``(start, count)`` of at most ``pieces`` contiguous, non-empty, near-equal pieces of ``start ..
+    start+count-1`` (one empty piece for an empty range)."""
+    pieces = max(1, min(pieces, count))
+    per, extra = divmod(count, pieces)
+    out = []
+    for i in range(pieces):
+        n = per + (i < extra)
+        out.append((start, n))
+        start += n
+    return out
+
+
+def across_threads(call: Callable[[int, int], Any], start: int, count: int, threads: int) -> list[Any]:
+    """``call(start, count)`` on ``threads`` pieces of the range at once (:func:`split_range`), in order.
+
+    ``call`` runs a driver, which releases the GIL, so the pieces run in parallel: the first on this thread and
+    the others on a pool of the machine's threads. Running one piece here keeps signals as they were: a Ctrl-C
+    reaches Python as the kernel on this thread returns.
+    """
+    pieces = split_range(start, count, threads)
+    if len(pieces) == 1:
+        return [call(*pieces[0])]
+    pool = _thread_pool()
+    others = [pool.submit(call, *piece) for piece in pieces[1:]]
     try:
-        yield threads
+        first = call(*pieces[0])
+        return [first, *(future.result() for future in others)]
     finally:
-        numba.set_num_threads(before)
+        for future in others:
+            future.cancel()
 
 
 def chunk_ranges(total: int, chunk_size: int, first: int = 0) -> Iterator[tuple[int, int]]:
@@ -191,7 +226,7 @@ class Job:
     """One simulation as the kernels see it.
 
     The driver is called as ``driver(seed, start, count, n_blocks, *args, seated)`` and returns integer counts
-    with the per-block rows on axis 0, which are summed away. ``args`` start with the rules and the teams'
+    with the per-block rows on axis 0, which are summed away; each thread's piece of a chunk is one call. ``args`` start with the rules and the teams'
     policy codes; the runner adds ``seated`` (:func:`smear_sim.kernels.players.seated_arg`), so the kernel
     compiled is the one for these players, with no other player's code.
     """
@@ -241,17 +276,21 @@ def _seats_players(driver) -> bool:
     return "seated" in inspect.signature(driver.py_func).parameters
 
 
-def run_chunk(job: Job, start: int, count: int, n_blocks: int) -> np.ndarray:
-    """The summed counts of hands ``start .. start+count-1`` of ``job``."""
-    driver, args = _call(job, start, count, n_blocks)
-    return driver(*args).sum(axis=0)
+def run_chunk(job: Job, start: int, count: int, threads: int) -> np.ndarray:
+    """The summed counts of hands ``start .. start+count-1`` of ``job``, on ``threads`` threads."""
+
+    def piece(first: int, n: int) -> np.ndarray:
+        driver, args = _call(job, first, n, 1)
+        return driver(*args).sum(axis=0)
+
+    return sum(across_threads(piece, start, count, threads))
 
 
 def load_kernel(job: Job) -> np.ndarray:
     """Load ``job``'s kernel from Numba's cache, or compile it (saying so on stderr, :mod:`.compiling`); the
     counts of no hands, which give their shape."""
     driver, args = _call(job, 0, 0, 1)
-    with compiling(will_compile(driver, args)), using_threads(1):
+    with compiling(will_compile(driver, args)):
         return driver(*args).sum(axis=0)
 
 
@@ -274,7 +313,7 @@ class Executor(Protocol):
 
 
 class LocalExecutor:
-    """Every chunk in this process, one after another, each on ``threads`` Numba threads (None: all)."""
+    """Every chunk in this process, one after another, each on ``threads`` threads (None: all)."""
 
     def __init__(self, threads: int | None = None) -> None:
         self._threads = threads
@@ -291,9 +330,8 @@ class LocalExecutor:
 
     def map_chunks(self, job: Job, ranges: Sequence[tuple[int, int]]) -> Iterator[tuple[int, np.ndarray]]:
         threads = self.threads
-        with using_threads(threads):
-            for index, (start, count) in enumerate(ranges):
-                yield index, run_chunk(job, start, count, threads)
+        for index, (start, count) in enumerate(ranges):
+            yield index, run_chunk(job, start, count, threads)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Solving the game's recursion over the score grid: absorbing Markov chains by Gauss-Seidel sweeps.
 
-The match-equity table (:mod:`smear_sim.analysis.equity`) is a linear system ``x = r + P x`` over the states
+The match-equity table (:mod:`smear_sim.analysis.match_equity`) is a linear system ``x = r + P x`` over the states
 of a game (both scores and the dealing team): from each state a hand leads, with known probabilities, to
 another state or to the end of the game. :func:`solve_chain` solves it for many right-hand sides at once,
 and :func:`solve_transposed` solves ``y = w + P^T y``, which gives the derivatives of a few combinations of
@@ -8,7 +8,7 @@ states at once.
 
 Both sweep the states in a given order (one sweep, :func:`_gauss_seidel`, for both: they differ only in how a
 row of the matrix is read) and use each new value at once (Gauss-Seidel), until no value
-changes by more than ``tolerance`` (or after ``max_sweeps`` sweeps), each right-hand side in parallel. Both
+changes by more than ``tolerance`` (or after ``max_sweeps`` sweeps), one right-hand side after another. Both
 return ``(x, residual, sweeps)``: ``x`` is ``[m, states]``, one row per right-hand side; ``residual`` is the
 largest ``|rhs + A x - x|``, so the error of ``x`` is at most ``residual`` times the expected number of steps
 to the end of the chain; ``sweeps`` is the most sweeps any right-hand side took.
@@ -20,7 +20,7 @@ equity bidder does when it weighs its calls (:mod:`smear_sim.kernels.players.equ
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 from numba.extending import overload
 
 from ..core.layout import OUT_MAX, OUT_MOON_FAILED, OUT_MOON_MADE, OUT_NUMERIC, OUT_THROWN_IN
@@ -54,7 +54,7 @@ def _row_impl(operator, s, xc, rc):
     return sparse_row
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def _gauss_seidel(operator, rhs, order, tolerance, max_sweeps):
     """Solve ``x = rhs + A x`` for each row of ``rhs`` by Gauss-Seidel sweeps in ``order`` (module docstring);
     only :func:`_row` reads ``A``."""
@@ -62,7 +62,7 @@ def _gauss_seidel(operator, rhs, order, tolerance, max_sweeps):
     x = np.zeros((m, n_states))
     sweeps = np.zeros(m, dtype=np.int64)
     residual = np.zeros(m)
-    for c in prange(m):
+    for c in range(m):
         xc = x[c]
         rc = rhs[c]
         for sweep in range(max_sweeps):

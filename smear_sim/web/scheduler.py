@@ -1,8 +1,7 @@
 """Many analyses at once in one server process, taking turns on the simulator.
 
-Numba's parallel kernels use every core, and its ``workqueue`` threading layer (the one found where no
-OpenMP or TBB runtime is installed) aborts the process when two Python threads launch parallel kernels at
-once. So the server runs one kernel at a time. Each analysis runs in a worker thread of :class:`Simulator`
+Every chunk of work is spread over all the cores (:func:`smear_sim.engine.runner.across_threads`), so two
+analyses running chunks at once would only oversubscribe them. So the server runs one chunk at a time. Each analysis runs in a worker thread of :class:`Simulator`
 and holds the simulator's turn (:class:`Turns`) while it works; every few thousand deals it passes the turn
 to the analysis that has waited longest. A long analysis then delays a short one by one slice at most,
 the cores are never oversubscribed, and because results are integer counts keyed by hand index, slicing
@@ -19,7 +18,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..engine.runner import Job, LocalExecutor, Progress, chunk_ranges, run_chunk, using_threads
+from ..engine.runner import Job, LocalExecutor, Progress, chunk_ranges, run_chunk
 
 __all__ = ["SLICE", "AnalysisCancelled", "ServerBusy", "Simulator", "TurnExecutor", "Turns"]
 
@@ -123,16 +122,15 @@ class TurnExecutor(LocalExecutor):
 
     def map_chunks(self, job: Job, ranges: Sequence[tuple[int, int]]) -> Iterator[tuple[int, np.ndarray]]:
         threads = self.threads
-        with using_threads(threads):
-            for index, (start, count) in enumerate(ranges):
-                counts = None
-                for first, size in chunk_ranges(start + count, self._slice, first=start):
-                    self.pause()
-                    part = run_chunk(job, first, size, threads)
-                    counts = part if counts is None else counts + part
-                    if self._progress is not None:
-                        self._progress(size)
-                yield index, counts
+        for index, (start, count) in enumerate(ranges):
+            counts = None
+            for first, size in chunk_ranges(start + count, self._slice, first=start):
+                self.pause()
+                part = run_chunk(job, first, size, threads)
+                counts = part if counts is None else counts + part
+                if self._progress is not None:
+                    self._progress(size)
+            yield index, counts
 
 
 class Simulator:

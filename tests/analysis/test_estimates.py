@@ -17,7 +17,6 @@ from smear_sim.core import layout as L
 from smear_sim.core.bidder import empty_model
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
-from smear_sim.engine.runner import using_threads
 from smear_sim.kernels import drivers
 
 N = 1500
@@ -31,8 +30,7 @@ def per_hand(rules: Rules, seed: int = 5):
     """The per-hand counts of hands 0..N-1, and their sum from one ordinary run."""
     args = (rules.to_array(), policy_array(("heuristic", "heuristic")), empty_model(), np.uint64(0), -1, False,
             drivers.seated_arg(policy_array(("heuristic", "heuristic"))))
-    with using_threads(1):  # one-hand calls: waking a pool of threads for each would cost more than the hand
-        hands = np.array([drivers.analyze_hands(np.uint64(seed), i, 1, 1, *args)[0, 0] for i in range(N)])
+    hands = drivers.analyze_hands(np.uint64(seed), 0, N, N, *args)[:, 0]  # one block per hand: its own counts
     total = drivers.analyze_hands(np.uint64(seed), 0, N, 3, *args).sum(axis=(0, 1))
     return hands, total
 

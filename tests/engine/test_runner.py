@@ -31,7 +31,6 @@ from smear_sim.engine.runner import (
     run_chunk,
     seed_value,
     thread_count,
-    using_threads,
 )
 from smear_sim.kernels import rng
 
@@ -56,16 +55,6 @@ def test_thread_count():
     for bad in (0, limit + 1, 999, 1.0, True):
         with pytest.raises(SmearError, match=f"between 1 and {limit}"):
             thread_count(bad)
-
-
-def test_using_threads_restores_the_callers_setting():
-    # Regression: the Python API used to set Numba's thread count and leave it changed in the caller's process.
-    before = numba.get_num_threads()
-    with using_threads(1):
-        assert numba.get_num_threads() == 1
-    assert numba.get_num_threads() == before
-    run(_job(1_000), threads=1, chunk_size=300)
-    assert numba.get_num_threads() == before
 
 
 def test_chunk_ranges_cover_the_total_once():
@@ -184,10 +173,9 @@ class ShuffledExecutor(LocalExecutor):
 
     def map_chunks(self, job, ranges):
         order = np.random.default_rng(7).permutation(len(ranges))
-        with using_threads(1):
-            for index in order:
-                start, count = ranges[index]
-                yield int(index), run_chunk(job, start, count, 1)
+        for index in order:
+            start, count = ranges[index]
+            yield int(index), run_chunk(job, start, count, 1)
 
 
 def test_chunks_finishing_in_any_order_give_the_same_counts_and_stop_at_the_same_hand():
@@ -206,3 +194,20 @@ def test_chunks_finishing_in_any_order_give_the_same_counts_and_stop_at_the_same
 def test_threads_belong_to_the_local_executor():
     with pytest.raises(SmearError, match="^threads is for"):
         run(_job(), threads=1, executor=LocalExecutor())
+
+
+@pytest.mark.parametrize(("count", "pieces"), [(0, 3), (1, 4), (10, 3), (7, 7), (5, 1)])
+def test_split_range_covers_the_range_in_order(count, pieces):
+    from smear_sim.engine.runner import split_range
+
+    parts = split_range(40, count, pieces)
+    assert len(parts) == max(1, min(pieces, count))
+    assert sum(n for _, n in parts) == count
+    assert [s for s, _ in parts] == [40 + sum(n for _, n in parts[:i]) for i in range(len(parts))]
+    assert max(n for _, n in parts) - min(n for _, n in parts) <= 1
+
+
+def test_a_chunk_on_more_threads_gives_the_same_counts():
+    job = _job(3_000)
+    assert np.array_equal(run_chunk(job, 100, 2_000, 1), run_chunk(job, 100, 2_000, 2))
+    assert np.array_equal(run_chunk(job, 100, 2_000, 1), run_chunk(job, 100, 1_000, 1) + run_chunk(job, 1_100, 1_000, 1))

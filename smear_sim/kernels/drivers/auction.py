@@ -4,7 +4,7 @@ same random stream (common random numbers), at a given place in the auction or a
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ...core.layout import (
     AUC_ACCEPTED,
@@ -97,7 +97,7 @@ def _play_call(state, hands, work, known, hs, dealer, score0, score1, rules, pol
     return outcome_code(rec, team)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def auction_hands(seed, start, count, n_blocks, rules, policies, model, fixed_hand, position, prior, score0, score1,
                   win_value, ev_value, seated):
     """Seat ``position`` (dealer 3, so 0 is the opener) holds ``fixed_hand``; for deals ``start .. start+count-1``
@@ -118,7 +118,7 @@ def auction_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
     low, high, moon_ok, must, _ = legal_calls(rules, position, prior)
     legal = np.empty(N_BID_CODES, dtype=np.int64)
     n_legal = _legal_list(low, high, moon_ok, must, legal)
-    for b in prange(n_blocks):
+    for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, known, rec, hs = scratch()
         row = acc[b]
@@ -179,7 +179,7 @@ def auction_deals(seed, count, max_deals, rules, policies, model, fixed_hand, po
     return out[:n], tried
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def position_outcomes(seed, start, count, n_blocks, rules, policies, model, bucket_of_class, n_buckets, starts,
                       seated):
     """The value of every call at every turn: counts ``[n_blocks, place, situation, bucket, call slot, outcome]``.
@@ -199,7 +199,7 @@ def position_outcomes(seed, start, count, n_blocks, rules, policies, model, buck
     misdeal_rule = rules[R_MISDEAL] == 1
     check_seated(policies, seated)
     give, keep = policy_tables(rules)
-    for b in prange(n_blocks):
+    for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, known, rec, hs = scratch()
         real = np.zeros(4, dtype=np.int64)

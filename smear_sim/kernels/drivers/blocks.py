@@ -1,9 +1,11 @@
 """What every driver does before its loop: split the hand indices into blocks.
 
-A driver splits its range of hand indices into ``n_blocks`` contiguous blocks, one per ``prange`` step. A
-block owns its scratch arrays (:func:`smear_sim.kernels.hand.scratch`) and its row of integer accumulators,
-so threads never write to shared memory, and since every hand draws from its own random stream and the
-accumulators are integers, the totals do not depend on the number of threads or blocks.
+A driver splits its range of hand indices into ``n_blocks`` contiguous blocks, run one after another; the
+engine calls it with one block per thread's piece (:func:`smear_sim.engine.runner.across_threads`), and a test
+with one block per hand gets each hand's own counts. A block owns its scratch arrays
+(:func:`smear_sim.kernels.hand.scratch`) and its row of integer accumulators, and since every hand draws from
+its own random stream and the accumulators are integers, the totals do not depend on how the range is split
+into blocks, pieces or threads.
 """
 
 from __future__ import annotations

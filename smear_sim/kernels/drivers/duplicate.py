@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ...core.layout import (
     AGG_DELTA,
@@ -56,7 +56,7 @@ def _swapped(policies):
     return swapped
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def duplicate_hands(seed, start, count, n_blocks, rules, policies, model, seated):
     """Each deal played twice, ``policies`` as given then swapped between the teams.
 
@@ -70,7 +70,7 @@ def duplicate_hands(seed, start, count, n_blocks, rules, policies, model, seated
     check_seated(policies, seated)
     give, keep = policy_tables(rules)
     swapped = _swapped(policies)
-    for b in prange(n_blocks):
+    for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, known, rec, hs = scratch()
         row = acc[b]
@@ -97,7 +97,7 @@ def duplicate_hands(seed, start, count, n_blocks, rules, policies, model, seated
     return acc
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def duplicate_games(seed, start, count, n_blocks, rules, policies, model, seated):
     """Game pairs ``start .. start+count-1``: game ``g`` is played from 0-0 (seat 3 dealing first) with the first
     policy as team 0, then again on the same deals (:func:`smear_sim.kernels.game.play_game`) with the teams
@@ -107,7 +107,7 @@ def duplicate_games(seed, start, count, n_blocks, rules, policies, model, seated
     tables = policy_tables(rules)
     swapped_codes = _swapped(policies)
     no_trace = np.zeros((0, REC_SIZE), dtype=np.int64)
-    for b in prange(n_blocks):
+    for b in range(n_blocks):
         players = player_set(rules, policies, model, tables, seated)
         swapped = player_set(rules, swapped_codes, model, tables, seated)
         lo, hi = block_bounds(count, n_blocks, b)

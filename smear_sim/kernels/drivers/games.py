@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ...core.layout import AGG_SIZE, GAME_DEALS, GAME_DEALS_SQ, GAME_SIZE, GAME_UNFINISHED, GAME_WINS, GAMES, REC_SIZE
 from ..bits import ZERO
@@ -16,7 +16,7 @@ from .blocks import block_bounds
 __all__ = ["simulate_games", "trace_games"]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def simulate_games(seed, start, count, n_blocks, rules, policies, model, score0, score1, dealer, seated):
     """Counts (``[n_blocks, GAME_SIZE]``) over games ``start .. start+count-1``, each from scores
     ``(score0, score1)`` with seat ``dealer`` dealing first: every hand's ``AGG_*`` counts, then per game the
@@ -25,7 +25,7 @@ def simulate_games(seed, start, count, n_blocks, rules, policies, model, score0,
     pool, _ = card_pool(ZERO)
     tables = policy_tables(rules)
     no_trace = np.zeros((0, REC_SIZE), dtype=np.int64)
-    for b in prange(n_blocks):
+    for b in range(n_blocks):
         players = player_set(rules, policies, model, tables, seated)
         lo, hi = block_bounds(count, n_blocks, b)
         work = scratch()
@@ -43,7 +43,7 @@ def simulate_games(seed, start, count, n_blocks, rules, policies, model, score0,
     return acc
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def trace_games(seed, start, count, rules, policies, model, score0, score1, dealer, seated):
     """Full records of every deal of games ``start .. start+count-1`` (as :func:`simulate_games` plays them).
 
@@ -54,7 +54,7 @@ def trace_games(seed, start, count, rules, policies, model, score0, score1, deal
     tables = policy_tables(rules)
     lengths = np.zeros(count, dtype=np.int64)
     no_trace = np.zeros((0, REC_SIZE), dtype=np.int64)
-    for i in prange(count):
+    for i in range(count):
         players = player_set(rules, policies, model, tables, seated)
         agg = np.zeros(AGG_SIZE, dtype=np.int64)
         lengths[i] = play_game(stream_key(seed, start + i), score0, score1, dealer, players, pool, scratch(), agg,
@@ -63,7 +63,7 @@ def trace_games(seed, start, count, rules, policies, model, score0, score1, deal
     for i in range(count):
         offsets[i + 1] = offsets[i] + lengths[i]
     out = np.zeros((offsets[count], REC_SIZE), dtype=np.int64)
-    for i in prange(count):
+    for i in range(count):
         players = player_set(rules, policies, model, tables, seated)
         agg = np.zeros(AGG_SIZE, dtype=np.int64)
         play_game(stream_key(seed, start + i), score0, score1, dealer, players, pool, scratch(), agg,

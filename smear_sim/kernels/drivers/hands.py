@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ...core.layout import AGG_SIZE, R_MISDEAL, REC_MISDEALS, REC_SIZE
 from ..bits import ZERO
@@ -26,7 +26,7 @@ from .blocks import block_bounds
 __all__ = ["deal_only", "simulate_hands", "trace_hands"]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def simulate_hands(seed, start, count, n_blocks, rules, policies, model, seated):
     """Aggregate counts (``[n_blocks, AGG_SIZE]``) over hands ``start .. start+count-1``.
 
@@ -37,7 +37,7 @@ def simulate_hands(seed, start, count, n_blocks, rules, policies, model, seated)
     misdeal_rule = rules[R_MISDEAL] == 1
     check_seated(policies, seated)
     give, keep = policy_tables(rules)
-    for b in prange(n_blocks):
+    for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, known, rec, hs = scratch()
         for i in range(lo, hi):
@@ -50,7 +50,7 @@ def simulate_hands(seed, start, count, n_blocks, rules, policies, model, seated)
     return agg
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def trace_hands(seed, start, count, rules, policies, model, seated):
     """Full records (``[count, REC_SIZE]``) of hands ``start .. start+count-1``, deal and play included."""
     out = np.zeros((count, REC_SIZE), dtype=np.int64)
@@ -58,7 +58,7 @@ def trace_hands(seed, start, count, rules, policies, model, seated):
     misdeal_rule = rules[R_MISDEAL] == 1
     check_seated(policies, seated)
     give, keep = policy_tables(rules)
-    for i in prange(count):
+    for i in range(count):
         state, deck, hands, known, _, hs = scratch()
         index = start + i
         state[0] = stream_key(seed, index)
@@ -69,14 +69,14 @@ def trace_hands(seed, start, count, rules, policies, model, seated):
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def deal_only(seed, start, count, n_blocks, rules):
     """The dealing ceiling: the same streams and deals as :func:`simulate_hands`, with no play. Per block: the
     xor of the hands dealt to seat 0 and the kitty (so the deals cannot be optimised away), and the redeals."""
     acc = np.zeros((n_blocks, 2), dtype=np.uint64)
     pool, _ = card_pool(ZERO)
     misdeal_rule = rules[R_MISDEAL] == 1
-    for b in prange(n_blocks):
+    for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, _, _, _ = scratch()
         mix = ZERO

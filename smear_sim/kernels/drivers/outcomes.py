@@ -4,7 +4,7 @@ outcomes behind the match-equity table."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ...core.layout import (
     CLS_AWARDS,
@@ -73,7 +73,7 @@ def outcome_code(rec, dealer_team):
     return OUT_NUMERIC + (side * (2 * OUT_MAX + 1) + delta + OUT_MAX) * (OUT_MAX + 1) + other_points
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def hand_outcomes(seed, start, count, n_blocks, rules, policies, model, dealer_score, other_score, seated):
     """Histogram of hand outcomes (``[n_blocks, N_OUTCOMES]``) over hands ``start .. start+count-1``.
 
@@ -86,7 +86,7 @@ def hand_outcomes(seed, start, count, n_blocks, rules, policies, model, dealer_s
     misdeal_rule = rules[R_MISDEAL] == 1
     check_seated(policies, seated)
     give, keep = policy_tables(rules)
-    for b in prange(n_blocks):
+    for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, known, rec, hs = scratch()
         for i in range(lo, hi):
@@ -104,7 +104,7 @@ def hand_outcomes(seed, start, count, n_blocks, rules, policies, model, dealer_s
     return acc
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def analyze_hands(seed, start, count, n_blocks, rules, policies, model, fixed_hand, trump, classify, seated):
     """Seat 0 as bidder (dealer 3, no auction): per-class accumulators ``[n_blocks, classes, CLS_SIZE]``.
 
@@ -121,7 +121,7 @@ def analyze_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
     n_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
     check_seated(policies, seated)
     give, keep = policy_tables(rules)
-    for b in prange(n_blocks):
+    for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
         state, deck, hands, known, rec, hs = scratch()
         for i in range(lo, hi):

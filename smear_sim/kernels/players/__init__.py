@@ -119,8 +119,7 @@ def _check_seated_impl(policies, seated):
 def player_set(rules, policies, model, tables, seated):
     """Who plays and under which rules, as the hand kernels take it: ``(rules, policies, model, give, keep,
     seated)``, ``tables`` being ``(give, keep)`` of :func:`policy_tables` for the rules and ``seated`` the players
-    compiled in (SEATED). It travels as one value, unpacked where used. (A parallel driver makes it inside its
-    ``prange`` loop: Numba's parallel loops do not take tuples holding tuples of arrays from outside.)"""
+    compiled in (SEATED). It travels as one value, unpacked where used."""
     check_seated(policies, seated)
     give, keep = tables
     return rules, policies, model, give, keep, seated
