@@ -23,7 +23,7 @@ from ..players import check_seated, policy_tables
 from ..rng import stream_key
 from .blocks import block_bounds
 
-__all__ = ["deal_only", "simulate_hands", "trace_hands"]
+__all__ = ["DEAL_MIX", "DEAL_REDEALS", "DEAL_SIZE", "deal_only", "simulate_hands", "trace_hands"]
 
 
 @njit(cache=True, nogil=True)
@@ -69,11 +69,14 @@ def trace_hands(seed, start, count, rules, policies, model, seated):
     return out
 
 
+DEAL_MIX, DEAL_REDEALS, DEAL_SIZE = 0, 1, 2  # deal_only's counts per block
+
+
 @njit(cache=True, nogil=True)
 def deal_only(seed, start, count, n_blocks, rules):
     """The dealing ceiling: the same streams and deals as :func:`simulate_hands`, with no play. Per block: the
     xor of the hands dealt to seat 0 and the kitty (so the deals cannot be optimised away), and the redeals."""
-    acc = np.zeros((n_blocks, 2), dtype=np.uint64)
+    acc = np.zeros((n_blocks, DEAL_SIZE), dtype=np.uint64)
     pool, _ = card_pool(ZERO)
     misdeal_rule = rules[R_MISDEAL] == 1
     for b in range(n_blocks):
@@ -85,6 +88,6 @@ def deal_only(seed, start, count, n_blocks, rules):
             state[0] = stream_key(seed, start + i)
             redeals += deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
             mix ^= hands[0] ^ hands[4]
-        acc[b, 0] = mix
-        acc[b, 1] = redeals
+        acc[b, DEAL_MIX] = mix
+        acc[b, DEAL_REDEALS] = redeals
     return acc

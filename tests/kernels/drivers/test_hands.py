@@ -24,6 +24,7 @@ from smear_sim.core.rules import Rules
 from smear_sim.core.tables import MISDEAL_MASK
 from smear_sim.kernels import drivers
 from smear_sim.kernels.drivers import seated_arg
+from smear_sim.kernels.drivers.hands import DEAL_MIX, DEAL_REDEALS
 
 NO_MODEL = empty_model()  # no equity bidder: the kernels' model argument, empty
 
@@ -224,6 +225,6 @@ def test_deal_only_is_independent_of_blocks_and_counts_the_same_redeals():
     results = []
     for n_blocks in (1, 2, 5):
         acc = drivers.deal_only(np.uint64(6), 0, 50_000, n_blocks, rules)
-        results.append((int(np.bitwise_xor.reduce(acc[:, 0])), int(acc[:, 1].sum())))
+        results.append((int(np.bitwise_xor.reduce(acc[:, DEAL_MIX])), int(acc[:, DEAL_REDEALS].sum())))
     assert len(set(results)) == 1
     assert results[0][1] == simulate(50_000, seed=6, policies="random").to_json()["misdeals"]
