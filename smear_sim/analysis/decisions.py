@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +42,7 @@ from ..core.players import parse_policies, policy_array
 from ..core.stats import Estimate, proportion
 from ..engine.runner import Job, Progress, check_count
 from ..reference import hand as ref
-from ..reference.view import CALL, CARD, TRUMP, SeatView, decision_of, legal_actions
+from ..reference.view import CALL, CARD, TRUMP, SeatView, decision_of, legal_actions, parse_view
 from .hand import json_se, json_value, shared_equity
 from .hand_outcomes import DEFAULT_HANDS, decode_outcomes, outcome_points
 from .match_equity import DEFAULT_FLOOR, EquityTable
@@ -169,7 +169,7 @@ class Hint:
 
 
 def hint(
-    view: SeatView,
+    view: SeatView | Mapping[str, Any],
     *,
     samples: int | None = None,
     seed: int = 1,
@@ -188,8 +188,10 @@ def hint(
     double dummy, a policy name plays them with that player. ``equity`` values the outcomes in games won (default:
     the session's table of ``equity_hands`` hands, as ``smear-sim hand`` uses).
     """
+    if isinstance(view, Mapping):
+        view = parse_view(view)
     if not isinstance(view, SeatView):
-        raise SmearError("hint() takes a SeatView: read one with parse_view(obj)")
+        raise SmearError("hint() takes a seat's view: a SeatView, or its JSON object (docs/formats.md)")
     if inference not in INFERENCE:
         raise BadValue("inference", f"must be one of {', '.join(INFERENCE)}, got {inference!r}")
     if samples is not None:
@@ -200,7 +202,7 @@ def hint(
     model_policy = plan.one_policy("a hint models")
     playout_policy = None if playout in (None, DOUBLE_DUMMY) else parse_policies(playout)[0]
     decision = decision_of(view)
-    score = check_scores(_team_scores(view), view.rules)
+    score = check_scores(_team_scores(view), view.rules, "scores_before")
     if equity is None:
         check_count("equity_hands", equity_hands)
         equity = shared_equity(equity_hands, seed, view.rules, model_policy, min(DEFAULT_FLOOR, *score),
