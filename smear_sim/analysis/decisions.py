@@ -20,7 +20,8 @@ The best action is the one of highest P(win). Costs are the best action's values
 pairs world by world, so their standard errors are much smaller than the values'.
 
 **Precision.** ``samples=None`` draws worlds until the paired standard error of the points between the two best
-actions is at most ``TARGET_SE`` (0.05), with at least ``MIN_WORLDS`` worlds and at most ``MAX_WORLDS`` (a card),
+actions is at most ``TARGET_SE`` (0.05), every other action being within it of the best or clearly worse
+(:func:`_precise_enough`), with at least ``MIN_WORLDS`` worlds and at most ``MAX_WORLDS`` (a card),
 ``MAX_DEAL_WORLDS`` (trump or keep: each world plays the whole hand once per action) or ``MAX_CALL_DEALS`` kept
 deals (a call). ``samples`` fixes the number, from 1 to ``SAMPLES_LIMIT``.
 """
@@ -69,6 +70,7 @@ __all__ = [
 
 TARGET_SE = 0.05  # points: the paired standard error between the two best actions that samples=None reaches
 MIN_WORLDS = 64
+CLEAR = 3.0  # paired standard errors by which an action is clearly worse than the best
 MAX_WORLDS = 4000  # card decisions
 MAX_DEAL_WORLDS = 600  # trump and keep decisions: each world plays all 24 cards once per action
 WORLD_CHUNK = 64  # worlds between two looks at the precision
@@ -363,8 +365,10 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
 
 def _precise_enough(n: int, win_value: np.ndarray, ev_value: np.ndarray) -> Callable[[np.ndarray], bool]:
     """The default stopping rule: the paired standard error of the points between the best action and the next
-    best is at most ``TARGET_SE``. Actions that have scored exactly as the best on every world so far (equivalent
-    cards, say) are passed over for the next best: they cannot tell the best from the rest."""
+    best is at most ``TARGET_SE``. Which action is next best is settled first: every other action must be within
+    ``TARGET_SE`` of the best too, or already clearly worse (its cost above ``CLEAR`` paired standard errors).
+    Actions that have scored exactly as the best on every world so far (equivalent cards, say) are passed over:
+    nothing tells them apart from it."""
     pairs = 3 + n * L.N_OUTCOMES
 
     def enough(counts: np.ndarray) -> bool:
@@ -373,12 +377,14 @@ def _precise_enough(n: int, win_value: np.ndarray, ev_value: np.ndarray) -> Call
             return False
         hist = counts[3: pairs].reshape(n, L.N_OUTCOMES) / worlds
         wins = hist @ (win_value / L.WIN_SCALE)
-        order = np.argsort(-wins, kind="stable")
-        best = order[0]
-        rest = [a for a in order[1:] if counts[pairs + n * n + best * n + a] or counts[pairs + best * n + a]]
-        if not rest:
-            return True
-        return _paired(counts, n, worlds, hist, ev_value, best, rest[0], 1, 1).se <= TARGET_SE
+        best = int(np.argsort(-wins, kind="stable")[0])
+        for a in range(n):
+            if a == best or not (counts[pairs + n * n + best * n + a] or counts[pairs + best * n + a]):
+                continue
+            cost = _paired(counts, n, worlds, hist, ev_value, best, a, 1, 1)
+            if cost.se > TARGET_SE and cost.value <= CLEAR * cost.se:
+                return False
+        return True
     return enough
 
 
