@@ -198,7 +198,9 @@ def hint(
         raise BadValue("inference", f"must be one of {', '.join(INFERENCE)}, got {inference!r}")
     if samples is not None:
         check_count("samples", samples, maximum=SAMPLES_LIMIT)
-    plan = plan or RunPlan.of(policy, view.rules, progress=progress)
+    plan = plan or RunPlan.of(policy, view.rules)
+    if progress is not None:
+        plan = plan.but(progress=progress)  # hears of each chunk of worlds as it finishes
     if plan.rules != view.rules:
         raise SmearError("the plan's rules differ from the view's; give the rules in the view or in the plan")
     model_policy = plan.one_policy("a hint models")

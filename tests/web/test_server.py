@@ -408,3 +408,13 @@ def test_hint_requests_are_checked_before_work(client, body, message):
     response = client.post("/api/hint", json=body)
     assert response.status_code == 400
     assert message in response.json()["error"]
+
+
+def test_a_hint_request_answers_what_the_command_line_prints(client, tmp_path):
+    view = _hint_view()
+    path = tmp_path / "view.json"
+    path.write_text(json.dumps(view))
+    response = client.post("/api/hint", json={"view": view, "samples": 16, "seed": 3})
+    assert response.status_code == 200, response.text
+    printed = json.loads(ok("hint", str(path), "--samples", "16", "--seed", "3", "--json").stdout)
+    assert response.json() == printed
