@@ -30,14 +30,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..core import layout as L
-from ..core.cards import SUIT_NAMES, card_name, mask_of, parse_card
+from ..core.cards import SUIT_NAMES, card_name, mask_of, parse_card, parse_cards, parse_suit
 from ..core.errors import BadValue, SmearError
 from ..core.players import parse_policies, policy_array
 from ..core.stats import Estimate, proportion
@@ -91,11 +91,14 @@ class ActionValue:
     win: Estimate
     make: Estimate | None = None  # P(make), for the bidding team
     keep: tuple[str, ...] | None = None
+    extra: bool = False  # valued because the caller asked (``hint(extra=...)``), not one of the candidates
 
     def to_json(self) -> dict[str, Any]:
         row: dict[str, Any] = {"action": self.action}
         if self.keep is not None:
             row["keep"] = list(self.keep)
+        if self.extra:
+            row["extra"] = True
         for name in ("points", "win", "make"):
             e = getattr(self, name)
             if e is not None:
@@ -128,15 +131,22 @@ class Hint:
     def best(self) -> Any:
         return self.actions[0].action
 
-    def cost(self, action: Any) -> tuple[Estimate, Estimate]:
+    def cost(self, action: Any, keep: Any = None) -> tuple[Estimate, Estimate]:
         """``(points, win)``: the best action's value minus ``action``'s, paired world by world (never negative in
-        expectation: the best has the highest P(win))."""
+        expectation: the best has the highest P(win)). For a trump, ``keep`` names the six cards kept with it
+        (default: the candidate's own keep); an action or keep not valued is an error (pass it in ``extra``)."""
+        if isinstance(action, Mapping):
+            action, keep = action.get("suit"), action.get("keep")
         key = _key(action)
-        for value, cost in zip(self.actions, self.costs, strict=True):
-            if _key(value.action) == key:
-                return cost
-        raise SmearError(f"{action!r} is not a legal action here; the legal ones are "
-                         f"{', '.join(_key(a.action) for a in self.actions)}")
+        wanted = None if keep is None else _key(list(keep))
+        found = [(value, cost) for value, cost in zip(self.actions, self.costs, strict=True)
+                 if _key(value.action) == key
+                 and (wanted is None or value.keep is not None and _key(list(value.keep)) == wanted)]
+        found.sort(key=lambda pair: pair[0].extra)  # a trump's own keep before one asked for besides
+        if found:
+            return found[0][1]
+        raise SmearError(f"{action!r}{'' if keep is None else f' keeping {keep!r}'} was not valued here; the "
+                         f"actions valued are {', '.join(_key(a.action) for a in self.actions)}")
 
     def to_json(self) -> dict[str, Any]:
         """The object of docs/formats.md ("A seat's view"), with the worlds' bookkeeping added."""
@@ -182,13 +192,16 @@ def hint(
     progress: Progress | None = None,
     equity: EquityTable | None = None,
     equity_hands: int = DEFAULT_HANDS,
+    extra: Sequence[Any] = (),
 ) -> Hint:
     """Value every legal action of ``view``'s decision (module docstring).
 
     ``plan`` (or ``policy``, the policy of all four seats) models the other seats' calls and discards, and plays
     out a call; ``view.rules`` are the rules (a plan's own rules must be the same). ``playout`` None plays the cards
     double dummy, a policy name plays them with that player. ``equity`` values the outcomes in games won (default:
-    the session's table of ``equity_hands`` hands, as ``smear-sim hand`` uses).
+    the session's table of ``equity_hands`` hands, as ``smear-sim hand`` uses). ``extra`` are legal actions to
+    value besides the candidates, as a review values the action taken: for a keep, six cards; for trump, a suit
+    with its six cards (``{"suit": "H", "keep": [...]}``); a card or a call is always valued already.
     """
     if isinstance(view, Mapping):
         view = parse_view(view)
@@ -212,8 +225,36 @@ def hint(
         equity = shared_equity(equity_hands, seed, view.rules, model_policy, min(DEFAULT_FLOOR, *score),
                                executor=plan.settings.executor)
     if decision == CALL:
+        _check_extra(view, decision, extra)
         return _call_hint(view, samples, seed, plan, equity, score, inference, playout_policy)
-    return _world_hint(view, decision, samples, seed, inference, playout_policy, plan, equity, score)
+    return _world_hint(view, decision, samples, seed, inference, playout_policy, plan, equity, score,
+                       _check_extra(view, decision, extra))
+
+
+def _check_extra(view: SeatView, decision: str, extra: Sequence[Any]) -> list[tuple[int, tuple[int, ...]]]:
+    """The ``extra`` actions as ``(trump, keep)`` pairs (for trump and keep decisions), each checked legal."""
+    pairs = []
+    legal = legal_actions(view)
+    for action in extra:
+        if decision in (CALL, CARD):
+            if _key(action) not in {_key(a) for a in legal}:
+                raise SmearError(f"{action!r} is not a legal {decision} here; the legal ones are "
+                                 f"{', '.join(_key(a) for a in legal)}")
+            continue
+        if decision == TRUMP:
+            if isinstance(action, Mapping):
+                suit, cards = action.get("suit"), action.get("keep")
+            else:
+                suit, cards = action
+            t = parse_suit(str(suit))
+        else:
+            t, cards = view.trump, action
+        keep = tuple(sorted(parse_cards(list(cards))))
+        if keep not in set(ref.legal_keeps(view.held_before_play, t)):
+            raise SmearError(f"keeping {' '.join(card_name(c) for c in keep)} with trump {SUIT_NAMES[t]} is not a "
+                             "legal keep of this hand")
+        pairs.append((t, keep))
+    return pairs
 
 
 def _team_scores(view: SeatView) -> tuple[int, int]:
@@ -318,7 +359,7 @@ def _hand_state(view: SeatView) -> np.ndarray:
     return hs
 
 
-def _world_hint(view, decision, samples, seed, inference, playout, plan, equity, score) -> Hint:
+def _world_hint(view, decision, samples, seed, inference, playout, plan, equity, score, extra) -> Hint:
     rules = view.rules
     win, flat = equity.outcome_wins(score, _next_dealer(view))
     win_value = np.rint(win * L.WIN_SCALE).astype(np.int64)
@@ -344,11 +385,18 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
             scores = _keep_scores(view)
             trumps = list(range(4))
             keeps = [_policy_keep(view.held_before_play, t, scores) for t in trumps]
-            actions = list(SUIT_NAMES)
         else:
             assert view.trump is not None
             keeps = _keep_candidates(view, view.trump)
             trumps = [view.trump] * len(keeps)
+        candidates = len(keeps)
+        for t, keep in extra:
+            if (t, keep) not in zip(trumps, keeps, strict=True):
+                trumps.append(t)
+                keeps.append(keep)
+        if decision == TRUMP:
+            actions = [SUIT_NAMES[t] for t in trumps]
+        else:
             actions = [[card_name(c) for c in keep] for keep in keeps]
         kitty = np.uint64(mask_of(view.kitty) if view.kitty is not None else 0)
         args = (rules.to_array(), players, plan.model, np.int64(view.seat), own9, kitty, np.int64(view.dealer), calls,
@@ -362,7 +410,7 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
     stop = None if samples is not None else _precise_enough(n, win_value, ev_value)
     result = plan.run(job, chunk_size=WORLD_CHUNK if samples is None else None, stop=stop)
     return _hint_from_counts(view, decision, seed, actions, keeps, result.counts, win, flat, equity, ev_value,
-                             inference, playout, result.seconds)
+                             inference, playout, result.seconds, n if decision == CARD else candidates)
 
 
 def _precise_enough(n: int, win_value: np.ndarray, ev_value: np.ndarray) -> Callable[[np.ndarray], bool]:
@@ -399,7 +447,7 @@ def _paired(counts, n, worlds, hist, values, a, b, offset, scale) -> Estimate:
 
 
 def _hint_from_counts(view, decision, seed, actions, keeps, counts, win, flat, equity, ev_value, inference,
-                      playout, seconds) -> Hint:
+                      playout, seconds, candidates) -> Hint:
     n = len(actions)
     worlds = int(counts[0])
     hist = counts[3: 3 + n * L.N_OUTCOMES].reshape(n, L.N_OUTCOMES) / worlds
@@ -419,7 +467,7 @@ def _hint_from_counts(view, decision, seed, actions, keeps, counts, win, flat, e
         e_se = math.sqrt(max(float(p @ ev_value.astype(float) ** 2) - e * e, 0.0) / dof)
         make = proportion(int(round(float(p @ made) * worlds)), worlds) if bidding else None
         keep = tuple(card_name(c) for c in keeps[a]) if decision == TRUMP and keeps else None
-        values.append(ActionValue(actions[a], Estimate(e, e_se), Estimate(w, w_se), make, keep))
+        values.append(ActionValue(actions[a], Estimate(e, e_se), Estimate(w, w_se), make, keep, a >= candidates))
     order = sorted(range(n), key=lambda a: (-values[a].win.value, -values[a].points.value, a))
     best = order[0]
     costs = []
