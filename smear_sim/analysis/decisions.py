@@ -19,9 +19,9 @@ evaluate_auction`): the later seats call by the policy and every hand is played 
 The best action is the one of highest P(win). Costs are the best action's values minus another's, from the
 pairs world by world, so their standard errors are much smaller than the values'.
 
-**Precision.** ``samples=None`` draws worlds until the paired standard error of the points between the two best
-actions is at most ``TARGET_SE`` (0.05), every other action being within it of the best or clearly worse
-(:func:`_precise_enough`), with at least ``MIN_WORLDS`` worlds and at most ``MAX_WORLDS`` (a card),
+**Precision.** ``samples=None`` draws worlds until the decision is settled: every other action is within a paired
+standard error of ``TARGET_SE`` (0.05) points of the best, or clearly worse (its cost above ``CLEAR`` paired
+standard errors; :func:`_precise_enough`), with at least ``MIN_WORLDS`` worlds and at most ``MAX_WORLDS`` (a card),
 ``MAX_DEAL_WORLDS`` (trump or keep: each world plays the whole hand once per action) or ``MAX_CALL_DEALS`` kept
 deals (a call). ``samples`` fixes the number, from 1 to ``SAMPLES_LIMIT``.
 """
@@ -414,11 +414,10 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
 
 
 def _precise_enough(n: int, win_value: np.ndarray, ev_value: np.ndarray) -> Callable[[np.ndarray], bool]:
-    """The default stopping rule: the paired standard error of the points between the best action and the next
-    best is at most ``TARGET_SE``. Which action is next best is settled first: every other action must be within
-    ``TARGET_SE`` of the best too, or already clearly worse (its cost above ``CLEAR`` paired standard errors).
-    Actions that have scored exactly as the best on every world so far (equivalent cards, say) are passed over:
-    nothing tells them apart from it."""
+    """The default stopping rule: every other action is within a paired standard error of ``TARGET_SE`` points of
+    the best, or already clearly worse (its cost above ``CLEAR`` paired standard errors), so the next best is known
+    to ``TARGET_SE`` whenever it is close. Actions that have scored exactly as the best on every world so far
+    (equivalent cards, say) are passed over: nothing tells them apart from it."""
     pairs = 3 + n * L.N_OUTCOMES
 
     def enough(counts: np.ndarray) -> bool:
