@@ -408,7 +408,9 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
     total = samples if samples is not None else (MAX_WORLDS if decision == CARD else MAX_DEAL_WORLDS)
     job = Job(driver, seed, total, args, label="samples")
     stop = None if samples is not None else _precise_enough(n, win_value, ev_value)
-    result = plan.run(job, chunk_size=WORLD_CHUNK if samples is None else None, stop=stop)
+    # Chunks of WORLD_CHUNK worlds: the stopping rule looks after each, and a server's turns pass between them.
+    chunk = WORLD_CHUNK if samples is None else (plan.settings.chunk_size or WORLD_CHUNK)
+    result = plan.run(job, chunk_size=chunk, stop=stop)
     return _hint_from_counts(view, decision, seed, actions, keeps, result.counts, win, flat, equity, ev_value,
                              inference, playout, result.seconds, n if decision == CARD else candidates)
 

@@ -167,3 +167,10 @@ def test_extra_actions_are_valued_beside_the_candidates(equity):
     result.cost("H"), result.cost("H", keep=kept), result.cost({"suit": "H", "keep": kept})
     with pytest.raises(Exception, match="not a legal keep"):
         run(trump, equity, samples=8, extra=[{"suit": "S", "keep": kept}])
+
+
+def test_threads_and_chunks_do_not_change_a_hint(equity):
+    view = parse_view(full_view(1, 8))
+    one = hint(view, samples=40, equity=equity, plan=RunPlan.of("heuristic", threads=1))
+    two = hint(view, samples=40, equity=equity, plan=RunPlan.of("heuristic", threads=2, chunk_size=7))
+    assert json.dumps(one.to_json()) == json.dumps(two.to_json())
