@@ -303,7 +303,7 @@ def _call_hint(view, samples, seed, plan, equity, score, inference, playout) -> 
         else:
             d_win, d_ev = analysis.difference(best, call)
             costs.append((d_ev, d_win))
-    return Hint(view.seat, CALL, analysis.samples, seed, tuple(actions), tuple(costs), inference, "policy", 0,
+    return Hint(view.seat, CALL, analysis.samples, seed, tuple(actions), tuple(costs), inference, analysis.policy, 0,
                 analysis.deals, analysis.seconds)
 
 
