@@ -1,7 +1,8 @@
 """Parallel drivers: many independent hands per call, spread over threads with ``prange``.
 
 One module per family: :mod:`.hands` (single hands: counts, traces, the dealing ceiling), :mod:`.games`
-(complete games), :mod:`.outcomes` (hand analysis and the outcome histogram behind the match-equity table),
+(complete games), :mod:`.outcomes` (hand analysis, the outcome histogram behind the match-equity table, and one given
+deal's outcomes, a review's luck),
 :mod:`.auction` (every call of a seat played out) and :mod:`.duplicate` (deals and games played twice, the
 teams swapped). What each does before its loop is written once: the block bounds (:mod:`.blocks`), the
 scratch arrays and the card pool (:mod:`smear_sim.kernels.hand`), the heuristics' card tables
@@ -23,7 +24,7 @@ from .auction import auction_deals, auction_hands, position_outcomes
 from .duplicate import duplicate_games, duplicate_hands
 from .games import simulate_games, trace_games
 from .hands import deal_only, simulate_hands, trace_hands
-from .outcomes import analyze_hands, hand_outcomes, outcome_code
+from .outcomes import analyze_hands, deal_outcomes, hand_outcomes, outcome_code
 
 __all__ = [
     "SEATED",
@@ -31,6 +32,7 @@ __all__ = [
     "auction_deals",
     "auction_hands",
     "deal_only",
+    "deal_outcomes",
     "duplicate_games",
     "duplicate_hands",
     "hand_outcomes",
