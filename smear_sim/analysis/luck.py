@@ -79,8 +79,11 @@ def deal_luck(record: HandRecord, *, equity: EquityTable, plan: RunPlan, seed: i
 
     value_points = float(q @ points_of)
     value_win = float(q @ wins_of)
-    spread = (lambda v, mean: math.sqrt(max(float(q @ v ** 2) - mean ** 2, 0.0) / (playouts - 1))
-              if playouts > 1 else 0.0)
+
+    def spread(v: np.ndarray, mean: float) -> float:
+        """The standard error of the playouts' mean of ``v`` (0 with one playout of a deterministic player)."""
+        return math.sqrt(max(float(q @ v ** 2) - mean ** 2, 0.0) / (playouts - 1)) if playouts > 1 else 0.0
+
     average_points = float(p @ points_of)
     average_points_var = max(float(p @ points_of ** 2) - average_points ** 2, 0.0) / equity.hands
     average_win = equity.win(us, them, "us")

@@ -57,6 +57,7 @@ __all__ = [
     "ReviewedDecision",
     "ReviewedHand",
     "Totals",
+    "count_decisions",
     "mark_of",
     "read_hands",
     "review",
@@ -240,6 +241,9 @@ def read_hands(records: Iterable[Any], settings: Mapping[str, Any] | None = None
     for number, obj in enumerate(records):
         where = f"record {number + 1}: " if len(records) > 1 else ""
         try:
+            if isinstance(obj, ReviewedHand):
+                hands.append(obj)
+                continue
             if isinstance(obj, HandRecord):
                 hands.append(ReviewedHand(number, 0, obj, replay(obj)))
                 continue
@@ -256,6 +260,11 @@ def read_hands(records: Iterable[Any], settings: Mapping[str, Any] | None = None
     if not hands:
         raise RecordError("the input holds no record: give a hand record, a game record or a JSONL file of them")
     return hands
+
+
+def count_decisions(hands: Iterable[ReviewedHand]) -> int:
+    """The decisions a review of ``hands`` grades: those where the seat had more than one legal action."""
+    return sum(d.has_choice for h in hands for d in decisions_of(h.hand))
 
 
 def _inputs(record: Any) -> list[Any]:
@@ -314,11 +323,10 @@ def review(
         return plans[rules]
 
     from .decisions import hint as hint_of
-    from ..reference.view import parse_view
 
     graded: list[ReviewedDecision] = []
     for h, d in work:
-        view = parse_view(d.view(h.hand))
+        view = d.view(h.hand)
         advice = hint_of(view, samples=samples, seed=seed, inference=inference, playout=playout,
                          plan=plan_for(h.hand.rules))
         graded.append(_graded(h, d, advice))
@@ -341,8 +349,8 @@ def _graded(h: ReviewedHand, d: Decision, advice: Any) -> ReviewedDecision:
 
 
 def _luck(hands: Sequence[ReviewedHand], plan_for, seed: int) -> Iterable[DealLuck]:
-    from .hand_outcomes import DEFAULT_HANDS
     from .hand import shared_equity
+    from .hand_outcomes import DEFAULT_HANDS
 
     floor = min(DEFAULT_FLOOR, *(s for h in hands for s in h.hand.scores_before))
     for h in hands:

@@ -7,9 +7,8 @@ record through the reference engine and lists them as :class:`Decision` values: 
 docs/formats.md) and how many legal actions the seat had. Discards are made face down and at once; they are
 listed from the bidder on, clockwise, right after the bidder's trump.
 
-:meth:`Decision.view` cuts the record down to what that seat saw when it chose: a seat's view (docs/formats.md,
-"A seat's view"), with the other seats' hands and discards ``null``, the kitty only for the bidder once it holds
-it, and the calls, trump and plays made before the decision.
+:meth:`Decision.view` cuts the record down to what that seat saw when it chose: a seat's view
+(:func:`smear_sim.reference.view.view_of`; docs/formats.md, "A seat's view").
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ from typing import Any, Literal
 from ..core.cards import SUIT_NAMES, card_name
 from . import hand as ref
 from .record import HandRecord, replay, replay_position
+from .view import SeatView, view_of
 
 __all__ = ["DECISION_KINDS", "Decision", "DecisionKind", "decisions_of"]
 
@@ -49,36 +49,16 @@ class Decision:
         """Whether the seat had more than one legal action (only those are graded)."""
         return self.legal > 1
 
-    def view(self, record: HandRecord) -> dict[str, Any]:
-        """The seat's view of ``record`` at this decision, as the JSON object of docs/formats.md ("A seat's view"):
-        only what the seat could see, the other hands and discards ``null``."""
-        seat = self.seat
-        hands: list[Any] = [None] * 4
-        hands[seat] = [card_name(c) for c in record.hands[seat]]
-        view: dict[str, Any] = {
-            "rules": record.rules.changed(),
-            "dealer": record.dealer,
-            "scores_before": list(record.scores_before),
-            "seat": seat,
-            "hands": hands,
-            "kitty": None,
-            "bids": list(record.bids[:self.calls]),
-        }
+    def view(self, record: HandRecord) -> SeatView:
+        """The seat's view of ``record`` at this decision (:func:`smear_sim.reference.view.view_of`): only what the
+        seat could see, the calls, trump and cards played before it."""
         if self.kind == "call":
-            return view
-        bidder = _bidder(record)
-        if seat == bidder:
-            view["kitty"] = [card_name(c) for c in record.kitty]
+            return view_of(record, self.seat, bids=self.calls)
         if self.kind == "trump":
-            return view
-        assert record.trump is not None and record.discards is not None and record.plays is not None
-        view["trump"] = SUIT_NAMES[record.trump]
-        discards: list[Any] = [None] * 4
-        if self.kind == "card":
-            discards[seat] = [card_name(c) for c in record.discards[seat]]
-        view["discards"] = discards
-        view["plays"] = [card_name(c) for c in record.plays[:self.plays]]
-        return view
+            return view_of(record, self.seat, trump=False)
+        if self.kind == "keep":
+            return view_of(record, self.seat, discards=False)
+        return view_of(record, self.seat, plays=self.plays)
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "decision": self.kind, "trick": self.trick, "taken": self.taken,
