@@ -27,11 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import RecordError
+from ..core.errors import BadValue, RecordError
+from ..core.players import parse_policies
 from ..core.rules import Rules
 from ..core.stats import Estimate, round_to_se
 from ..engine.runner import Progress, check_count
-from ..reference.decisions import Decision, decisions_of
+from ..reference.decisions import DECISION_KINDS, Decision, decisions_of
 from ..reference.hand import HandResult, team_of
 from ..reference.record import (
     GameRecord,
@@ -43,6 +44,7 @@ from ..reference.record import (
     replay,
     replay_game,
 )
+from .decisions import DOUBLE_DUMMY, INFERENCE, hint
 from .luck import DealLuck, deal_luck
 from .plan import RunPlan
 from .scores import DEFAULT_FLOOR
@@ -51,12 +53,15 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "DEFAULT_SAMPLES",
     "MARKS",
     "MAX_REVIEW_DECISIONS",
     "Review",
     "ReviewedDecision",
     "ReviewedHand",
     "Totals",
+    "check_kinds",
+    "check_options",
     "count_decisions",
     "mark_of",
     "read_hands",
@@ -65,6 +70,7 @@ __all__ = [
 
 # The marks, worst first, each with the P(win the game) cost from which it is given (docs/formats.md, "Marks").
 MARKS: tuple[tuple[str, float], ...] = (("very bad", 0.04), ("bad", 0.02), ("doubtful", 0.01))
+DEFAULT_SAMPLES = 256  # worlds per decision: a hand in about 25 s on two cores (benchmarks/review.py)
 MAX_REVIEW_DECISIONS = 10_000  # decisions one review may grade: about 300 hands, hours of work at the default
 
 
@@ -262,9 +268,32 @@ def read_hands(records: Iterable[Any], settings: Mapping[str, Any] | None = None
     return hands
 
 
-def count_decisions(hands: Iterable[ReviewedHand]) -> int:
-    """The decisions a review of ``hands`` grades: those where the seat had more than one legal action."""
-    return sum(d.has_choice for h in hands for d in decisions_of(h.hand))
+def check_options(inference: str, playout: str | None) -> None:
+    """The hints' options, checked before any work: ``inference`` one of :data:`~.decisions.INFERENCE`, ``playout``
+    None (double dummy) or a player's name."""
+    if inference not in INFERENCE:
+        raise BadValue("inference", f"must be one of {', '.join(INFERENCE)}, got {inference!r}")
+    if playout is not None and playout != DOUBLE_DUMMY:
+        parse_policies(playout)
+
+
+def check_kinds(kinds: Sequence[str] | str | None) -> tuple[str, ...]:
+    """The kinds of decision to grade (a list, or comma-separated text), checked; None is all of them."""
+    if kinds is None:
+        return DECISION_KINDS
+    if isinstance(kinds, str):
+        kinds = [k.strip() for k in kinds.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in DECISION_KINDS]
+    if unknown or not kinds:
+        raise BadValue("kinds", f"must name decisions among {', '.join(DECISION_KINDS)}, got "
+                                f"{', '.join(map(str, unknown)) or 'none'}")
+    return tuple(k for k in DECISION_KINDS if k in kinds)
+
+
+def count_decisions(hands: Iterable[ReviewedHand], kinds: Sequence[str] | None = None) -> int:
+    """The decisions a review of ``hands`` grades: those of ``kinds`` where the seat had more than one legal action."""
+    kinds = check_kinds(kinds)
+    return sum(d.has_choice and d.kind in kinds for h in hands for d in decisions_of(h.hand))
 
 
 def _inputs(record: Any) -> list[Any]:
@@ -284,31 +313,35 @@ def _inputs(record: Any) -> list[Any]:
 def review(
     record: Any,
     *,
-    samples: int | None = None,
+    samples: int | None = DEFAULT_SAMPLES,
     seed: int = 1,
     rules: Rules | Mapping[str, Any] | None = None,
     inference: str = "policy",
     playout: str | None = None,
     policy: str = "heuristic",
     luck: bool = True,
+    kinds: Sequence[str] | None = None,
     plan: RunPlan | None = None,
     progress: Progress | None = None,
 ) -> Review:
     """Review every decision of ``record``: a hand record, a game record (as JSON objects or parsed), a list of
     them, or a file of one or of JSONL lines (a path; ``-`` is standard input).
 
-    ``samples`` is the worlds of each decision's hint (None: the hint's default precision); ``seed``, ``inference``
+    ``samples`` is the worlds of each decision's hint (None: the hint's default precision, slower); ``seed``, ``inference``
     and ``playout`` go to every hint as they are (:func:`smear_sim.analysis.decisions.hint`). ``rules`` are rule
     options the records leave out (as ``--rule``). ``policy`` is the players the hints infer the calls by, and the
-    reference player of the luck (with ``luck`` False the luck is not measured). ``plan`` (who plays and how the
+    reference player of the luck (with ``luck`` False the luck is not measured). ``kinds`` grades only those kinds of
+    decision (``call``, ``trump``, ``keep``, ``card``; None: all). ``plan`` (who plays and how the
     run goes: threads, executor) stands for ``policy``; ``progress`` hears of each decision graded.
     """
     started = time.perf_counter()
+    check_options(inference, playout)
     settings = rules.changed() if isinstance(rules, Rules) else dict(rules or {})
     hands = read_hands(_inputs(record), settings)
     if samples is not None:
         check_count("samples", samples)
-    work = [(h, d) for h in hands for d in decisions_of(h.hand) if d.has_choice]
+    kinds = check_kinds(kinds)
+    work = [(h, d) for h in hands for d in decisions_of(h.hand) if d.has_choice and d.kind in kinds]
     if len(work) > MAX_REVIEW_DECISIONS:
         raise RecordError(f"the input has {len(work):,} decisions to grade; a review grades at most "
                           f"{MAX_REVIEW_DECISIONS:,}: split the file")
@@ -322,13 +355,13 @@ def review(
             plans[rules] = plan if rules == plan.rules else RunPlan.of(plan.policies, rules, settings=plan.settings)
         return plans[rules]
 
-    from .decisions import hint as hint_of
-
     graded: list[ReviewedDecision] = []
     for h, d in work:
-        view = d.view(h.hand)
-        advice = hint_of(view, samples=samples, seed=seed, inference=inference, playout=playout,
-                         plan=plan_for(h.hand.rules))
+        # A call is valued as the auction analysis values it: the calls inferred and the hand played by the policy.
+        how = {"inference": "policy", "playout": None} if d.kind == "call" else {"inference": inference,
+                                                                                 "playout": playout}
+        advice = hint(d.view(h.hand), samples=samples, seed=seed, plan=plan_for(h.hand.rules), include=[d.taken],
+                      **how)
         graded.append(_graded(h, d, advice))
         if progress is not None:
             progress(1)
@@ -352,9 +385,8 @@ def _luck(hands: Sequence[ReviewedHand], plan_for, seed: int) -> Iterable[DealLu
     from .hand import shared_equity
     from .hand_outcomes import DEFAULT_HANDS
 
-    floor = min(DEFAULT_FLOOR, *(s for h in hands for s in h.hand.scores_before))
-    for h in hands:
+    for h in hands:  # the table each hint of the deal reads (analysis.decisions.hint): the same key, made once
         plan = plan_for(h.hand.rules)
         equity = shared_equity(DEFAULT_HANDS, seed, h.hand.rules, plan.one_policy("the luck's reference player"),
-                               floor, executor=plan.settings.executor)
+                               min(DEFAULT_FLOOR, *h.hand.scores_before), executor=plan.settings.executor)
         yield deal_luck(h.hand, equity=equity, plan=plan, seed=seed, index=(h.record, h.deal))

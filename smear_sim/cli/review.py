@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from ..core.errors import SmearError
 from .app import (
     ClusterOpt,
     JsonFlag,
@@ -31,8 +32,11 @@ def review(
     record: Annotated[str, typer.Argument(metavar="RECORD", help="A hand record, a game record, or a JSONL file of "
                                           "them (as 'simulate --trace' writes), or - for standard input.")],
     samples: Annotated[int | None, typer.Option("--samples", min=1, max=MAX_SAMPLES, help="Worlds per decision "
-                                                   f"(at most {MAX_SAMPLES:,}; default: each hint's default "
-                                                   "precision, as 'smear-sim hint').")] = None,
+                                                f"(default 256, at most {MAX_SAMPLES:,}).")] = None,
+    precise: Annotated[bool, typer.Option("--precise", help="Draw each decision's worlds to the hint's default "
+                                          "precision instead of --samples (slower: about a minute a hand).")] = False,
+    kinds: Annotated[str | None, typer.Option("--kinds", metavar="KINDS", help="Grade only these decisions, "
+                                              "comma-separated: call, trump, keep, card (default: all).")] = None,
     seed: Seed = 1,
     policy: Annotated[str, typer.Option("--policy", help="The players the hints infer the calls by, and the "
                                         "reference player of the luck: heuristic, heuristic-v1, random or equity.")]
@@ -54,7 +58,8 @@ def review(
     team, and the luck of each deal.
 
     Each decision (call, trump, keep, card) gets the hint from that seat's own view, exactly as 'smear-sim hint'
-    gives it with the same --seed and --samples; its cost is the best action's value minus the taken one's, in
+    gives it with the same --seed and --samples (256 worlds a decision unless said: about 25 s a hand on two
+    cores); its cost is the best action's value minus the taken one's, in
     points and in P(win the game), never below 0. A P(win) cost of 0.01 or more is doubtful (?!), 0.02 bad (?),
     0.04 very bad (??). Luck is what the cards dealt were worth to each team against an average deal at that
     seat and score. docs/formats.md defines them all and the --json output.
@@ -65,26 +70,31 @@ def review(
 
       smear-sim review game.json --samples 500 --json
 
+      smear-sim review hands.jsonl --kinds card --no-luck
+
       smear-sim simulate --games 1 --trace game.jsonl --trace-games 1; smear-sim review game.jsonl --cluster local:2
     """
-    from ..analysis.decisions import check_hint_options
     from ..analysis.plan import RunPlan
-    from ..analysis.review import count_decisions, read_hands
+    from ..analysis.review import DEFAULT_SAMPLES, check_kinds, check_options, count_decisions, read_hands
     from ..analysis.review import review as run_review
     from ..core.rules import rule_settings
     from ..reference.record import load_records
 
+    if precise and samples is not None:
+        raise SmearError("--precise cannot apply with --samples: give a number of worlds, or the default precision")
     settings = rule_settings(rules_file, rule or ())
     hands = read_hands(load_records(record), settings)  # checked before any work
-    check_hint_options(inference=inference, playout=playout)
+    check_options(inference, playout)
+    chosen = check_kinds(kinds)
     rules = hands[0].hand.rules
     ready_players(policy, rules)
-    total = count_decisions(hands)
+    total = count_decisions(hands, chosen)
     with executor_for(threads, cluster, scheduler) as executor, \
             progress_for(total, "reviewing decisions", total > 1) as progress:
         plan = RunPlan.of(policy, rules, executor=executor)
-        result = run_review(hands, samples=samples, seed=seed, inference=inference, playout=playout, luck=luck,
-                            plan=plan, progress=progress)
+        result = run_review(hands, samples=None if precise else samples or DEFAULT_SAMPLES, seed=seed,
+                            inference=inference, playout=playout, luck=luck, kinds=chosen, plan=plan,
+                            progress=progress)
     if json_output:
         print_json(result.to_json())
     else:

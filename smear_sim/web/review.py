@@ -2,7 +2,7 @@
 
 The body is ``{"record": RECORD, "samples": N, "seed": S, ...}``, the command's options as fields: ``record`` (a
 hand record, a game record, or a list of them, as a JSONL file holds), ``samples``, ``seed``, ``policy``,
-``inference``, ``playout``, ``luck`` and ``rules`` (the options the records leave out, as ``--rule``). Everything
+``inference``, ``playout``, ``luck``, ``kinds`` and ``rules`` (the options the records leave out, as ``--rule``). Everything
 is checked before any work, each problem answered with the command line's one-line message (HTTP 400). A review
 runs one hint per decision, so the server bounds it: at most ``max_decisions`` decisions (a few hands) and
 ``max_samples`` worlds a decision.
@@ -15,7 +15,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..analysis.plan import RunPlan
-from ..analysis.review import ReviewedHand, count_decisions, read_hands, review
+from ..analysis.review import (
+    DEFAULT_SAMPLES,
+    ReviewedHand,
+    check_kinds,
+    check_options,
+    count_decisions,
+    read_hands,
+    review,
+)
 from ..core.errors import SmearError
 from ..core.players import FAST_POLICIES, parse_policy
 from ..core.rules import Rules
@@ -23,7 +31,7 @@ from ..engine.runner import seed_value
 
 __all__ = ["DEFAULT_MAX_DECISIONS", "DEFAULT_MAX_REVIEW_SAMPLES", "REVIEW_FIELDS", "ReviewRequest", "review_request"]
 
-REVIEW_FIELDS = ("record", "samples", "seed", "policy", "inference", "playout", "luck", "rules")
+REVIEW_FIELDS = ("record", "samples", "seed", "policy", "inference", "playout", "luck", "kinds", "rules")
 DEFAULT_MAX_DECISIONS = 200  # about eight hands: a review of a hand takes seconds, of a game minutes
 DEFAULT_MAX_REVIEW_SAMPLES = 20_000  # worlds per decision
 
@@ -39,15 +47,17 @@ class ReviewRequest:
     inference: str
     playout: str | None
     luck: bool
+    kinds: tuple[str, ...]
 
     @property
     def decisions(self) -> int:
-        return count_decisions(self.hands)
+        return count_decisions(self.hands, self.kinds)
 
     def run(self, executor, progress=None) -> dict[str, Any]:
         """The JSON ``smear-sim review --json`` prints; ``executor`` is the simulator's turn."""
         result = review(list(self.hands), samples=self.samples, seed=self.seed, inference=self.inference,
-                        playout=self.playout, luck=self.luck, plan=self.plan.but(executor=executor), progress=progress)
+                        playout=self.playout, luck=self.luck, kinds=self.kinds, plan=self.plan.but(executor=executor),
+                        progress=progress)
         return result.to_json()
 
 
@@ -63,8 +73,6 @@ def _field(body: dict, name: str, kind, what: str):
 def review_request(body: Any, max_samples: int = DEFAULT_MAX_REVIEW_SAMPLES,
                    max_decisions: int = DEFAULT_MAX_DECISIONS) -> ReviewRequest:
     """Check a ``POST /api/review`` body (module docstring); a one-line :class:`SmearError` if it is bad."""
-    from ..analysis.decisions import check_hint_options
-
     if not isinstance(body, dict):
         raise SmearError('the request must be a JSON object such as {"record": {...}, "samples": 500}')
     unknown = sorted(set(body) - set(REVIEW_FIELDS))
@@ -81,6 +89,7 @@ def review_request(body: Any, max_samples: int = DEFAULT_MAX_REVIEW_SAMPLES,
     inference = _field(body, "inference", str, '"policy" or "none"') or "policy"
     playout = _field(body, "playout", str, "a policy name")
     luck = _field(body, "luck", bool, "true or false")
+    kinds = check_kinds(_field(body, "kinds", (str, list), 'decisions such as "card,keep" or ["card"]'))
     settings = Rules.from_mapping(_field(body, "rules", dict, "an object of rule options") or {},
                                   source="rules").changed()
     seed_value(1 if seed is None else seed)
@@ -89,7 +98,7 @@ def review_request(body: Any, max_samples: int = DEFAULT_MAX_REVIEW_SAMPLES,
     if parse_policy(policy).name not in FAST_POLICIES:
         raise SmearError(f"policy {policy!r} is not offered here: choose {' or '.join(FAST_POLICIES)}")
     hands = read_hands(record if isinstance(record, list) else [record], settings)
-    check_hint_options(inference=inference, playout=playout)
+    check_options(inference, playout)
     rules = hands[0].hand.rules
     if policy.strip().lower() == "equity":
         from ..analysis.models import tables_ready
@@ -97,8 +106,8 @@ def review_request(body: Any, max_samples: int = DEFAULT_MAX_REVIEW_SAMPLES,
         if not tables_ready(rules):
             raise SmearError(f"the equity player's tables for {rules.summary()} are not made yet: make them once with "
                              "'smear-sim simulate --hands 1000 --policy equity' and these rules (a few minutes)")
-    request = ReviewRequest(tuple(hands), RunPlan.of(policy, rules), samples, 1 if seed is None else seed, inference,
-                            playout, True if luck is None else luck)
+    request = ReviewRequest(tuple(hands), RunPlan.of(policy, rules), DEFAULT_SAMPLES if samples is None else samples,
+                            1 if seed is None else seed, inference, playout, True if luck is None else luck, kinds)
     if request.decisions > max_decisions:
         raise SmearError(f"the record has {request.decisions:,} decisions to grade; this server reviews at most "
                          f"{max_decisions:,} a request: send fewer hands, or run 'smear-sim review' on the file")

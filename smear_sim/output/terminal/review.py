@@ -11,7 +11,7 @@ from rich.table import Table
 from ...core.cards import card_name
 from ...core.stats import Estimate
 from ...reference.hand import team_of
-from ..format import MARK_SYMBOLS, estimate_text, suit_label
+from ..format import MARK_SYMBOLS, estimate_cell, estimate_text, suit_label
 from .console import console
 
 __all__ = ["print_review"]
@@ -32,6 +32,20 @@ def _marked(text: str, graded) -> str:
 
 def _cost(estimate: Estimate, percent: bool = False) -> str:
     return estimate_text(estimate.value, estimate.se, percent)
+
+
+def _cell(estimate: Estimate, percent: bool = False) -> str:
+    """The compact form for the tables: ``0.41(5)`` is 0.41 ± 0.05 (percentages without the sign)."""
+    return estimate_cell(estimate.value, estimate.se, percent)
+
+
+def _taken_and_best(g) -> tuple[str, str]:
+    """The action taken and the best; for a keep only the cards they differ by."""
+    taken, best = g.decision.taken, g.best
+    if g.decision.kind == "keep" and isinstance(best, list):
+        return (" ".join(c for c in taken if c not in best) or "=",
+                " ".join(c for c in best if c not in taken) or "=")
+    return _action(taken), _action(best)
 
 
 def print_review(review) -> None:
@@ -84,13 +98,16 @@ def print_review(review) -> None:
         costly = [g for g in graded.values() if g.mark is not None]
         costly.sort(key=lambda g: (g.decision.calls, g.decision.kind != "call", g.decision.plays))
         if costly:
-            table = Table(title="Costly decisions", box=box.SIMPLE, padding=(0, 1, 0, 0), title_justify="left")
-            for name in ("seat", "decision", "trick", "taken", "best", "cost (points)", "cost (P(win))", "mark"):
-                table.add_column(name, justify="right" if name.startswith(("seat", "trick", "cost")) else "left")
+            table = Table(title="Costly decisions", box=box.SIMPLE, padding=(0, 1, 0, 0), title_justify="left",
+                          caption="cost: best minus taken, points and P(win) in %; a keep shows the cards that "
+                                  "differ", caption_justify="left")
+            for name in ("seat", "decision", "trick", "taken", "best", "points", "P(win) %", "mark"):
+                table.add_column(name, justify="left" if name in ("decision", "taken", "best", "mark") else "right")
             for g in costly:
                 d = g.decision
-                table.add_row(str(d.seat), d.kind, "" if d.trick is None else str(d.trick), _action(d.taken),
-                              _action(g.best), _cost(g.points), _cost(g.win, True), _marked(g.mark, g))
+                taken, best = _taken_and_best(g)
+                table.add_row(str(d.seat), d.kind, "" if d.trick is None else str(d.trick), taken, best,
+                              _cell(g.points), _cell(g.win, True), _marked(g.mark, g))
             out.print(table)
         else:
             out.print(f"No decision cost {_threshold()} of P(win) or more.")
@@ -119,16 +136,17 @@ def _threshold() -> str:
 def _print_totals(out, review) -> None:
     seats, teams = review.seat_totals(), review.team_totals()
     table = Table(title="Decisions graded", box=box.SIMPLE, padding=(0, 1, 0, 0), title_justify="left",
-                  caption="cost: the best action's value minus the taken one's, summed; marks by P(win) cost: "
+                  caption="cost: the best action's value minus the taken one's, summed, in points and P(win) (%); "
+                          "mean: per decision; marks by P(win) cost: "
                           + ", ".join(f"{name} {MARK_SYMBOLS[name]} ≥ {threshold:g}"
                                       for name, threshold in reversed(_marks())) + " (docs/formats.md)",
                   caption_justify="left")
-    for name in ("", "decisions", "cost (points)", "cost (P(win))", "mean (P(win))", "doubtful", "bad", "very bad"):
+    for name in ("", "decisions", "points", "P(win) %", "mean %", "?!", "?", "??"):
         table.add_column(name, justify="left" if name == "" else "right")
     rows = [(f"seat {s} (team {team_of(s)})", t) for s, t in enumerate(seats)]
     rows += [(f"team {team}", t) for team, t in enumerate(teams)]
     for label, t in rows:
-        table.add_row(label, str(t.decisions), _cost(t.points), _cost(t.win, True), _cost(t.mean_win, True),
+        table.add_row(label, str(t.decisions), _cell(t.points), _cell(t.win, True), _cell(t.mean_win, True),
                       *(str(t.marks[name]) for name in ("doubtful", "bad", "very bad")))
     out.print(table)
     if review.luck:
