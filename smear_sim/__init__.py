@@ -26,11 +26,13 @@ from .reference.record import (
     score_game_record,
     score_record,
 )
+from .reference.view import SeatView, parse_view, view_of
 
 if TYPE_CHECKING:  # the lazy names below, for type checkers and editors
     from .analysis.auction import AuctionAnalysis, evaluate_auction
     from .analysis.bidder_tables import bidder_tables, build_bidder_tables, ready_tables
     from .analysis.classes import ClassTable, bid_table, class_table, hand_classes, moon_table
+    from .analysis.decisions import Hint, hint
     from .analysis.hand import HandAnalysis, HandQuery, evaluate_hand, hand_query
     from .analysis.hand_outcomes import hand_outcomes
     from .analysis.match import (
@@ -93,6 +95,8 @@ _LAZY = {
     "GamesResult": ".analysis.match",
     "evaluate_auction": ".analysis.auction",
     "AuctionAnalysis": ".analysis.auction",
+    "hint": ".analysis.decisions",
+    "Hint": ".analysis.decisions",
     "position_table": ".analysis.positions",
     "PositionTable": ".analysis.positions",
     "bidder_tables": ".analysis.bidder_tables",
@@ -142,6 +146,7 @@ __all__ = [  # the names below, then those that load on first use (_LAZY)
     "HandAnalysis",
     "HandQuery",
     "HandRecord",
+    "Hint",
     "IllegalAction",
     "LocalExecutor",
     "PositionTable",
@@ -149,6 +154,7 @@ __all__ = [  # the names below, then those that load on first use (_LAZY)
     "Review",
     "Rules",
     "RulesError",
+    "SeatView",
     "SimulationResult",
     "SmearError",
     "SolveResult",
@@ -170,6 +176,7 @@ __all__ = [  # the names below, then those that load on first use (_LAZY)
     "hand_outcomes",
     "hand_query",
     "heatmap",
+    "hint",
     "iter_trace_records",
     "load_rules",
     "make_curves",
@@ -181,6 +188,7 @@ __all__ = [  # the names below, then those that load on first use (_LAZY)
     "parse_cards",
     "parse_game_record",
     "parse_record",
+    "parse_view",
     "points_distribution",
     "position_counts",
     "position_table",
@@ -198,6 +206,7 @@ __all__ = [  # the names below, then those that load on first use (_LAZY)
     "tournament",
     "trace_game_records",
     "trace_records",
+    "view_of",
 ]
 
 

@@ -9,6 +9,9 @@
   position, ``{"progress": {"stage": "auction", "done": D, "total": null}}`` (deals tried: how many fit the
   calls before the seat is known only at the end), then ``{"result": {...}}`` or ``{"error": "..."}``;
   closing the connection stops the analysis.
+- ``POST /api/hint`` takes ``{"view": VIEW, ...}`` with the options of ``smear-sim hint`` as fields (``samples``,
+  ``seed``, ``policy``, ``inference``, ``playout``, ``rules``) and answers exactly the object ``smear-sim hint
+  --json`` prints (docs/formats.md, "A seat's view"); its worlds are capped at ``MAX_HINT_SAMPLES``.
 - ``POST /api/calls``: ``{"auction": [...], "rules": {...}}`` answers the legal calls at each turn of that
   auction (``legal``: one list per call given, and one for the next seat), the calls given that are not
   legal where they stand replaced by the first legal one (``auction``): the page offers only legal calls.
@@ -83,8 +86,8 @@ from .review import DEFAULT_MAX_DECISIONS, DEFAULT_MAX_REVIEW_SAMPLES, review_re
 from .scheduler import AnalysisCancelled, ServerBusy, Simulator
 
 __all__ = ["BID_TABLE", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_SAMPLES", "DEFAULT_MAX_SPAN", "EQUITY_TABLE", "HAND_FIELDS",
-           "MAX_DEPTH", "MAX_PRECISION", "POSITION_TABLE", "STATIC", "TABLE_GROUPINGS", "WARMING_UP", "HandRequest",
-           "WarmingUp", "create_app", "hand_request", "read_json"]
+           "HINT_FIELDS", "MAX_DEPTH", "MAX_HINT_SAMPLES", "MAX_PRECISION", "POSITION_TABLE", "STATIC", "TABLE_GROUPINGS", "WARMING_UP", "HandRequest",
+           "HintRequest", "WarmingUp", "create_app", "hand_request", "hint_request", "read_json"]
 
 DEFAULT_MAX_SAMPLES = 200_000
 DEFAULT_MAX_DEALS = 2_000_000  # deals an auction analysis may try (the command line's default is 20,000,000)
@@ -95,6 +98,8 @@ MAX_DIGITS = 20  # digits in a number of a request body: 2**64 - 1 (the largest 
 MAX_PRECISION = 1000.0  # a standard error of points above this stops after the first batch anyway
 TABLE_GROUPINGS = 8  # groupings of the bid table kept, each a few MB
 STATIC = Path(__file__).parent / "static"
+HINT_FIELDS = ("view", "samples", "seed", "policy", "inference", "playout", "rules")
+MAX_HINT_SAMPLES = 20_000  # worlds one hint may play out (each plays every legal action, double dummy)
 HAND_FIELDS = ("cards", "trump", "samples", "precision", "seed", "policy", "rules", "score", "position", "auction",
                "max_deals")
 BID_TABLE = "bid_table.npz"
@@ -203,6 +208,66 @@ def hand_request(body: Any, max_samples: int, max_deals: int = DEFAULT_MAX_DEALS
     if parse_policy(policy).name not in FAST_POLICIES:  # a search player is far too slow for the page
         raise SmearError(f"policy {policy!r} is not offered here: choose {' or '.join(FAST_POLICIES)}")
     return HandRequest(query, plan, samples, position, prior, max_deals if deals is None else deals)
+
+
+@dataclass(frozen=True)
+class HintRequest:
+    """A checked ``POST /api/hint``: the hint ``smear-sim hint`` gives for the same view and options."""
+
+    view: Any  # a SeatView
+    plan: RunPlan
+    samples: int | None
+    seed: int
+    inference: str
+    playout: str | None
+
+    def run(self, executor, stage: Callable[[str], None] = lambda _: None) -> tuple[dict[str, Any], float]:
+        from ..analysis.decisions import hint
+
+        stage("hint")
+        result = hint(self.view, samples=self.samples, seed=self.seed, inference=self.inference,
+                      playout=self.playout, plan=self.plan.but(executor=executor))
+        return result.to_json(), result.seconds
+
+
+def hint_request(body: Any, max_span: int = DEFAULT_MAX_SPAN) -> HintRequest:
+    """Check a ``POST /api/hint`` body (a one-line SmearError if bad), as the command line checks its options."""
+    from ..analysis.decisions import INFERENCE
+    from ..reference.view import parse_view
+
+    if not isinstance(body, dict):
+        raise SmearError('the request must be a JSON object such as {"view": {...}} (docs/formats.md)')
+    unknown = sorted(set(body) - set(HINT_FIELDS))
+    if unknown:
+        raise SmearError(f"unknown field {unknown[0]!r} in the request: the fields are {', '.join(HINT_FIELDS)}")
+    if body.get("view") is None:
+        raise SmearError("view is missing: give the seat's view, a hand record in progress with \"seat\"")
+    policy = _optional(body, "policy", str, "a policy name: " + " or ".join(FAST_POLICIES)) or "heuristic"
+    playout = _optional(body, "playout", str, "a policy name: " + " or ".join(FAST_POLICIES))
+    inference = _optional(body, "inference", str, "policy or none") or "policy"
+    seed = _optional(body, "seed", int, "a whole number")
+    samples = _optional(body, "samples", int, "a whole number of worlds")
+    settings = _optional(body, "rules", dict, "an object of rule options") or {}
+    if inference not in INFERENCE:
+        raise SmearError(f"inference must be policy or none, got {json.dumps(inference)}")
+    for name, value in (("policy", policy), ("playout", playout)):
+        if value is not None and parse_policy(value).name not in FAST_POLICIES:
+            raise SmearError(f"{name} {value!r} is not offered here: choose {' or '.join(FAST_POLICIES)}")
+    if samples is not None:
+        check_count("samples", samples)
+        if samples > MAX_HINT_SAMPLES:
+            raise SmearError(f"samples must be at most {MAX_HINT_SAMPLES:,} worlds on this server, got {samples:,}")
+    rules = Rules.from_mapping(settings, source="rules")
+    view = parse_view(body["view"], {key: getattr(rules, key) for key in settings})
+    check_scores(tuple(view.scores_before), view.rules, "scores_before", max_span=max_span,
+                 cap=f" (the cap of {max_span} points on this server: smear-sim serve --max-span N raises it)")
+    if policy.strip().lower() == "equity":
+        from ..analysis.models import tables_ready
+
+        if not tables_ready(view.rules):
+            raise SmearError(f"the equity player's tables for {view.rules.summary()} are not made yet: make them "
+                             "once with 'smear-sim simulate --hands 1000 --policy equity' and these rules")
+    return HintRequest(view, RunPlan.of(policy, view.rules), samples, 1 if seed is None else seed, inference, playout)
 
 
 def legal_auction(body: Any) -> dict[str, Any]:
@@ -557,6 +622,17 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     async def hand(request: Request) -> JSONResponse:
         started = time.perf_counter()
         asked = ready_for(hand_request(await _json_body(request), max_samples, max_deals, max_span))
+        data, seconds = await _while_connected(request, lambda cancelled: simulator.submit(asked.run,
+                                                                                            cancelled=cancelled))
+        return JSONResponse(data, headers=_timing(seconds, started))
+
+    @app.post("/api/hint")
+    @_answers
+    async def hint_endpoint(request: Request) -> JSONResponse:
+        started = time.perf_counter()
+        asked = hint_request(await _json_body(request), max_span)
+        if not ready.is_set():
+            raise WarmingUp(WARMING_UP)
         data, seconds = await _while_connected(request, lambda cancelled: simulator.submit(asked.run,
                                                                                             cancelled=cancelled))
         return JSONResponse(data, headers=_timing(seconds, started))

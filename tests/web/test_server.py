@@ -387,3 +387,24 @@ def test_while_warming_up_analyses_are_answered_at_once_with_503(monkeypatch):
         assert app.state.ready.wait(120)
         assert warming.get("/api/rules").json()["ready"] is True
         assert warming.post("/api/hand", json={"cards": EXAMPLE, "samples": 1000}).status_code == 200
+
+
+def _hint_view(seat: int = 1, plays: int = 8) -> dict:
+    basic = json.loads((Path(__file__).parents[1] / "golden" / "basic.json").read_text())
+    obj = {k: v for k, v in basic.items() if k not in ("why", "expected")}
+    return obj | {"seat": seat, "plays": basic["plays"][:plays],
+                  "hands": [h if s == seat else None for s, h in enumerate(basic["hands"])]}
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ({}, "view is missing"),
+    ({"view": _hint_view(), "color": 1}, "unknown field 'color'"),
+    ({"view": _hint_view(2)}, "not seat 2's turn: it is seat 1's, to play a card"),
+    ({"view": _hint_view(), "samples": 10**7}, "at most"),
+    ({"view": _hint_view(), "inference": "maybe"}, "inference must be policy or none"),
+    ({"view": _hint_view(), "playout": "pimc:8"}, "not offered here"),
+])
+def test_hint_requests_are_checked_before_work(client, body, message):
+    response = client.post("/api/hint", json=body)
+    assert response.status_code == 400
+    assert message in response.json()["error"]

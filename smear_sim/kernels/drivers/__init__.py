@@ -1,10 +1,10 @@
 """Parallel drivers: many independent hands per call, spread over threads with ``prange``.
 
 One module per family: :mod:`.hands` (single hands: counts, traces, the dealing ceiling), :mod:`.games`
-(complete games), :mod:`.outcomes` (hand analysis, the outcome histogram behind the match-equity table, and one given
-deal's outcomes, a review's luck),
-:mod:`.auction` (every call of a seat played out) and :mod:`.duplicate` (deals and games played twice, the
-teams swapped). What each does before its loop is written once: the block bounds (:mod:`.blocks`), the
+(complete games), :mod:`.outcomes` (hand analysis, the outcome histogram behind the match-equity table, and one
+given deal's outcomes, a review's luck), :mod:`.auction` (every call of a seat played out), :mod:`.decisions`
+(every action of one decision played out on the worlds of a seat's view) and :mod:`.duplicate` (deals and games
+played twice, the teams swapped). What each does before its loop is written once: the block bounds (:mod:`.blocks`), the
 scratch arrays and the card pool (:mod:`smear_sim.kernels.hand`), the heuristics' card tables
 (:func:`smear_sim.kernels.players.policy_tables`) and, for games, the player set
 (:func:`smear_sim.kernels.players.player_set`).
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from ..players import SEATED, seated_arg
 from .auction import auction_deals, auction_hands, position_outcomes
+from .decisions import card_hint, deal_hint
 from .duplicate import duplicate_games, duplicate_hands
 from .games import simulate_games, trace_games
 from .hands import deal_only, simulate_hands, trace_hands
@@ -31,6 +32,8 @@ __all__ = [
     "analyze_hands",
     "auction_deals",
     "auction_hands",
+    "card_hint",
+    "deal_hint",
     "deal_only",
     "deal_outcomes",
     "duplicate_games",

@@ -1,0 +1,436 @@
+"""A hint: every legal action of a seat's next decision, valued over the worlds its view allows (docs/decisions.md).
+
+The seat's view (:mod:`smear_sim.reference.view`) decides what is due: a call, trump (the bidder with the kitty),
+a keep (a seat choosing its six cards) or a card. Then
+
+1. **worlds** are drawn: deals of the cards the seat has not seen that fit everything it saw, the other seats'
+   calls included under the policy modelling them (``inference="policy"``; ``"none"`` leaves the calls out), by
+   the one sampler of :mod:`smear_sim.kernels.worlds`;
+2. **every action is played out on every world** (paired: the same worlds, the same random stream): the card
+   play double dummy by default, or by a player (``playout``);
+3. **each action is valued** in points (the seat's team's hand score minus the other team's points, as ``ev``
+   elsewhere) and in P(win the game) from ``scores_before``, following each outcome to the score it leaves
+   and reading the match-equity table there (:mod:`smear_sim.analysis.match_equity`); for the bidding team,
+   also P(make).
+
+A call is valued as ``smear-sim hand --position --auction`` values it (:func:`smear_sim.analysis.auction.
+evaluate_auction`): the later seats call by the policy and every hand is played out by it.
+
+The best action is the one of highest P(win). Costs are the best action's values minus another's, from the
+pairs world by world, so their standard errors are much smaller than the values'.
+
+**Precision.** ``samples=None`` draws worlds until the paired standard error of the points between the two best
+actions is at most ``TARGET_SE`` (0.05), with at least ``MIN_WORLDS`` worlds and at most ``MAX_WORLDS`` (a card),
+``MAX_DEAL_WORLDS`` (trump or keep: each world plays the whole hand once per action) or ``MAX_CALL_DEALS`` kept
+deals (a call). ``samples`` fixes the number, from 1 to ``SAMPLES_LIMIT``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..core import layout as L
+from ..core.cards import SUIT_NAMES, card_name, mask_of, parse_card
+from ..core.errors import BadValue, SmearError
+from ..core.players import parse_policies, policy_array
+from ..core.stats import Estimate, proportion
+from ..engine.runner import Job, Progress, check_count
+from ..reference import hand as ref
+from ..reference.view import CALL, CARD, TRUMP, SeatView, decision_of, legal_actions, parse_view
+from .hand import json_se, json_value, shared_equity
+from .hand_outcomes import DEFAULT_HANDS, decode_outcomes, outcome_points
+from .match_equity import DEFAULT_FLOOR, EquityTable
+from .plan import RunPlan
+from .scores import DEALERS, check_scores
+from .simulate import bid_name
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "INFERENCE",
+    "KEEP_CANDIDATES",
+    "MAX_CALL_DEALS",
+    "MAX_DEAL_WORLDS",
+    "MAX_WORLDS",
+    "MIN_WORLDS",
+    "SAMPLES_LIMIT",
+    "TARGET_SE",
+    "ActionValue",
+    "Hint",
+    "hint",
+]
+
+TARGET_SE = 0.05  # points: the paired standard error between the two best actions that samples=None reaches
+MIN_WORLDS = 64
+MAX_WORLDS = 4000  # card decisions
+MAX_DEAL_WORLDS = 600  # trump and keep decisions: each world plays all 24 cards once per action
+WORLD_CHUNK = 64  # worlds between two looks at the precision
+MIN_CALL_DEALS = 2000
+MAX_CALL_DEALS = 100_000
+SAMPLES_LIMIT = 1_000_000
+KEEP_CANDIDATES = 8  # keeps valued when a seat has more legal ones (docs/decisions.md)
+INFERENCE = ("policy", "none")
+DOUBLE_DUMMY = "double-dummy"
+
+
+@dataclass(frozen=True)
+class ActionValue:
+    """One legal action's values: ``action`` as written in a record (``keep`` the six cards a trump keeps)."""
+
+    action: Any
+    points: Estimate
+    win: Estimate
+    make: Estimate | None = None  # P(make), for the bidding team
+    keep: tuple[str, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        row: dict[str, Any] = {"action": self.action}
+        if self.keep is not None:
+            row["keep"] = list(self.keep)
+        for name in ("points", "win", "make"):
+            e = getattr(self, name)
+            if e is not None:
+                row[name] = json_value(e.value, e.se)
+                row[f"{name}_se"] = json_se(e.se)
+        return row
+
+
+def _key(action: Any) -> str:
+    return json.dumps(sorted(action) if isinstance(action, list | tuple) else action)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """Every legal action of ``seat``'s ``decision``, best first (highest P(win)), valued on ``samples`` worlds."""
+
+    seat: int
+    decision: str
+    samples: int
+    seed: int
+    actions: tuple[ActionValue, ...]
+    costs: tuple[tuple[Estimate, Estimate], ...] = field(repr=False)  # per action: (points, win) best minus it
+    inference: str = "policy"
+    playout: str = DOUBLE_DUMMY
+    fallback: int = 0  # worlds for which none fitting the calls was found (module docstring of kernels.worlds)
+    tries: int = 0  # worlds drawn in all
+    seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def best(self) -> Any:
+        return self.actions[0].action
+
+    def cost(self, action: Any) -> tuple[Estimate, Estimate]:
+        """``(points, win)``: the best action's value minus ``action``'s, paired world by world (never negative in
+        expectation: the best has the highest P(win))."""
+        key = _key(action)
+        for value, cost in zip(self.actions, self.costs, strict=True):
+            if _key(value.action) == key:
+                return cost
+        raise SmearError(f"{action!r} is not a legal action here; the legal ones are "
+                         f"{', '.join(_key(a.action) for a in self.actions)}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The object of docs/formats.md ("A seat's view"), with the worlds' bookkeeping added."""
+        return {
+            "seat": self.seat,
+            "decision": self.decision,
+            "samples": self.samples,
+            "seed": self.seed,
+            "actions": [a.to_json() for a in self.actions],
+            "best": self.best,
+            "inference": self.inference,
+            "playout": self.playout,
+            "worlds": {"fallback": self.fallback, "tries": self.tries},
+        }
+
+    def frame(self) -> pd.DataFrame:
+        """One row per action, best first: its values and its cost against the best, with standard errors."""
+        import pandas as pd
+
+        rows = []
+        for a, (points, win) in zip(self.actions, self.costs, strict=True):
+            rows.append({"action": a.action if not isinstance(a.action, list) else " ".join(a.action),
+                         "keep": " ".join(a.keep) if a.keep else None,
+                         "points": a.points.value, "points_se": a.points.se, "win": a.win.value, "win_se": a.win.se,
+                         "make": a.make.value if a.make else None, "make_se": a.make.se if a.make else None,
+                         "cost_points": points.value, "cost_points_se": points.se,
+                         "cost_win": win.value, "cost_win_se": win.se})
+        return pd.DataFrame(rows)
+
+
+# -- entry point ---------------------------------------------------------------------------------------
+
+
+def hint(
+    view: SeatView | Mapping[str, Any],
+    *,
+    samples: int | None = None,
+    seed: int = 1,
+    inference: str = "policy",
+    playout: str | None = None,
+    plan: RunPlan | None = None,
+    policy: str = "heuristic",
+    progress: Progress | None = None,
+    equity: EquityTable | None = None,
+    equity_hands: int = DEFAULT_HANDS,
+    include: Sequence[Any] = (),
+) -> Hint:
+    """Value every legal action of ``view``'s decision (module docstring).
+
+    ``plan`` (or ``policy``, the policy of all four seats) models the other seats' calls and discards, and plays
+    out a call; ``view.rules`` are the rules (a plan's own rules must be the same). ``playout`` None plays the cards
+    double dummy, a policy name plays them with that player. ``equity`` values the outcomes in games won (default:
+    the session's table of ``equity_hands`` hands, as ``smear-sim hand`` uses). ``include`` lists actions (written
+    as in a record) that must be valued even where the hint values only some candidates (a keep): a review's
+    action taken.
+    """
+    if isinstance(view, Mapping):
+        view = parse_view(view)
+    if not isinstance(view, SeatView):
+        raise SmearError("hint() takes a seat's view: a SeatView, or its JSON object (docs/formats.md)")
+    if inference not in INFERENCE:
+        raise BadValue("inference", f"must be one of {', '.join(INFERENCE)}, got {inference!r}")
+    if samples is not None:
+        check_count("samples", samples, maximum=SAMPLES_LIMIT)
+    plan = plan or RunPlan.of(policy, view.rules, progress=progress)
+    if plan.rules != view.rules:
+        raise SmearError("the plan's rules differ from the view's; give the rules in the view or in the plan")
+    model_policy = plan.one_policy("a hint models")
+    playout_policy = None if playout in (None, DOUBLE_DUMMY) else parse_policies(playout)[0]
+    decision = decision_of(view)
+    score = check_scores(_team_scores(view), view.rules, "scores_before")
+    if equity is None:
+        check_count("equity_hands", equity_hands)
+        equity = shared_equity(equity_hands, seed, view.rules, model_policy, min(DEFAULT_FLOOR, *score),
+                               executor=plan.settings.executor)
+    if decision == CALL:
+        return _call_hint(view, samples, seed, plan, equity, score, inference, playout_policy)
+    return _world_hint(view, decision, samples, seed, inference, playout_policy, plan, equity, score, include)
+
+
+def _team_scores(view: SeatView) -> tuple[int, int]:
+    us, them = view.scores_before[view.team], view.scores_before[1 - view.team]
+    return us, them
+
+
+def _next_dealer(view: SeatView) -> str:
+    return DEALERS[0] if ((view.dealer + 1) & 1) == view.team else DEALERS[1]
+
+
+def _call_code(bid) -> int:
+    return L.PASS if bid == ref.PASS else (L.MOON if bid == ref.MOON else int(bid))
+
+
+# -- calls ---------------------------------------------------------------------------------------------
+
+
+def _call_hint(view, samples, seed, plan, equity, score, inference, playout) -> Hint:
+    """A call, valued by the auction analysis (module docstring); it plays out with the policy."""
+    from .auction import evaluate_auction
+
+    if playout is not None:
+        raise SmearError("a call is valued with the later calls and the play by the policy: --playout is for "
+                         "trump, keep and card decisions")
+    if inference != "policy":
+        raise SmearError("a call's worlds are the deals the calls before it fit: --inference none is for trump, "
+                         "keep and card decisions")
+    kwargs = dict(position=view.position, auction=[bid_name(_call_code(b)) for b in view.bids], score=score, seed=seed,
+                  plan=plan.but(progress=None), equity=equity)
+    n = samples or MIN_CALL_DEALS
+    analysis = evaluate_auction(list(view.hand), samples=n, **kwargs)
+    while samples is None and analysis.samples < MAX_CALL_DEALS and len(analysis.ranked) > 1:
+        _, d_ev = analysis.difference(analysis.ranked[0], analysis.ranked[1])
+        if d_ev.se <= TARGET_SE:
+            break
+        n = min(MAX_CALL_DEALS, max(2 * n, math.ceil(analysis.samples * (d_ev.se / TARGET_SE) ** 2 * 1.1)))
+        analysis = evaluate_auction(list(view.hand), samples=n, **kwargs)
+    best = analysis.ranked[0]
+    actions, costs = [], []
+    for call in analysis.ranked:
+        e = analysis.estimates[call]
+        actions.append(ActionValue(bid_name(call), e["ev"], e["win"], e.get("make")))
+        if call == best:
+            costs.append((Estimate(0.0, 0.0), Estimate(0.0, 0.0)))
+        else:
+            d_win, d_ev = analysis.difference(best, call)
+            costs.append((d_ev, d_win))
+    return Hint(view.seat, CALL, analysis.samples, seed, tuple(actions), tuple(costs), inference, "policy", 0,
+                analysis.deals, analysis.seconds)
+
+
+# -- trump, keep and card ------------------------------------------------------------------------------
+
+
+def _keep_scores(view: SeatView) -> np.ndarray:
+    from ..kernels.players import policy_tables
+
+    return policy_tables(view.rules.to_array())[1]
+
+
+def _policy_keep(cards, t: int, scores: np.ndarray) -> tuple[int, ...]:
+    """The six cards the heuristics keep from ``cards`` with trump ``t``: whole classes while they fit (the discard
+    rule), then the highest keep scores (the lowest code among equals)."""
+    return max(ref.legal_keeps(cards, t), key=lambda keep: (sum(int(scores[t, c]) for c in keep),
+                                                             [-c for c in keep]))
+
+
+def _keep_candidates(view: SeatView, t: int, include: Sequence[Any] = ()) -> list[tuple[int, ...]]:
+    """The keeps to value: every legal keep, or the ``KEEP_CANDIDATES`` of highest keep score (the policy's first),
+    and the legal keeps of ``include`` (lists of card names) after them."""
+    scores = _keep_scores(view)
+    keeps = list(ref.legal_keeps(view.held_before_play, t))
+    keeps.sort(key=lambda keep: (-sum(int(scores[t, c]) for c in keep), keep))
+    chosen = keeps[:KEEP_CANDIDATES]
+    for action in include:
+        if isinstance(action, list | tuple) and all(isinstance(c, str) for c in action):
+            keep = tuple(sorted(parse_card(c) for c in action))
+            if keep in keeps and keep not in chosen:
+                chosen.append(keep)
+    return chosen
+
+
+def _hand_state(view: SeatView) -> np.ndarray:
+    """The kernel hand state of the view's position: the seat's own cards true, each other seat holding the cards
+    it played and the lowest of the cards this seat has not seen (any do: the worlds re-deal them)."""
+    from ..kernels import state as ks
+
+    play = view.play
+    assert play is not None and view.trump is not None and view.bidder is not None
+    seen = set(view.held_before_play) | set(view.plays)
+    spare = [c for c in range(54) if c not in seen]
+    kept, known = [], []
+    for s in range(4):
+        if s == view.seat:
+            kept.append(mask_of(play.start))
+            known.append(mask_of(view.held_before_play))
+            continue
+        fill = spare[: 6 - len(play.played[s])]
+        spare = spare[len(fill):]
+        kept.append(mask_of(list(play.played[s]) + fill))
+        known.append(0)
+    hs = np.zeros(L.ST_SIZE, dtype=np.int64)
+    ks.start_play(hs, np.array(kept, dtype=np.uint64), np.array(known, dtype=np.uint64), view.trump, view.bidder,
+                  _call_code(view.bid), view.scores_before[0], view.scores_before[1])
+    rules = view.rules.to_array()
+    for c in view.plays:
+        ks.apply_card(hs, c, rules)
+    return hs
+
+
+def _world_hint(view, decision, samples, seed, inference, playout, plan, equity, score, include=()) -> Hint:
+    rules = view.rules
+    win, flat = equity.outcome_wins(score, _next_dealer(view))
+    win_value = np.rint(win * L.WIN_SCALE).astype(np.int64)
+    ev_value = outcome_points(rules.target)
+    model = policy_array(plan.policies)
+    players = np.concatenate([model, policy_array((playout, playout)) if playout else model])
+    calls = np.array([_call_code(b) for b in view.bids], dtype=np.int64)
+    infer = np.bool_(inference == "policy")
+    mode = np.int64(0 if playout is None else 1)
+    own9 = np.uint64(mask_of(view.hand))
+    s0, s1 = np.int64(view.scores_before[0]), np.int64(view.scores_before[1])
+    keeps: list[tuple[int, ...]] | None = None
+    if decision == CARD:
+        actions: list[Any] = legal_actions(view)
+        codes = np.array([parse_card(a) for a in actions], dtype=np.int64)
+        args = (rules.to_array(), players, plan.model, _hand_state(view), np.int64(view.seat), own9,
+                np.int64(view.dealer), calls, s0, s1, infer, mode, codes, win_value, ev_value)
+        driver = "card_hint"
+    else:
+        bidder = view.bidder
+        assert bidder is not None
+        if decision == TRUMP:
+            scores = _keep_scores(view)
+            trumps = list(range(4))
+            keeps = [_policy_keep(view.held_before_play, t, scores) for t in trumps]
+            actions = list(SUIT_NAMES)
+        else:
+            assert view.trump is not None
+            keeps = _keep_candidates(view, view.trump, include)
+            trumps = [view.trump] * len(keeps)
+            actions = [[card_name(c) for c in keep] for keep in keeps]
+        kitty = np.uint64(mask_of(view.kitty) if view.kitty is not None else 0)
+        args = (rules.to_array(), players, plan.model, np.int64(view.seat), own9, kitty, np.int64(view.dealer), calls,
+                s0, s1, np.int64(bidder), np.int64(_call_code(view.bid)), infer, mode,
+                np.array(trumps, dtype=np.int64), np.array([mask_of(k) for k in keeps], dtype=np.uint64), win_value,
+                ev_value)
+        driver = "deal_hint"
+    n = len(actions)
+    total = samples if samples is not None else (MAX_WORLDS if decision == CARD else MAX_DEAL_WORLDS)
+    job = Job(driver, seed, total, args, label="samples")
+    stop = None if samples is not None else _precise_enough(n, win_value, ev_value)
+    result = plan.run(job, chunk_size=WORLD_CHUNK if samples is None else None, stop=stop)
+    return _hint_from_counts(view, decision, seed, actions, keeps, result.counts, win, flat, equity, ev_value,
+                             inference, playout, result.seconds)
+
+
+def _precise_enough(n: int, win_value: np.ndarray, ev_value: np.ndarray) -> Callable[[np.ndarray], bool]:
+    """The default stopping rule: the paired standard error of the points between the best action and the next
+    best is at most ``TARGET_SE``. Actions that have scored exactly as the best on every world so far (equivalent
+    cards, say) are passed over for the next best: they cannot tell the best from the rest."""
+    pairs = 3 + n * L.N_OUTCOMES
+
+    def enough(counts: np.ndarray) -> bool:
+        worlds = int(counts[0])
+        if worlds < MIN_WORLDS:
+            return False
+        hist = counts[3: pairs].reshape(n, L.N_OUTCOMES) / worlds
+        wins = hist @ (win_value / L.WIN_SCALE)
+        order = np.argsort(-wins, kind="stable")
+        best = order[0]
+        rest = [a for a in order[1:] if counts[pairs + n * n + best * n + a] or counts[pairs + best * n + a]]
+        if not rest:
+            return True
+        return _paired(counts, n, worlds, hist, ev_value, best, rest[0], 1, 1).se <= TARGET_SE
+    return enough
+
+
+def _paired(counts, n, worlds, hist, values, a, b, offset, scale) -> Estimate:
+    """Action ``a``'s mean minus ``b``'s, with the standard error of the paired differences."""
+    pairs = 3 + n * L.N_OUTCOMES + (n * n if offset else 0)
+    d = float(hist[a] @ values - hist[b] @ values) / scale
+    mean_sq = float(counts[pairs + a * n + b]) / worlds / scale ** 2
+    return Estimate(d, math.sqrt(max(mean_sq - d * d, 0.0) / max(worlds - 1, 1)))
+
+
+def _hint_from_counts(view, decision, seed, actions, keeps, counts, win, flat, equity, ev_value, inference,
+                      playout, seconds) -> Hint:
+    n = len(actions)
+    worlds = int(counts[0])
+    hist = counts[3: 3 + n * L.N_OUTCOMES].reshape(n, L.N_OUTCOMES) / worlds
+    win_value = np.rint(win * L.WIN_SCALE).astype(np.int64)
+    fields = decode_outcomes(np.arange(L.N_OUTCOMES))
+    made = ((fields["kind"] == 1) & (fields["side"] == 0) & (fields["delta"] > 0)) | (
+        (fields["kind"] == 2) & (fields["side"] == 0))
+    bidding = view.bidder is not None and (view.bidder & 1) == view.team
+    dof = max(worlds - 1, 1)
+    values = []
+    for a in range(n):
+        p = hist[a]
+        w = float(p @ win)
+        w_var = max(float(p @ win ** 2) - w * w, 0.0) / dof
+        w_se = math.sqrt(w_var + float(equity.outcome_variance(p, flat)[0]))  # the table's own error too
+        e = float(p @ ev_value)
+        e_se = math.sqrt(max(float(p @ ev_value.astype(float) ** 2) - e * e, 0.0) / dof)
+        make = proportion(int(round(float(p @ made) * worlds)), worlds) if bidding else None
+        keep = tuple(card_name(c) for c in keeps[a]) if decision == TRUMP and keeps else None
+        values.append(ActionValue(actions[a], Estimate(e, e_se), Estimate(w, w_se), make, keep))
+    order = sorted(range(n), key=lambda a: (-values[a].win.value, -values[a].points.value, a))
+    best = order[0]
+    costs = []
+    for a in order:
+        if a == best:
+            costs.append((Estimate(0.0, 0.0), Estimate(0.0, 0.0)))
+            continue
+        points = _paired(counts, n, worlds, hist, ev_value, best, a, 1, 1)
+        win_cost = _paired(counts, n, worlds, hist, win_value, best, a, 0, L.WIN_SCALE)
+        costs.append((points, win_cost))
+    return Hint(view.seat, decision, worlds, seed, tuple(values[a] for a in order), tuple(costs), inference,
+                DOUBLE_DUMMY if playout is None else playout, int(counts[1]), int(counts[2]), seconds)
