@@ -47,7 +47,7 @@ from ..reference.record import (
 from .decisions import DOUBLE_DUMMY, INFERENCE, hint
 from .luck import DealLuck, deal_luck
 from .plan import RunPlan
-from .scores import DEFAULT_FLOOR
+from .scores import DEFAULT_FLOOR, check_scores
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -71,6 +71,7 @@ __all__ = [
 # The marks, worst first, each with the P(win the game) cost from which it is given (docs/formats.md, "Marks").
 MARKS: tuple[tuple[str, float], ...] = (("very bad", 0.04), ("bad", 0.02), ("doubtful", 0.01))
 DEFAULT_SAMPLES = 256  # worlds per decision: a hand in about 25 s on two cores (benchmarks/review.py)
+MIN_TASK_WORLDS = 32  # on a cluster, a decision's worlds go to the workers in tasks of at least this many
 MAX_REVIEW_DECISIONS = 10_000  # decisions one review may grade: about 300 hands, hours of work at the default
 
 
@@ -341,6 +342,8 @@ def review(
     if samples is not None:
         check_count("samples", samples)
     kinds = check_kinds(kinds)
+    for h in hands:  # each decision is valued from its deal's scores: checked before any work
+        check_scores(h.hand.scores_before, h.hand.rules, "scores_before")
     work = [(h, d) for h in hands for d in decisions_of(h.hand) if d.has_choice and d.kind in kinds]
     if len(work) > MAX_REVIEW_DECISIONS:
         raise RecordError(f"the input has {len(work):,} decisions to grade; a review grades at most "
@@ -358,10 +361,11 @@ def review(
     graded: list[ReviewedDecision] = []
     for h, d in work:
         # A call is valued as the auction analysis values it: the calls inferred and the hand played by the policy.
-        how = {"inference": "policy", "playout": None} if d.kind == "call" else {"inference": inference,
-                                                                                 "playout": playout}
-        advice = hint(d.view(h.hand), samples=samples, seed=seed, plan=plan_for(h.hand.rules), include=[d.taken],
-                      **how)
+        if d.kind == "call":
+            how = {"inference": "policy", "playout": None, "plan": plan_for(h.hand.rules)}
+        else:
+            how = {"inference": inference, "playout": playout, "plan": _spread(plan_for(h.hand.rules), samples)}
+        advice = hint(d.view(h.hand), samples=samples, seed=seed, include=[d.taken], **how)
         graded.append(_graded(h, d, advice))
         if progress is not None:
             progress(1)
@@ -370,6 +374,15 @@ def review(
     if luck:
         lucks = tuple(_luck(hands, plan_for, seed))
     return Review(samples, seed, tuple(hands), tuple(graded), lucks, time.perf_counter() - started)
+
+
+def _spread(plan: RunPlan, samples: int | None) -> RunPlan:
+    """On a cluster, a decision's worlds split into one task per worker thread, so that the workers share every
+    decision (the counts, and so the hint, do not depend on the split); here, the plan as it is."""
+    if plan.settings.local or samples is None or plan.settings.chunk_size is not None:
+        return plan
+    threads = max(1, plan.settings.executor.threads)
+    return plan.but(chunk_size=max(MIN_TASK_WORLDS, math.ceil(samples / threads)))
 
 
 def _graded(h: ReviewedHand, d: Decision, advice: Any) -> ReviewedDecision:

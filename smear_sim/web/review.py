@@ -24,6 +24,7 @@ from ..analysis.review import (
     read_hands,
     review,
 )
+from ..analysis.scores import MAX_SPAN, check_scores
 from ..core.errors import SmearError
 from ..core.players import FAST_POLICIES, parse_policy
 from ..core.rules import Rules
@@ -71,7 +72,7 @@ def _field(body: dict, name: str, kind, what: str):
 
 
 def review_request(body: Any, max_samples: int = DEFAULT_MAX_REVIEW_SAMPLES,
-                   max_decisions: int = DEFAULT_MAX_DECISIONS) -> ReviewRequest:
+                   max_decisions: int = DEFAULT_MAX_DECISIONS, max_span: int = MAX_SPAN) -> ReviewRequest:
     """Check a ``POST /api/review`` body (module docstring); a one-line :class:`SmearError` if it is bad."""
     if not isinstance(body, dict):
         raise SmearError('the request must be a JSON object such as {"record": {...}, "samples": 500}')
@@ -95,9 +96,13 @@ def review_request(body: Any, max_samples: int = DEFAULT_MAX_REVIEW_SAMPLES,
     seed_value(1 if seed is None else seed)
     if samples is not None and not 1 <= samples <= max_samples:
         raise SmearError(f"samples must be from 1 to {max_samples:,} worlds a decision on this server, got {samples:,}")
-    if parse_policy(policy).name not in FAST_POLICIES:
-        raise SmearError(f"policy {policy!r} is not offered here: choose {' or '.join(FAST_POLICIES)}")
+    for name, value in (("policy", policy), ("playout", playout)):
+        if value is not None and parse_policy(value).name not in FAST_POLICIES:  # a search player: far too slow
+            raise SmearError(f"{name} {value!r} is not offered here: choose {' or '.join(FAST_POLICIES)}")
     hands = read_hands(record if isinstance(record, list) else [record], settings)
+    for h in hands:  # each hint's equity table spans its scores (the server's cap, as for /api/hint)
+        check_scores(h.hand.scores_before, h.hand.rules, "scores_before", max_span=max_span,
+                     cap=f" (the cap of {max_span} points on this server: smear-sim serve --max-span N raises it)")
     check_options(inference, playout)
     rules = hands[0].hand.rules
     if policy.strip().lower() == "equity":

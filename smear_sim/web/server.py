@@ -677,7 +677,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     @_answers
     async def review_endpoint(request: Request) -> JSONResponse:
         started = time.perf_counter()
-        asked = review_request(await _json_body(request), max_review_samples, max_decisions)
+        asked = review_request(await _json_body(request), max_review_samples, max_decisions, max_span)
         if not ready.is_set():
             raise WarmingUp(WARMING_UP)
         data = await _while_connected(request, lambda cancelled: simulator.submit(asked.run, cancelled=cancelled))
