@@ -328,12 +328,14 @@ def review(
     """Review every decision of ``record``: a hand record, a game record (as JSON objects or parsed), a list of
     them, or a file of one or of JSONL lines (a path; ``-`` is standard input).
 
-    ``samples`` is the worlds of each decision's hint (None: the hint's default precision, slower); ``seed``, ``inference``
-    and ``playout`` go to every hint as they are (:func:`smear_sim.analysis.decisions.hint`). ``rules`` are rule
-    options the records leave out (as ``--rule``). ``policy`` is the players the hints infer the calls by, and the
-    reference player of the luck (with ``luck`` False the luck is not measured). ``kinds`` grades only those kinds of
-    decision (``call``, ``trump``, ``keep``, ``card``; None: all). ``plan`` (who plays and how the
-    run goes: threads, executor) stands for ``policy``; ``progress`` hears of each decision graded.
+    ``samples`` is the worlds of each decision's hint (``DEFAULT_SAMPLES``; None: the hint's default precision,
+    slower); ``seed``, ``inference`` and ``playout`` go to every hint as they are
+    (:func:`smear_sim.analysis.decisions.hint`), but a call is always valued with the calls inferred and the hand
+    played by the policy. ``rules`` are rule options the records leave out (as ``--rule``). ``policy`` is the
+    players the hints infer the calls by, and the reference player of the luck (with ``luck`` False the luck is not
+    measured). ``kinds`` grades only those kinds of decision (``call``, ``trump``, ``keep``, ``card``; None: all).
+    ``plan`` (who plays and how the run goes: threads, executor) stands for ``policy``; ``progress`` hears of each
+    decision graded.
     """
     started = time.perf_counter()
     check_options(inference, playout)
