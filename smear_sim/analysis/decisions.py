@@ -19,8 +19,9 @@ evaluate_auction`): the later seats call by the policy and every hand is played 
 The best action is the one of highest P(win). Costs are the best action's values minus another's, from the
 pairs world by world, so their standard errors are much smaller than the values'.
 
-**Precision.** ``samples=None`` draws worlds until the paired standard error of the points between the two best
-actions is at most ``TARGET_SE`` (0.05), with at least ``MIN_WORLDS`` worlds and at most ``MAX_WORLDS`` (a card),
+**Precision.** ``samples=None`` draws worlds until the decision is settled: every other action is within a paired
+standard error of ``TARGET_SE`` (0.05) points of the best, or clearly worse (its cost above ``CLEAR`` paired
+standard errors; :func:`_precise_enough`), with at least ``MIN_WORLDS`` worlds and at most ``MAX_WORLDS`` (a card),
 ``MAX_DEAL_WORLDS`` (trump or keep: each world plays the whole hand once per action) or ``MAX_CALL_DEALS`` kept
 deals (a call). ``samples`` fixes the number, from 1 to ``SAMPLES_LIMIT``.
 """
@@ -36,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core import layout as L
-from ..core.cards import SUIT_NAMES, card_name, mask_of, parse_card
+from ..core.cards import SUIT_NAMES, card_name, mask_of, parse_card, parse_cards, parse_suit
 from ..core.errors import BadValue, SmearError
 from ..core.players import parse_policies, policy_array
 from ..core.stats import Estimate, proportion
@@ -69,6 +70,7 @@ __all__ = [
 
 TARGET_SE = 0.05  # points: the paired standard error between the two best actions that samples=None reaches
 MIN_WORLDS = 64
+CLEAR = 3.0  # paired standard errors by which an action is clearly worse than the best
 MAX_WORLDS = 4000  # card decisions
 MAX_DEAL_WORLDS = 600  # trump and keep decisions: each world plays all 24 cards once per action
 WORLD_CHUNK = 64  # worlds between two looks at the precision
@@ -89,11 +91,14 @@ class ActionValue:
     win: Estimate
     make: Estimate | None = None  # P(make), for the bidding team
     keep: tuple[str, ...] | None = None
+    extra: bool = False  # valued because the caller asked (``hint(extra=...)``), not one of the candidates
 
     def to_json(self) -> dict[str, Any]:
         row: dict[str, Any] = {"action": self.action}
         if self.keep is not None:
             row["keep"] = list(self.keep)
+        if self.extra:
+            row["extra"] = True
         for name in ("points", "win", "make"):
             e = getattr(self, name)
             if e is not None:
@@ -126,15 +131,22 @@ class Hint:
     def best(self) -> Any:
         return self.actions[0].action
 
-    def cost(self, action: Any) -> tuple[Estimate, Estimate]:
+    def cost(self, action: Any, keep: Any = None) -> tuple[Estimate, Estimate]:
         """``(points, win)``: the best action's value minus ``action``'s, paired world by world (never negative in
-        expectation: the best has the highest P(win))."""
+        expectation: the best has the highest P(win)). For a trump, ``keep`` names the six cards kept with it
+        (default: the candidate's own keep); an action or keep not valued is an error (pass it in ``extra``)."""
+        if isinstance(action, Mapping):
+            action, keep = action.get("suit"), action.get("keep")
         key = _key(action)
-        for value, cost in zip(self.actions, self.costs, strict=True):
-            if _key(value.action) == key:
-                return cost
-        raise SmearError(f"{action!r} is not a legal action here; the legal ones are "
-                         f"{', '.join(_key(a.action) for a in self.actions)}")
+        wanted = None if keep is None else _key(list(keep))
+        found = [(value, cost) for value, cost in zip(self.actions, self.costs, strict=True)
+                 if _key(value.action) == key
+                 and (wanted is None or value.keep is not None and _key(list(value.keep)) == wanted)]
+        found.sort(key=lambda pair: pair[0].extra)  # a trump's own keep before one asked for besides
+        if found:
+            return found[0][1]
+        raise SmearError(f"{action!r}{'' if keep is None else f' keeping {keep!r}'} was not valued here; the "
+                         f"actions valued are {', '.join(_key(a.action) for a in self.actions)}")
 
     def to_json(self) -> dict[str, Any]:
         """The object of docs/formats.md ("A seat's view"), with the worlds' bookkeeping added."""
@@ -180,16 +192,16 @@ def hint(
     progress: Progress | None = None,
     equity: EquityTable | None = None,
     equity_hands: int = DEFAULT_HANDS,
-    include: Sequence[Any] = (),
+    extra: Sequence[Any] = (),
 ) -> Hint:
     """Value every legal action of ``view``'s decision (module docstring).
 
     ``plan`` (or ``policy``, the policy of all four seats) models the other seats' calls and discards, and plays
     out a call; ``view.rules`` are the rules (a plan's own rules must be the same). ``playout`` None plays the cards
     double dummy, a policy name plays them with that player. ``equity`` values the outcomes in games won (default:
-    the session's table of ``equity_hands`` hands, as ``smear-sim hand`` uses). ``include`` lists actions (written
-    as in a record) that must be valued even where the hint values only some candidates (a keep): a review's
-    action taken.
+    the session's table of ``equity_hands`` hands, as ``smear-sim hand`` uses). ``extra`` are legal actions to
+    value besides the candidates, as a review values the action taken: for a keep, six cards; for trump, a suit
+    with its six cards (``{"suit": "H", "keep": [...]}``); a card or a call is always valued already.
     """
     if isinstance(view, Mapping):
         view = parse_view(view)
@@ -199,7 +211,9 @@ def hint(
         raise BadValue("inference", f"must be one of {', '.join(INFERENCE)}, got {inference!r}")
     if samples is not None:
         check_count("samples", samples, maximum=SAMPLES_LIMIT)
-    plan = plan or RunPlan.of(policy, view.rules, progress=progress)
+    plan = plan or RunPlan.of(policy, view.rules)
+    if progress is not None:
+        plan = plan.but(progress=progress)  # hears of each chunk of worlds as it finishes
     if plan.rules != view.rules:
         raise SmearError("the plan's rules differ from the view's; give the rules in the view or in the plan")
     model_policy = plan.one_policy("a hint models")
@@ -211,8 +225,36 @@ def hint(
         equity = shared_equity(equity_hands, seed, view.rules, model_policy, min(DEFAULT_FLOOR, *score),
                                executor=plan.settings.executor)
     if decision == CALL:
+        _check_extra(view, decision, extra)
         return _call_hint(view, samples, seed, plan, equity, score, inference, playout_policy)
-    return _world_hint(view, decision, samples, seed, inference, playout_policy, plan, equity, score, include)
+    return _world_hint(view, decision, samples, seed, inference, playout_policy, plan, equity, score,
+                       _check_extra(view, decision, extra))
+
+
+def _check_extra(view: SeatView, decision: str, extra: Sequence[Any]) -> list[tuple[int, tuple[int, ...]]]:
+    """The ``extra`` actions as ``(trump, keep)`` pairs (for trump and keep decisions), each checked legal."""
+    pairs = []
+    legal = legal_actions(view)
+    for action in extra:
+        if decision in (CALL, CARD):
+            if _key(action) not in {_key(a) for a in legal}:
+                raise SmearError(f"{action!r} is not a legal {decision} here; the legal ones are "
+                                 f"{', '.join(_key(a) for a in legal)}")
+            continue
+        if decision == TRUMP:
+            if isinstance(action, Mapping):
+                suit, cards = action.get("suit"), action.get("keep")
+            else:
+                suit, cards = action
+            t = parse_suit(str(suit))
+        else:
+            t, cards = view.trump, action
+        keep = tuple(sorted(parse_cards(list(cards))))
+        if keep not in set(ref.legal_keeps(view.held_before_play, t)):
+            raise SmearError(f"keeping {' '.join(card_name(c) for c in keep)} with trump {SUIT_NAMES[t]} is not a "
+                             "legal keep of this hand")
+        pairs.append((t, keep))
+    return pairs
 
 
 def _team_scores(view: SeatView) -> tuple[int, int]:
@@ -261,7 +303,7 @@ def _call_hint(view, samples, seed, plan, equity, score, inference, playout) -> 
         else:
             d_win, d_ev = analysis.difference(best, call)
             costs.append((d_ev, d_win))
-    return Hint(view.seat, CALL, analysis.samples, seed, tuple(actions), tuple(costs), inference, "policy", 0,
+    return Hint(view.seat, CALL, analysis.samples, seed, tuple(actions), tuple(costs), inference, analysis.policy, 0,
                 analysis.deals, analysis.seconds)
 
 
@@ -281,19 +323,12 @@ def _policy_keep(cards, t: int, scores: np.ndarray) -> tuple[int, ...]:
                                                              [-c for c in keep]))
 
 
-def _keep_candidates(view: SeatView, t: int, include: Sequence[Any] = ()) -> list[tuple[int, ...]]:
-    """The keeps to value: every legal keep, or the ``KEEP_CANDIDATES`` of highest keep score (the policy's first),
-    and the legal keeps of ``include`` (lists of card names) after them."""
+def _keep_candidates(view: SeatView, t: int) -> list[tuple[int, ...]]:
+    """The keeps to value: every legal keep, or the ``KEEP_CANDIDATES`` of highest keep score (the policy's first)."""
     scores = _keep_scores(view)
     keeps = list(ref.legal_keeps(view.held_before_play, t))
     keeps.sort(key=lambda keep: (-sum(int(scores[t, c]) for c in keep), keep))
-    chosen = keeps[:KEEP_CANDIDATES]
-    for action in include:
-        if isinstance(action, list | tuple) and all(isinstance(c, str) for c in action):
-            keep = tuple(sorted(parse_card(c) for c in action))
-            if keep in keeps and keep not in chosen:
-                chosen.append(keep)
-    return chosen
+    return keeps[:KEEP_CANDIDATES]
 
 
 def _hand_state(view: SeatView) -> np.ndarray:
@@ -324,7 +359,7 @@ def _hand_state(view: SeatView) -> np.ndarray:
     return hs
 
 
-def _world_hint(view, decision, samples, seed, inference, playout, plan, equity, score, include=()) -> Hint:
+def _world_hint(view, decision, samples, seed, inference, playout, plan, equity, score, extra) -> Hint:
     rules = view.rules
     win, flat = equity.outcome_wins(score, _next_dealer(view))
     win_value = np.rint(win * L.WIN_SCALE).astype(np.int64)
@@ -350,11 +385,18 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
             scores = _keep_scores(view)
             trumps = list(range(4))
             keeps = [_policy_keep(view.held_before_play, t, scores) for t in trumps]
-            actions = list(SUIT_NAMES)
         else:
             assert view.trump is not None
-            keeps = _keep_candidates(view, view.trump, include)
+            keeps = _keep_candidates(view, view.trump)
             trumps = [view.trump] * len(keeps)
+        candidates = len(keeps)
+        for t, keep in extra:
+            if (t, keep) not in zip(trumps, keeps, strict=True):
+                trumps.append(t)
+                keeps.append(keep)
+        if decision == TRUMP:
+            actions = [SUIT_NAMES[t] for t in trumps]
+        else:
             actions = [[card_name(c) for c in keep] for keep in keeps]
         kitty = np.uint64(mask_of(view.kitty) if view.kitty is not None else 0)
         args = (rules.to_array(), players, plan.model, np.int64(view.seat), own9, kitty, np.int64(view.dealer), calls,
@@ -366,15 +408,18 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
     total = samples if samples is not None else (MAX_WORLDS if decision == CARD else MAX_DEAL_WORLDS)
     job = Job(driver, seed, total, args, label="samples")
     stop = None if samples is not None else _precise_enough(n, win_value, ev_value)
-    result = plan.run(job, chunk_size=WORLD_CHUNK if samples is None else None, stop=stop)
+    # Chunks of WORLD_CHUNK worlds: the stopping rule looks after each, and a server's turns pass between them.
+    chunk = WORLD_CHUNK if samples is None else (plan.settings.chunk_size or WORLD_CHUNK)
+    result = plan.run(job, chunk_size=chunk, stop=stop)
     return _hint_from_counts(view, decision, seed, actions, keeps, result.counts, win, flat, equity, ev_value,
-                             inference, playout, result.seconds)
+                             inference, playout, result.seconds, n if decision == CARD else candidates)
 
 
 def _precise_enough(n: int, win_value: np.ndarray, ev_value: np.ndarray) -> Callable[[np.ndarray], bool]:
-    """The default stopping rule: the paired standard error of the points between the best action and the next
-    best is at most ``TARGET_SE``. Actions that have scored exactly as the best on every world so far (equivalent
-    cards, say) are passed over for the next best: they cannot tell the best from the rest."""
+    """The default stopping rule: every other action is within a paired standard error of ``TARGET_SE`` points of
+    the best, or already clearly worse (its cost above ``CLEAR`` paired standard errors), so the next best is known
+    to ``TARGET_SE`` whenever it is close. Actions that have scored exactly as the best on every world so far
+    (equivalent cards, say) are passed over: nothing tells them apart from it."""
     pairs = 3 + n * L.N_OUTCOMES
 
     def enough(counts: np.ndarray) -> bool:
@@ -383,12 +428,14 @@ def _precise_enough(n: int, win_value: np.ndarray, ev_value: np.ndarray) -> Call
             return False
         hist = counts[3: pairs].reshape(n, L.N_OUTCOMES) / worlds
         wins = hist @ (win_value / L.WIN_SCALE)
-        order = np.argsort(-wins, kind="stable")
-        best = order[0]
-        rest = [a for a in order[1:] if counts[pairs + n * n + best * n + a] or counts[pairs + best * n + a]]
-        if not rest:
-            return True
-        return _paired(counts, n, worlds, hist, ev_value, best, rest[0], 1, 1).se <= TARGET_SE
+        best = int(np.argsort(-wins, kind="stable")[0])
+        for a in range(n):
+            if a == best or not (counts[pairs + n * n + best * n + a] or counts[pairs + best * n + a]):
+                continue
+            cost = _paired(counts, n, worlds, hist, ev_value, best, a, 1, 1)
+            if cost.se > TARGET_SE and cost.value <= CLEAR * cost.se:
+                return False
+        return True
     return enough
 
 
@@ -401,7 +448,7 @@ def _paired(counts, n, worlds, hist, values, a, b, offset, scale) -> Estimate:
 
 
 def _hint_from_counts(view, decision, seed, actions, keeps, counts, win, flat, equity, ev_value, inference,
-                      playout, seconds) -> Hint:
+                      playout, seconds, candidates) -> Hint:
     n = len(actions)
     worlds = int(counts[0])
     hist = counts[3: 3 + n * L.N_OUTCOMES].reshape(n, L.N_OUTCOMES) / worlds
@@ -421,7 +468,7 @@ def _hint_from_counts(view, decision, seed, actions, keeps, counts, win, flat, e
         e_se = math.sqrt(max(float(p @ ev_value.astype(float) ** 2) - e * e, 0.0) / dof)
         make = proportion(int(round(float(p @ made) * worlds)), worlds) if bidding else None
         keep = tuple(card_name(c) for c in keeps[a]) if decision == TRUMP and keeps else None
-        values.append(ActionValue(actions[a], Estimate(e, e_se), Estimate(w, w_se), make, keep))
+        values.append(ActionValue(actions[a], Estimate(e, e_se), Estimate(w, w_se), make, keep, a >= candidates))
     order = sorted(range(n), key=lambda a: (-values[a].win.value, -values[a].points.value, a))
     best = order[0]
     costs = []

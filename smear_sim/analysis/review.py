@@ -71,7 +71,6 @@ __all__ = [
 # The marks, worst first, each with the P(win the game) cost from which it is given (docs/formats.md, "Marks").
 MARKS: tuple[tuple[str, float], ...] = (("very bad", 0.04), ("bad", 0.02), ("doubtful", 0.01))
 DEFAULT_SAMPLES = 256  # worlds per decision: a hand in about 25 s on two cores (benchmarks/review.py)
-MIN_TASK_WORLDS = 32  # on a cluster, a decision's worlds go to the workers in tasks of at least this many
 MAX_REVIEW_DECISIONS = 10_000  # decisions one review may grade: about 300 hands, hours of work at the default
 
 
@@ -366,8 +365,9 @@ def review(
         if d.kind == "call":
             how = {"inference": "policy", "playout": None, "plan": plan_for(h.hand.rules)}
         else:
-            how = {"inference": inference, "playout": playout, "plan": _spread(plan_for(h.hand.rules), samples)}
-        advice = hint(d.view(h.hand), samples=samples, seed=seed, include=[d.taken], **how)
+            how = {"inference": inference, "playout": playout, "plan": plan_for(h.hand.rules)}
+        extra = [d.taken] if d.kind == "keep" else []  # a keep taken outside the hint's candidates is valued too
+        advice = hint(d.view(h.hand), samples=samples, seed=seed, extra=extra, **how)
         graded.append(_graded(h, d, advice))
         if progress is not None:
             progress(1)
@@ -376,15 +376,6 @@ def review(
     if luck:
         lucks = tuple(_luck(hands, plan_for, seed))
     return Review(samples, seed, tuple(hands), tuple(graded), lucks, time.perf_counter() - started)
-
-
-def _spread(plan: RunPlan, samples: int | None) -> RunPlan:
-    """On a cluster, a decision's worlds split into one task per worker thread, so that the workers share every
-    decision (the counts, and so the hint, do not depend on the split); here, the plan as it is."""
-    if plan.settings.local or samples is None or plan.settings.chunk_size is not None:
-        return plan
-    threads = max(1, plan.settings.executor.threads)
-    return plan.but(chunk_size=max(MIN_TASK_WORLDS, math.ceil(samples / threads)))
 
 
 def _graded(h: ReviewedHand, d: Decision, advice: Any) -> ReviewedDecision:

@@ -524,6 +524,52 @@ def solve(solver, hs, rules, values):
 
 
 @njit(cache=True)
+def play_line(solver, hs, rules, value):
+    """Play ``hs`` (changed in place) to the end along a line of perfect play for both sides whose value is
+    ``value``. ``hs`` must be a position of the last :func:`solve` or :func:`solve_value` on ``solver`` (its
+    root, or a position reached from it) and ``value`` its exact value: the search's table stays valid along the
+    line, so each card costs one zero-window search, and the first card tried (the table's best) usually holds
+    the value. Among the cards that hold it, the first in the search's order is played."""
+    stack, _, tt, ctx, frames = solver
+    t = hs[ST_TRUMP]
+    neutral = np.uint64(ctx[_NEUTRAL])
+    while hs[ST_TRICKS_DONE] < 6:
+        maximize = (to_play(hs) & 1) == ctx[_TEAM]
+        moves = distinct_moves(legal_cards(hs, rules), neutral, _out(hs, 0), t)
+        chosen = -1
+        tt_move = -1
+        if hs[ST_N_IN_TRICK] == 0:  # the table holds positions at trick boundaries: its best card first
+            k1 = np.int64(_out(hs, 0)) | (hs[ST_LEADER] << 54)
+            taken0 = mask_at(hs, ST_TAKEN)
+            k2 = np.int64(taken0 & np.uint64(ctx[_RELEVANT])) | (
+                (card_points(taken0) - card_points(mask_at(hs, ST_TAKEN + 1)) + 128) << 54)
+            index = np.int64(mix64(np.uint64(k1) ^ mix64(np.uint64(k2))) & np.uint64(ctx[_TT_MASK]))
+            if tt[index, _GEN] == ctx[_GEN_NOW] and tt[index, _K1] == k1 and tt[index, _K2] == k2:
+                tt_move = tt[index, _MOVE]
+        for attempt in range(2):
+            m = moves
+            while m:
+                c = lowest_card(m)
+                m &= m - ONE
+                if (attempt == 0) != (c == tt_move):
+                    continue
+                for k in range(ST_SIZE):
+                    stack[ST_SIZE + k] = hs[k]
+                apply_card(stack, c, rules, ST_SIZE)
+                if maximize:
+                    holds = _search(solver, rules, 1, value - 1, value) >= value
+                else:
+                    holds = _search(solver, rules, 1, value, value + 1) <= value
+                if holds:
+                    chosen = c
+                    break
+            if chosen >= 0:
+                break
+        apply_card(hs, chosen, rules)
+    return value
+
+
+@njit(cache=True)
 def nodes_searched(solver):
     """Nodes visited by the solver since it was made (for benchmarks)."""
     return solver[3][_NODES]

@@ -148,3 +148,29 @@ def test_inference_under_random_bidding_changes_nothing():
     with_calls, se1 = _longest_trumps("random", True)
     without, se2 = _longest_trumps("random", False)
     assert abs(with_calls - without) < 4 * np.hypot(se1, se2)
+
+
+def test_extra_actions_are_valued_beside_the_candidates(equity):
+    """A review values the action taken: a keep outside the candidates, or a trump with another keep."""
+    view = view_of(RECORD, 2, discards=False)
+    legal = legal_actions(view)
+    plain = run(view, equity, samples=8)
+    outside = next(k for k in legal if sorted(k) not in [sorted(a.action) for a in plain.actions])
+    result = run(view, equity, samples=8, extra=[outside])
+    assert len(result.actions) == len(plain.actions) + 1
+    assert result.cost(outside)[1].value >= 0 or result.best == outside
+    assert [a for a in result.to_json()["actions"] if a.get("extra")][0]["action"] == outside
+    trump = view_of(RECORD, 0, trump=False)
+    kept = ["AH", "7H", "2H", "KS", "QD", "5C"]  # not the heuristics' keep (JS, not 5C)
+    result = run(trump, equity, samples=8, extra=[{"suit": "H", "keep": kept}])
+    assert [a.action for a in result.actions].count("H") == 2
+    result.cost("H"), result.cost("H", keep=kept), result.cost({"suit": "H", "keep": kept})
+    with pytest.raises(Exception, match="not a legal keep"):
+        run(trump, equity, samples=8, extra=[{"suit": "S", "keep": kept}])
+
+
+def test_threads_and_chunks_do_not_change_a_hint(equity):
+    view = parse_view(full_view(1, 8))
+    one = hint(view, samples=40, equity=equity, plan=RunPlan.of("heuristic", threads=1))
+    two = hint(view, samples=40, equity=equity, plan=RunPlan.of("heuristic", threads=2, chunk_size=7))
+    assert json.dumps(one.to_json()) == json.dumps(two.to_json())

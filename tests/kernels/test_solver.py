@@ -205,3 +205,29 @@ def test_solve_record_cli_shape_on_a_finished_hand():
                             position.record.scores_before)
     assert result.to_play is None and result.cards == ()
     assert result.value == _objective(rules, position.bid, scored)
+
+
+@pytest.mark.parametrize("name", list(RULE_SETS))
+def test_a_line_of_perfect_play_scores_the_solved_value(name):
+    """``play_line`` from a solved position (and from a position reached by any legal card) ends in a hand whose
+    score is the solver's value of that position."""
+    rules = RULE_SETS[name]
+    array = rules.to_array()
+    r = random.Random(f"line {name}")
+    sv = solver.new_solver()
+    rec = np.zeros(REC_SIZE, dtype=np.int64)
+    values = np.zeros(54, dtype=np.int64)
+    for _ in range(20):
+        hs = _full_hand(r, rules)
+        solver.solve(sv, hs, array, values)
+        legal = [c for c in range(54) if (int(ks.legal_cards(hs, array)) >> c) & 1]
+        c = r.choice(legal)
+        child = hs.copy()
+        ks.apply_card(child, c, array)
+        solver.play_line(sv, child, array, values[c])
+        assert ks.is_over(child)
+        assert score_state(child, array, rec) == values[c]
+        v = solver.solve_value(sv, hs, array)
+        line = hs.copy()
+        solver.play_line(sv, line, array, v)
+        assert score_state(line, array, rec) == v

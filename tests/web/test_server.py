@@ -294,13 +294,15 @@ def test_tables_groupings_are_keyed_in_one_order_and_bounded(tmp_path):
 
 def _long_requests(path: str) -> list[tuple[str, dict]]:
     """For an analysis route: (stage, body) pairs whose stage lasts long enough to drop the connection in it."""
+    if path == "/api/hint":  # a card at the first lead on 20,000 worlds: half a minute
+        return [("hint", {"view": _hint_view(0, 0), "samples": 20_000})]
     return [("hand", {"cards": EXAMPLE, "samples": 10_000_000, "seed": 11}),
             ("equity", {"cards": EXAMPLE, "samples": 1000, "seed": 12, "score": [-90, 0]}),
             ("auction", {"cards": EXAMPLE, "samples": 1000, "seed": 1, "position": 1, "max_deals": 10_000_000,
                          "precision": 1e-6})]
 
 
-ANALYSES = ("/api/hand", "/api/hand/stream")  # the routes that simulate; a new one must be added here
+ANALYSES = ("/api/hand", "/api/hand/stream", "/api/hint")  # the routes that simulate; a new one must be added here
 
 
 def test_every_route_that_simulates_is_listed():
@@ -321,7 +323,8 @@ def test_a_request_whose_client_goes_away_stops_at_every_stage(monkeypatch, path
 
     stages: list[str] = []
     reached = threading.Condition()
-    run = server.HandRequest.run
+    request = server.HintRequest if path == "/api/hint" else server.HandRequest
+    run = request.run
 
     def watched(self, executor, stage=lambda _: None):
         def heard(name):
@@ -332,7 +335,7 @@ def test_a_request_whose_client_goes_away_stops_at_every_stage(monkeypatch, path
 
         return run(self, executor, stage=heard)
 
-    monkeypatch.setattr(server.HandRequest, "run", watched)
+    monkeypatch.setattr(request, "run", watched)
     simulator = Simulator()
     app = create_app(results=RESULTS, max_samples=10_000_000, max_deals=10_000_000, simulator=simulator,
                      warm_up=False)
@@ -408,3 +411,13 @@ def test_hint_requests_are_checked_before_work(client, body, message):
     response = client.post("/api/hint", json=body)
     assert response.status_code == 400
     assert message in response.json()["error"]
+
+
+def test_a_hint_request_answers_what_the_command_line_prints(client, tmp_path):
+    view = _hint_view()
+    path = tmp_path / "view.json"
+    path.write_text(json.dumps(view))
+    response = client.post("/api/hint", json={"view": view, "samples": 16, "seed": 3})
+    assert response.status_code == 200, response.text
+    printed = json.loads(ok("hint", str(path), "--samples", "16", "--seed", "3", "--json").stdout)
+    assert response.json() == printed

@@ -44,12 +44,11 @@ from ...core.layout import (
     ST_TRICKS_DONE,
     ST_TRUMP,
 )
-from ..bits import ONE, lowest_card
 from ..players import check_seated, choose_keep, choose_play, policy_tables
 from ..rng import stream_key
 from ..scoring import score_state
-from ..solver import new_solver, solve, solve_value
-from ..state import apply_card, legal_cards, play_card, start_play
+from ..solver import new_solver, play_line, solve, solve_value
+from ..state import apply_card, play_card, start_play
 from ..trick import legal_mask
 from ..worlds import deal_world, play_world
 from .blocks import block_bounds
@@ -92,30 +91,17 @@ def value_outcome(v, bidder, bid, team, rules):
 
 
 @njit(cache=True)
-def _principal_outcome(solver, st, rules, rec, values, team):
-    """Play the solver's principal line from ``st`` (changed) to the end and return its outcome code."""
-    while st[ST_TRICKS_DONE] < 6:
-        best = solve(solver, st, rules, values)
-        legal = legal_cards(st, rules)
-        m = legal
-        while m:
-            c = lowest_card(m)
-            m &= m - ONE
-            if values[c] == best:
-                apply_card(st, c, rules)
-                break
+def _dd_outcome(solver, st, v, rules, rec, team):
+    """The outcome code of ``st``, a position of the solver's last solve whose value is ``v``: from the value when
+    it decides the outcome, else by playing a line of perfect play to the end and scoring it."""
+    code = value_outcome(v, st[ST_BIDDER], st[ST_BID], team, rules)
+    if code >= 0:
+        return code
+    play_line(solver, st, rules, v)
     rec[REC_BIDDER] = st[ST_BIDDER]
     rec[REC_BID] = st[ST_BID]
     score_state(st, rules, rec)
     return outcome_code(rec, team)
-
-
-@njit(cache=True)
-def _dd_outcome(solver, st, v, rules, rec, values, team):
-    code = value_outcome(v, st[ST_BIDDER], st[ST_BID], team, rules)
-    if code >= 0:
-        return code
-    return _principal_outcome(solver, st, rules, rec, values, team)
 
 
 @njit(cache=True)
@@ -167,7 +153,6 @@ def card_hint(seed, start, count, n_blocks, rules, policies, model, hs, observer
         dealt = np.zeros(4, dtype=np.uint64)
         rec = np.zeros(REC_SIZE, dtype=np.int64)
         values = np.zeros(54, dtype=np.int64)
-        line = np.zeros(54, dtype=np.int64)
         codes = np.zeros(n, dtype=np.int64)
         for i in range(lo, hi):
             rng[0] = stream_key(seed, start + i)
@@ -182,7 +167,7 @@ def card_hint(seed, start, count, n_blocks, rules, policies, model, hs, observer
                 for a in range(n):
                     st[:] = world
                     apply_card(st, actions[a], rules)
-                    codes[a] = _dd_outcome(solver, st, values[actions[a]], rules, rec, line, team)
+                    codes[a] = _dd_outcome(solver, st, values[actions[a]], rules, rec, team)
             else:
                 for seat in range(4):  # what each player saw: its dealt cards in this world
                     if seat != observer:
@@ -222,7 +207,6 @@ def deal_hint(seed, start, count, n_blocks, rules, policies, model, observer, ow
         kept = np.zeros(4, dtype=np.uint64)
         st = np.zeros(ST_SIZE, dtype=np.int64)
         rec = np.zeros(REC_SIZE, dtype=np.int64)
-        line = np.zeros(54, dtype=np.int64)
         codes = np.zeros(n, dtype=np.int64)
         for i in range(lo, hi):
             rng[0] = stream_key(seed, start + i)
@@ -247,7 +231,7 @@ def deal_hint(seed, start, count, n_blocks, rules, policies, model, observer, ow
                 start_play(st, kept, known, t, bidder, bid, score0, score1)
                 if playout == 0:
                     v = solve_value(solver, st, rules)
-                    codes[a] = _dd_outcome(solver, st, v, rules, rec, line, team)
+                    codes[a] = _dd_outcome(solver, st, v, rules, rec, team)
                 else:
                     codes[a] = _policy_outcome(rng, st, rules, policies, seated, give, rec, team)
             _count(row, codes, n, win_value, ev_value)

@@ -24,9 +24,11 @@ def print_hint(result) -> None:
     out = console()
     playout = "double dummy" if result.playout == "double-dummy" else f"by {result.playout}"
     inference = "fitting the calls under the policy" if result.inference == "policy" else "ignoring the calls"
+    worlds = (f"{result.samples:,} deals fitting the calls before yours, the later calls and the play by "
+              f"{result.playout}" if result.decision == "call" else
+              f"{result.samples:,} worlds {inference}, played out {playout}")
     out.print(f"Seat {result.seat}: the {_WHAT[result.decision]} most likely to win the game is "
-              f"[bold]{_action(result.actions[0])}[/]. {result.samples:,} worlds {inference}, played out {playout}; "
-              f"seed {result.seed}.")
+              f"[bold]{_action(result.actions[0])}[/]. {worlds}; seed {result.seed}.")
     table = Table(box=box.SIMPLE)
     has_make = any(a.make is not None for a in result.actions)
     for name, justify in [("action", "left"), ("P(win)", "right"), ("points", "right"),
