@@ -11,6 +11,7 @@ runs one hint per decision, so the server bounds it: at most ``max_decisions`` d
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,12 +55,13 @@ class ReviewRequest:
     def decisions(self) -> int:
         return count_decisions(self.hands, self.kinds)
 
-    def run(self, executor, progress=None) -> dict[str, Any]:
-        """The JSON ``smear-sim review --json`` prints; ``executor`` is the simulator's turn."""
+    def run(self, executor, stage: Callable[[str], None] = lambda _: None) -> tuple[dict[str, Any], float]:
+        """The JSON ``smear-sim review --json`` prints, and the seconds it took; ``executor`` is the simulator's turn
+        (it stops the review at the next chunk of worlds when the client goes away), ``stage`` hears "review"."""
+        stage("review")
         result = review(list(self.hands), samples=self.samples, seed=self.seed, inference=self.inference,
-                        playout=self.playout, luck=self.luck, kinds=self.kinds, plan=self.plan.but(executor=executor),
-                        progress=progress)
-        return result.to_json()
+                        playout=self.playout, luck=self.luck, kinds=self.kinds, plan=self.plan.but(executor=executor))
+        return result.to_json(), result.seconds
 
 
 def _field(body: dict, name: str, kind, what: str):

@@ -680,8 +680,9 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
         asked = review_request(await _json_body(request), max_review_samples, max_decisions, max_span)
         if not ready.is_set():
             raise WarmingUp(WARMING_UP)
-        data = await _while_connected(request, lambda cancelled: simulator.submit(asked.run, cancelled=cancelled))
-        return JSONResponse(data, headers=_timing(time.perf_counter() - started, started))
+        data, seconds = await _while_connected(request, lambda cancelled: simulator.submit(asked.run,
+                                                                                            cancelled=cancelled))
+        return JSONResponse(data, headers=_timing(seconds, started))
 
     app.mount("/", _Page(directory=STATIC, html=True), name="page")
     return app
