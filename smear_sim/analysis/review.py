@@ -70,7 +70,7 @@ __all__ = [
 
 # The marks, worst first, each with the P(win the game) cost from which it is given (docs/formats.md, "Marks").
 MARKS: tuple[tuple[str, float], ...] = (("very bad", 0.04), ("bad", 0.02), ("doubtful", 0.01))
-DEFAULT_SAMPLES = 256  # worlds per decision: a hand in about 25 s on two cores (benchmarks/review.py)
+DEFAULT_SAMPLES = 256  # worlds per decision: a hand in about 10 s on two cores (benchmarks/review.py)
 MAX_REVIEW_DECISIONS = 10_000  # decisions one review may grade: about 300 hands, hours of work at the default
 
 

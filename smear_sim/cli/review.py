@@ -34,7 +34,7 @@ def review(
     samples: Annotated[int | None, typer.Option("--samples", min=1, max=MAX_SAMPLES, help="Worlds per decision "
                                                 f"(default 256, at most {MAX_SAMPLES:,}).")] = None,
     precise: Annotated[bool, typer.Option("--precise", help="Draw each decision's worlds to the hint's default "
-                                          "precision instead of --samples (slower: about a minute a hand).")] = False,
+                                          "precision instead of --samples (slower: about 40 s a hand).")] = False,
     kinds: Annotated[str | None, typer.Option("--kinds", metavar="KINDS", help="Grade only these decisions, "
                                               "comma-separated: call, trump, keep, card (default: all).")] = None,
     seed: Seed = 1,
@@ -58,7 +58,7 @@ def review(
     team, and the luck of each deal.
 
     Each decision (call, trump, keep, card) gets the hint from that seat's own view, exactly as 'smear-sim hint'
-    gives it with the same --seed and --samples (256 worlds a decision unless said: about 25 s a hand on two
+    gives it with the same --seed and --samples (256 worlds a decision unless said: about 10 s a hand on two
     cores); its cost is the best action's value minus the taken one's, in
     points and in P(win the game), never below 0. A P(win) cost of 0.01 or more is doubtful (?!), 0.02 bad (?),
     0.04 very bad (??). Luck is what the cards dealt were worth to each team against an average deal at that
