@@ -22,6 +22,12 @@ EXAMPLES = {
     "/api/hand": {"cards": EXAMPLE, "samples": 1000, "seed": 1},
     "/api/hand/stream": {"cards": EXAMPLE, "samples": 1000, "seed": 1},
     "/api/calls": {"auction": [2, "pass"], "rules": {"target": 21}},
+    "/api/hint": {"view": {"dealer": 3, "scores_before": [0, 0], "seat": 1,
+                           "hands": [None, ["10H", "KH", "AS", "6C", "9S", "3D", "AD", "3C", "9C"], None, None],
+                           "bids": [3, "pass", "pass", "pass"], "trump": "H",
+                           "discards": [None, ["AD", "3C", "9C"], None, None],
+                           "plays": ["AH", "10H", "8H", "QH", "7H", "KH", "5D", "JH"]},
+                  "samples": 8, "seed": 1},
 }
 
 
