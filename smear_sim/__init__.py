@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers and editors
     )
     from .analysis.match_equity import EquityTable, equity_table, match_equity
     from .analysis.positions import PositionTable, position_counts, position_table
+    from .analysis.review import Review, review
     from .analysis.simulate import (
         GameSimulationResult,
         SimulationResult,
@@ -124,6 +125,8 @@ _LAZY = {
     "hand_classes": ".analysis.classes",
     "position_counts": ".analysis.positions",
     "ready_tables": ".analysis.bidder_tables",
+    "review": ".analysis.review",
+    "Review": ".analysis.review",
 }
 
 __all__ = [  # the names below, then those that load on first use (_LAZY)
@@ -148,6 +151,7 @@ __all__ = [  # the names below, then those that load on first use (_LAZY)
     "LocalExecutor",
     "PositionTable",
     "RecordError",
+    "Review",
     "Rules",
     "RulesError",
     "SeatView",
@@ -191,6 +195,7 @@ __all__ = [  # the names below, then those that load on first use (_LAZY)
     "ready_tables",
     "replay",
     "replay_game",
+    "review",
     "run_bench",
     "save_figure",
     "score_game_record",

@@ -8,7 +8,7 @@ status 2, never a traceback.
 
 # Each module registers its commands on the app when imported; --help lists them in this order.
 # isort: off
-from . import records, simulation, games, hand, hint, tables, plot, report, web  # noqa: F401
+from . import records, simulation, games, hand, hint, review, tables, plot, report, web  # noqa: F401
 # isort: on
 from .app import app, main, unwrap_help
 

@@ -26,6 +26,7 @@ from ..core.stats import Estimate
 
 __all__ = [
     "FEATURES",
+    "MARK_SYMBOLS",
     "PLACES",
     "CallChart",
     "Column",
@@ -45,6 +46,8 @@ __all__ = [
 
 RULES_DOC = "docs/rules.md"
 FORMATS_DOC = "docs/formats.md"
+# A review's marks as chess and GNU Backgammon annotate moves (the thresholds: smear_sim.analysis.review.MARKS).
+MARK_SYMBOLS = {"doubtful": "?!", "bad": "?", "very bad": "??"}
 
 
 def suit_label(suit: int | str) -> str:

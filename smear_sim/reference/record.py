@@ -31,6 +31,7 @@ __all__ = [
     "Position",
     "is_game_record",
     "load_record",
+    "load_records",
     "parse_game_record",
     "parse_record",
     "replay",
@@ -86,6 +87,38 @@ def load_record(source: str | Path) -> dict[str, Any]:
         raise RecordError(f"record is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:  # a number too long to convert, or nesting too deep
         raise RecordError(f"record is not valid JSON for a hand record: {str(exc).splitlines()[0]}") from None
+
+
+def load_records(source: str | Path) -> list[Any]:
+    """Read one record (a JSON object) or a JSONL file of them (one a line, as ``simulate --trace`` writes) from a
+    path, or from standard input when ``source`` is ``-``: the objects in order."""
+    try:
+        text = read_input(source)
+    except FileNotFoundError:
+        raise RecordError(f"record file {source} does not exist: give a JSON or JSONL file, or - for standard "
+                          "input") from None
+    except (OSError, ValueError) as exc:
+        raise RecordError(f"cannot read record {source}: {exc}") from None
+    try:
+        return [json.loads(text)]
+    except json.JSONDecodeError as exc:
+        if exc.msg != "Extra data":
+            raise RecordError(f"record is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") \
+                from None
+    except (ValueError, RecursionError) as exc:
+        raise RecordError(f"record is not valid JSON for a hand record: {str(exc).splitlines()[0]}") from None
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):  # JSONL: one record a line, blank lines skipped
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"line {number} is not valid JSON: {exc.msg} at column {exc.colno}; a JSONL file holds "
+                              "one record a line") from None
+        except (ValueError, RecursionError) as exc:
+            raise RecordError(f"line {number} is not valid JSON for a record: {str(exc).splitlines()[0]}") from None
+    return records
 
 
 # -- shape and cards ------------------------------------------------------------------------------------

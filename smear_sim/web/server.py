@@ -15,6 +15,9 @@
 - ``POST /api/calls``: ``{"auction": [...], "rules": {...}}`` answers the legal calls at each turn of that
   auction (``legal``: one list per call given, and one for the next seat), the calls given that are not
   legal where they stand replaced by the first legal one (``auction``): the page offers only legal calls.
+- ``POST /api/review``: ``{"record": RECORD, "samples": N, "seed": S, ...}`` answers exactly the object that
+  ``smear-sim review RECORD --json`` prints for the same options (:mod:`smear_sim.web.review`); a review grades
+  at most ``max_decisions`` decisions with at most ``max_review_samples`` worlds each.
 - ``GET /api/rules``: the rule options (defaults, choices, ranges, help), the policies, the hand request's
   fields and sample cap (so the page shows only the inputs the API takes), the features tables group by, and
   ``ready``: false while the server warms up (the first seconds after it starts, when it loads the simulator
@@ -79,6 +82,7 @@ from ..engine.runner import check_count
 from ..output.format import FEATURES
 from ..output.report import table_json
 from .guard import BODY_TIMEOUT, MAX_BODY, BodyTimeout, BodyTooLarge, Guard, allowed_hosts
+from .review import DEFAULT_MAX_DECISIONS, DEFAULT_MAX_REVIEW_SAMPLES, review_request
 from .scheduler import AnalysisCancelled, ServerBusy, Simulator
 
 __all__ = ["BID_TABLE", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_SAMPLES", "DEFAULT_MAX_SPAN", "EQUITY_TABLE", "HAND_FIELDS",
@@ -529,7 +533,8 @@ def _levels(column) -> list:
 def create_app(*, results: Path | None = Path("results"), max_samples: int = DEFAULT_MAX_SAMPLES,
                max_deals: int = DEFAULT_MAX_DEALS, max_span: int = DEFAULT_MAX_SPAN, simulator: Simulator | None = None,
                warm_up: bool = True, host: str | None = None, max_body: int = MAX_BODY,
-               body_timeout: float = BODY_TIMEOUT) -> FastAPI:
+               body_timeout: float = BODY_TIMEOUT, max_review_samples: int = DEFAULT_MAX_REVIEW_SAMPLES,
+               max_decisions: int = DEFAULT_MAX_DECISIONS) -> FastAPI:
     """The app: the API under ``/api`` and the page at ``/``, behind :class:`smear_sim.web.guard.Guard`.
 
     ``results`` is the folder the tables come from (``bid_table.npz``, ``by_position.csv``, ``equity.csv``);
@@ -667,6 +672,17 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
                 cancelled.set()  # the client went away, or the answer is out: either way, stop
 
         return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+    @app.post("/api/review")
+    @_answers
+    async def review_endpoint(request: Request) -> JSONResponse:
+        started = time.perf_counter()
+        asked = review_request(await _json_body(request), max_review_samples, max_decisions, max_span)
+        if not ready.is_set():
+            raise WarmingUp(WARMING_UP)
+        data, seconds = await _while_connected(request, lambda cancelled: simulator.submit(asked.run,
+                                                                                            cancelled=cancelled))
+        return JSONResponse(data, headers=_timing(seconds, started))
 
     app.mount("/", _Page(directory=STATIC, html=True), name="page")
     return app

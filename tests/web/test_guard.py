@@ -28,6 +28,8 @@ EXAMPLES = {
                            "discards": [None, ["AD", "3C", "9C"], None, None],
                            "plays": ["AH", "10H", "8H", "QH", "7H", "KH", "5D", "JH"]},
                   "samples": 8, "seed": 1},
+    "/api/review": {"record": json.loads((Path(__file__).parents[1] / "golden" / "basic.json").read_text()),
+                    "samples": 8, "kinds": "card", "luck": False},
 }
 
 

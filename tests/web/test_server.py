@@ -296,13 +296,21 @@ def _long_requests(path: str) -> list[tuple[str, dict]]:
     """For an analysis route: (stage, body) pairs whose stage lasts long enough to drop the connection in it."""
     if path == "/api/hint":  # a card at the first lead on 20,000 worlds: half a minute
         return [("hint", {"view": _hint_view(0, 0), "samples": 20_000})]
+    if path == "/api/review":  # a hand's card play on 20,000 worlds a decision: minutes
+        return [("review", {"record": _review_record(), "samples": 20_000, "kinds": "card", "luck": False})]
     return [("hand", {"cards": EXAMPLE, "samples": 10_000_000, "seed": 11}),
             ("equity", {"cards": EXAMPLE, "samples": 1000, "seed": 12, "score": [-90, 0]}),
             ("auction", {"cards": EXAMPLE, "samples": 1000, "seed": 1, "position": 1, "max_deals": 10_000_000,
                          "precision": 1e-6})]
 
 
-ANALYSES = ("/api/hand", "/api/hand/stream", "/api/hint")  # the routes that simulate; a new one must be added here
+ANALYSES = ("/api/hand", "/api/hand/stream", "/api/hint", "/api/review")  # the routes that simulate; add new ones
+
+
+def _review_record() -> dict:
+    from smear_sim.analysis.simulate import trace_records
+
+    return trace_records(1, seed=8)[0]
 
 
 def test_every_route_that_simulates_is_listed():
@@ -323,7 +331,9 @@ def test_a_request_whose_client_goes_away_stops_at_every_stage(monkeypatch, path
 
     stages: list[str] = []
     reached = threading.Condition()
-    request = server.HintRequest if path == "/api/hint" else server.HandRequest
+    from smear_sim.web.review import ReviewRequest
+
+    request = {"/api/hint": server.HintRequest, "/api/review": ReviewRequest}.get(path, server.HandRequest)
     run = request.run
 
     def watched(self, executor, stage=lambda _: None):

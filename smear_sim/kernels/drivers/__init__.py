@@ -7,10 +7,10 @@ compiles in about half the time, because Numba's parallel transform (the ``prang
 inlined callee) costs more to compile than the hand itself (measured: 14 s of a cold first ``smear-sim hand``).
 
 One module per family: :mod:`.hands` (single hands: counts, traces, the dealing ceiling), :mod:`.games`
-(complete games), :mod:`.outcomes` (hand analysis and the outcome histogram behind the match-equity table),
-:mod:`.auction` (every call of a seat played out), :mod:`.decisions` (every action of one decision played out
-on the worlds of a seat's view) and :mod:`.duplicate` (deals and games played twice, the
-teams swapped). What each does before its loop is written once: the block bounds (:mod:`.blocks`), the
+(complete games), :mod:`.outcomes` (hand analysis, the outcome histogram behind the match-equity table, and one
+given deal's outcomes, a review's luck), :mod:`.auction` (every call of a seat played out), :mod:`.decisions`
+(every action of one decision played out on the worlds of a seat's view) and :mod:`.duplicate` (deals and games
+played twice, the teams swapped). What each does before its loop is written once: the block bounds (:mod:`.blocks`), the
 scratch arrays and the card pool (:mod:`smear_sim.kernels.hand`), the heuristics' card tables
 (:func:`smear_sim.kernels.players.policy_tables`) and, for games, the player set
 (:func:`smear_sim.kernels.players.player_set`).
@@ -31,7 +31,7 @@ from .decisions import card_hint, deal_hint
 from .duplicate import duplicate_games, duplicate_hands
 from .games import simulate_games, trace_games
 from .hands import deal_only, simulate_hands, trace_hands
-from .outcomes import analyze_hands, hand_outcomes, outcome_code
+from .outcomes import analyze_hands, deal_outcomes, hand_outcomes, outcome_code
 
 __all__ = [
     "SEATED",
@@ -41,6 +41,7 @@ __all__ = [
     "card_hint",
     "deal_hint",
     "deal_only",
+    "deal_outcomes",
     "duplicate_games",
     "duplicate_hands",
     "hand_outcomes",

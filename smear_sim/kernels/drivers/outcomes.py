@@ -53,7 +53,7 @@ from ..players import check_seated, policy_tables
 from ..rng import stream_key
 from .blocks import block_bounds
 
-__all__ = ["analyze_hands", "hand_outcomes", "outcome_code"]
+__all__ = ["analyze_hands", "deal_outcomes", "hand_outcomes", "outcome_code"]
 
 
 @njit(cache=True)
@@ -143,4 +143,27 @@ def analyze_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
             for p in range(n_points):
                 if rec[REC_AWARDS + p] == 0:
                     row[CLS_AWARDS + p] += 1
+    return acc
+
+
+@njit(cache=True, parallel=True)
+def deal_outcomes(seed, start, count, n_blocks, rules, policies, model, deal, dealer, score0, score1, seated):
+    """Histogram of hand outcomes (``[n_blocks, N_OUTCOMES]``) of playouts ``start .. start+count-1`` of one given
+    deal: ``deal`` holds the four seats' masks and the kitty (index 4), ``dealer`` deals, the teams are at
+    ``score0`` and ``score1`` before it, and every seat plays by its team's policy, playout ``i`` on the random
+    stream ``(seed, i)``. Outcomes are coded from the dealing team's side (:func:`outcome_code`), as
+    :func:`hand_outcomes` codes random deals: a review's luck is the one against the other."""
+    acc = np.zeros((n_blocks, N_OUTCOMES), dtype=np.int64)
+    check_seated(policies, seated)
+    give, keep = policy_tables(rules)
+    for b in prange(n_blocks):
+        lo, hi = block_bounds(count, n_blocks, b)
+        state, _, hands, known, rec, hs = scratch()
+        for i in range(lo, hi):
+            state[0] = stream_key(seed, start + i)
+            for k in range(5):
+                hands[k] = deal[k]  # play_hand plays the hands down to nothing
+            play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, model, seated, AUCTION,
+                      POLICY_TRUMP, give, keep, rec, NO_TRACE)
+            acc[b, outcome_code(rec, dealer & 1)] += 1
     return acc

@@ -1,14 +1,15 @@
 """Rich tables for people: the human face of each command's result, one module per domain.
 
 :mod:`.console` holds the plumbing (the console, fitted tables, the progress bar); :mod:`.records`, :mod:`.runs`,
-:mod:`.hands`, :mod:`.decisions` and :mod:`.tables` the renderers. The names are gathered here, so ``smear_sim.output.terminal``
-reads as one module.
+:mod:`.hands`, :mod:`.decisions`, :mod:`.tables` and :mod:`.review` the renderers. The names are gathered here, so
+``smear_sim.output.terminal`` reads as one module.
 """
 
 from .console import console, progress_bar
 from .decisions import print_hint
 from .hands import PLACE_WORDS, call_word, print_auction, print_hand, print_hand_moon
 from .records import print_game_score, print_rules, print_score, print_solve
+from .review import print_review
 from .runs import print_bench, print_game_match, print_game_simulation, print_match, print_simulation, print_tournament
 from .tables import print_bid_table, print_equity, print_moon_table, print_position_table
 
@@ -29,6 +30,7 @@ __all__ = [
     "print_match",
     "print_moon_table",
     "print_position_table",
+    "print_review",
     "print_rules",
     "print_score",
     "print_simulation",
