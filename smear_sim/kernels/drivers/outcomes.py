@@ -146,7 +146,7 @@ def analyze_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
     return acc
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def deal_outcomes(seed, start, count, n_blocks, rules, policies, model, deal, dealer, score0, score1, seated):
     """Histogram of hand outcomes (``[n_blocks, N_OUTCOMES]``) of playouts ``start .. start+count-1`` of one given
     deal: ``deal`` holds the four seats' masks and the kitty (index 4), ``dealer`` deals, the teams are at
@@ -156,7 +156,7 @@ def deal_outcomes(seed, start, count, n_blocks, rules, policies, model, deal, de
     acc = np.zeros((n_blocks, N_OUTCOMES), dtype=np.int64)
     check_seated(policies, seated)
     give, keep = policy_tables(rules)
-    for b in prange(n_blocks):
+    for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
         state, _, hands, known, rec, hs = scratch()
         for i in range(lo, hi):

@@ -160,10 +160,6 @@ def _fill_docstring() -> None:
 
 _fill_docstring()
 
-# Inlining: the small predicates are ``inline="always"``, since they sit in the card-play loop. ``_pick`` (15 call
-# sites), ``_take``, ``best_suit`` and ``bid`` are plain calls: inlined, Numba copied their code into every call
-# site, which cost 6 s of CPU of a first ``smear-sim hand`` from an empty cache, for 1.4% of play speed.
-
 
 # -- hand value and bidding ---------------------------------------------------------------------------
 
@@ -218,7 +214,7 @@ def suit_value(hand, t, rules):
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_suit(hand, rules):
     """The suit of highest value (ties to the lower suit index) and that value."""
     best = 0
@@ -238,7 +234,7 @@ def wants_moon(hand, t, value, max_points):
             and value >= max_points - MOON_MARGIN)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules, max_points):
     """A call from ``low..high`` (empty when low > high), PASS (unless ``must``) or MOON (if ``moon_ok``).
 
@@ -377,7 +373,7 @@ def _contract_open(bid, ours, theirs, rules):
 CHEAPEST, RICHEST, HIGHEST, LOWEST = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pick(cards, t, give, how):
     """The card of ``cards`` that ``how`` prefers, the lowest card code among equals.
 
@@ -406,7 +402,7 @@ def _pick(cards, t, give, how):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _take(voids, cards, t, give, unseen, seat):
     """The card of ``cards`` (each takes the trick for sure) to take it with: the most valuable one whose value
     is at risk later (it carries points and is not sure against both opponents), else the lowest."""
