@@ -59,11 +59,16 @@ def report(
     The folder also gets index.html, all of it on one page that needs no network, and a README naming the
     command. docs/formats.md describes the files.
 
+    A report under other rules may live in a subfolder of another (results/round-points): it then says what
+    changes from the rules of the report above it, and that report, made again, keeps it and links to it.
+
     [bold]Examples[/bold]
 
       smear-sim report
 
       smear-sim report --hands 10000000 --out results
+
+      smear-sim report --rule round_points=true --out results/round-points
     """
     from ..analysis.classes import parse_features
     from ..analysis.plan import RunPlan

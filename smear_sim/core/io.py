@@ -41,6 +41,7 @@ __all__ = [
     "check_output_folder",
     "read_input",
     "replace_folder",
+    "report_folders",
     "signals_deferred",
     "writes_through",
 ]
@@ -282,6 +283,20 @@ def signals_deferred() -> Iterator[None]:
                 before[signum](signum, None)  # KeyboardInterrupt, or the command line's SIGTERM exit
             else:
                 os.kill(os.getpid(), signum)  # the default action: end the process, now
+
+
+def report_folders(folder: str | Path) -> list[str]:
+    """The names of the subfolders of ``folder`` that hold a report (a :data:`MANIFEST` of their own), sorted.
+
+    Hidden folders are skipped: among them are a report's temporary folder while it is written and the old
+    folder while it is swapped out (:func:`replace_folder`).
+    """
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    return sorted(e.name for e in entries if not e.name.startswith(".") and e.is_dir()
+                  and os.path.isfile(os.path.join(e.path, MANIFEST)))
 
 
 def _listed(folder: Path) -> set[str]:

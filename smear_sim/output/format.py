@@ -6,7 +6,7 @@ takes its labels and number formats from.
 - :func:`estimate_text` (``2.988 ± 0.004``) and :func:`estimate_cell` (``2.988(4)``): an estimate with its
   standard error, rounded to the digits the sample supports.
 - :class:`Column`, :func:`bid_table_columns`, :func:`moon_table_columns`: the columns of the bid and moon tables.
-- :func:`rules_label`, :func:`suit_label`.
+- :func:`rules_label`, :func:`rules_name`, :func:`rules_change_name`, :func:`moon_needs`, :func:`suit_label`.
 - :func:`tournament_cells`: a tournament's pair and rating tables as text cells.
 - :func:`call_charts`: the call to make by place in the auction, hand strength and standing call.
 
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.cards import SUIT_NAMES, SUIT_SYMBOLS, SUIT_WORDS
-from ..core.rules import Rules
+from ..core.rules import Rules, format_value
 from ..core.stats import Estimate
 
 __all__ = [
@@ -38,8 +38,14 @@ __all__ = [
     "estimate_text",
     "feature_legend",
     "moon_game_columns",
+    "moon_needs",
     "moon_table_columns",
+    "rules_change_columns",
+    "rules_change_name",
+    "rules_change_points",
     "rules_label",
+    "rules_name",
+    "share_text",
     "suit_label",
     "tournament_cells",
 ]
@@ -63,6 +69,36 @@ def rules_label(rules: Rules | Mapping[str, Any]) -> str:
     return f"rules: {changed}" if changed else "default rules"
 
 
+# Short names for people of the option values that name a variant of the game (the others read key=value).
+RULE_NAMES = {("round_points", True): "round points", ("round_points", False): "no round points"}
+
+
+def _option_name(name: str, value: Any) -> str:
+    return RULE_NAMES.get((name, value), f"{name}={format_value(value)}")
+
+
+def rules_name(rules: Rules | Mapping[str, Any]) -> str:
+    """A short name of the rules, to choose between rule sets: ``default rules``, ``round points``, or the
+    changed options (``round points, target=15``)."""
+    rules = rules if isinstance(rules, Rules) else Rules.from_mapping(rules)
+    return ", ".join(_option_name(k, v) for k, v in rules.changed().items()) or "default rules"
+
+
+def rules_change_name(before: Rules, after: Rules) -> str:
+    """What differs in ``after`` from ``before``, in words: ``round points``, ``round points, target=15``."""
+    old, new = before.as_dict(), after.as_dict()
+    return ", ".join(_option_name(k, v) for k, v in new.items() if old[k] != v) or "no change"
+
+
+def moon_needs(rules: Rules) -> str:
+    """What a moon must win under ``rules``, as a sentence (docs/rules.md, "Shooting the moon")."""
+    points = "High, Low, Jack, Game, the jick and both jokers" if rules.round_points else "High, Low, Jack and Game"
+    if rules.moon_requires == "all":
+        return (f"A moon must win all {rules.max_points} points at stake ({points}); a point whose card is never "
+                "played, or a tied Game, counts as missed.")
+    return f"A moon must win every point that some team won, of {points}."
+
+
 # -- estimates ------------------------------------------------------------------------------------------------
 
 
@@ -79,6 +115,14 @@ def estimate_text(value: float, se: float, percent: bool = False) -> str:
         return ""
     scale = 100 if percent else 1
     return f"{Estimate(scale * float(value), scale * float(se))}" + ("%" if percent else "")
+
+
+def share_text(value: float) -> str:
+    """A share of hands, exact (not an estimate): ``28.0%``; ``-`` where there is none."""
+    if not _finite(value):
+        return "-"
+    percent = 100 * float(value)
+    return f"{percent:.1f}%" if percent >= 1 or percent == 0 else f"{percent:.2g}%"
 
 
 def estimate_cell(value: float, se: float, percent: bool = False) -> str:
@@ -163,7 +207,7 @@ class Column:
     key: str
     header: str
     short: str
-    kind: str  # feature, count, estimate, percent, bid or flag
+    kind: str  # feature, count, share (a fraction shown in %, exact), estimate, percent, bid or flag
     se: str | None = None
 
     def text(self, row: Mapping[str, Any], concise: bool = False) -> str:
@@ -177,6 +221,8 @@ class Column:
             return str(int(value)) if _finite(value) else "-"
         if self.kind == "flag":
             return "yes" if value else "no"
+        if self.kind == "share":
+            return share_text(value)
         percent = self.kind == "percent"
         if concise:
             return estimate_cell(value, row[self.se], percent)
@@ -238,6 +284,101 @@ def tournament_cells(result: Any) -> tuple[list[str], list[list[str]], list[list
     ratings = [[r.player, f"{r.elo:+.0f}", f"{r.interval[0]:+.0f} to {r.interval[1]:+.0f}"]
                for r in sorted(result.ratings, key=lambda r: -r.elo)]
     return columns, pairs, ratings
+
+
+# -- what changes from one rule set to another ------------------------------------------------------------------
+
+
+def _under(rules: Rules) -> str:
+    return f"under {rules_name(rules)}" if rules.changed() else "under the default rules"
+
+
+def rules_change_columns(change: Any) -> tuple[list[Column], list[Column], list[Column]]:
+    """The columns of a :class:`smear_sim.analysis.rules_change.RulesChange`'s three tables: its bid levels (the
+    share of hands whose best bid is at least each bid), its most common classes (points, bid up to, the moon's
+    break-even under each rule set) and its best moon classes."""
+    names = [rules_name(rules) for rules in change.rules]
+    levels = [Column("bid", "best bid at least", "bid", "bid"),
+              *(Column(w, f"share of hands, {name}", w, "share") for w, name in zip(("base", "variant"), names,
+                                                                                        strict=True))]
+
+    def pair(key: str, header: str, kind: str, se: bool = True) -> list[Column]:
+        return [Column(f"{key}_{w}", f"{header}, {name}", f"{key} {w}", kind, f"{key}_se_{w}" if se else None)
+                for w, name in zip(("base", "variant"), names, strict=True)]
+
+    start = [*_features(change.by), Column("hands", "hands", "hands", "count"),
+             Column("share", "share of hands", "share", "share")]
+    common = [*start, *pair("points", "points", "estimate"), *pair("bid_up_to", "bid up to", "bid", False),
+              *pair("break_even", "moon needs", "percent")]
+    moon = [*start, *pair("moon", "moon success", "percent"), *pair("break_even", "moon needs", "percent"),
+            *pair("moon_pays", "pays", "flag", False)]
+    return levels, common, moon
+
+
+def _range(span: tuple[float, float]) -> str:
+    low, high = (f"{100 * x:.1f}" for x in span)
+    return f"{low}%" if low == high else f"{low}–{high}%"
+
+
+def rules_change_points(change: Any) -> list[str]:
+    """What changes from ``change.base``'s rules to ``change.variant``'s, as plain sentences for people: the points
+    at stake, how high the bids go, and the moon (every figure read from the two tables)."""
+    base, variant = change.rules
+    ub, uv = _under(base), _under(variant)
+    points = (f"Points: {base.max_points} are at stake in a hand {ub} and {variant.max_points} {uv}; the declaring "
+              f"side wins {change.mean_points[0]:.2f} of them on average {ub} and {change.mean_points[1]:.2f} {uv}.")
+    parts, alone = [], {0: [], 1: []}
+    for bid in range(min(base.min_bid, variant.min_bid) + 1, max(base.max_points, variant.max_points) + 1):
+        shares = [change.level_share(bid, w) for w in ("base", "variant")]
+        if all(map(_finite, shares)):
+            parts.append(f"{bid} or more for {share_text(shares[0])} of hands {ub} and {share_text(shares[1])} {uv}"
+                         if not parts else f"{bid} or more for {share_text(shares[0])} and {share_text(shares[1])}")
+        else:
+            which = 0 if _finite(shares[0]) else 1
+            top = bid == change.rules[which].max_points
+            alone[which].append(f"{bid}{'' if top else ' or more'} for {share_text(shares[which])}")
+    for which, clauses in alone.items():
+        if clauses:
+            listed = ", ".join(clauses[:-1]) + " and " + clauses[-1] if len(clauses) > 1 else clauses[0]
+            parts.append(f"{_under(change.rules[which])}, {listed}")
+    bids = ("Bids: the best bid of a hand (its class's bid up to, the highest bid whose EV is not negative) is "
+            + "; ".join(parts) + f" (of the hands in classes with at least {change.min_count:,} hands).")
+    lines = [points, bids]
+    common = change.classes
+    if len(common):
+        top = common.iloc[0]
+        lines.append(
+            f"The most common class, {class_words(top, change.by)} ({share_text(top['share'])} of hands), wins "
+            f"{estimate_text(top['points_base'], top['points_se_base'])} points {ub} and "
+            f"{estimate_text(top['points_variant'], top['points_se_variant'])} {uv}, and is worth bidding up to "
+            f"{_bid(top['bid_up_to_base'])} {ub} and {_bid(top['bid_up_to_variant'])} {uv}.")
+    moon = []
+    for i, (rules, under) in enumerate(((base, ub), (variant, uv))):
+        if rules.moon:
+            count = f"{change.moon_pays[i]:,}" if change.moon_pays[i] else "none"
+            moon.append(f"in {count} of the {change.moon_classes[i]:,} classes with at least "
+                        f"{change.min_count:,} hands {under}"
+                        + (f" ({share_text(change.moon_share[i])} of hands; there it needs a success rate of "
+                           f"{_range(change.break_even[i])})" if change.break_even[i] else ""))
+    if moon:
+        text = "The moon pays " + ", and ".join(moon) + "."
+        if len(common) and base.moon and variant.moon:
+            text += (f" It must beat the best numeric bid: the most common class needs a moon success rate of "
+                     f"{estimate_text(top['break_even_base'], top['break_even_se_base'], True)} {ub} and "
+                     f"{estimate_text(top['break_even_variant'], top['break_even_se_variant'], True)} {uv}.")
+        if len(change.moon) and base.moon and variant.moon:
+            best = change.moon.sort_values(["moon_base", "hands"], ascending=False, kind="stable").iloc[0]
+            text += (f" The best moon class {ub}, {class_words(best, change.by)}, succeeds "
+                     f"{estimate_text(best['moon_base'], best['moon_se_base'], True)} of the time {ub} and "
+                     f"{estimate_text(best['moon_variant'], best['moon_se_variant'], True)} {uv}.")
+        if variant.moon and variant.round_points != base.round_points:
+            text += " " + moon_needs(variant)
+        lines.append(text)
+    return lines
+
+
+def _bid(value: Any) -> str:
+    return str(int(value)) if _finite(value) else "no bid"
 
 
 # -- what to call, by place in the auction ----------------------------------------------------------------------

@@ -29,8 +29,13 @@ from .format import (
     bid_table_columns,
     call_charts,
     estimate_text,
+    moon_needs,
     moon_table_columns,
+    rules_change_columns,
+    rules_change_name,
+    rules_change_points,
     rules_label,
+    rules_name,
     suit_label,
 )
 
@@ -40,6 +45,7 @@ if TYPE_CHECKING:
     from ..analysis.classes import ClassTable
     from ..analysis.hand import HandAnalysis
     from ..analysis.match_equity import EquityTable
+    from ..analysis.rules_change import RulesChange
 
 __all__ = ["Chart", "report_page"]
 
@@ -292,16 +298,44 @@ def _rules(rules: Rules) -> str:
             f'<th class="text">meaning</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
 
 
+def _change(change: RulesChange) -> str:
+    """What changes from the rules of the report in the folder above to these: sentences, then three tables."""
+    levels, common, moon = rules_change_columns(change)
+    base = change.base
+    points = "".join(f"<li>{_e(line)}</li>" for line in rules_change_points(change))
+    return (
+        f'<p>Compared with <a href="../index.html">the report in the folder above</a> ({base.hands:,} random deals, '
+        f"seed {base.seed}, policy <code>{_e(base.policy)}</code>, {_e(rules_label(base.rules))}), class by class, "
+        f"hands grouped by {_e(', '.join(change.by))}. Every figure is read from the two bid tables, "
+        "<code>bid_table.npz</code> here and <code>../bid_table.npz</code>.</p>"
+        f"<ul>{points}</ul>"
+        "<h3>How high the bids go</h3><p>The share of hands whose best bid (bid up to) is at least each bid.</p>"
+        + _table(change.levels, levels, "change-levels", "")
+        + "<h3>The most common classes</h3><p>The moon needs the success rate at which it beats the best numeric "
+        "bid.</p>" + _table(change.classes, common, "change-classes", "hands")
+        + "<h3>The best moon classes under each rule set</h3>" + _table(change.moon, moon, "change-moon", "")
+    )
+
+
+def _others(others: Sequence[Any]) -> str:
+    """Links to the reports in the subfolders (:class:`smear_sim.output.report.NestedReport`)."""
+    items = "".join(f'<li><a href="{_e(o.name)}/index.html">{_e(o.name)}/</a>: {_e(o.described())}</li>'
+                    for o in others)
+    return f"<p>The same report under other rules, in subfolders of this one:</p><ul>{items}</ul>"
+
+
 def report_page(table: ClassTable, frame: pd.DataFrame, moon: pd.DataFrame, *, command: str,
                 charts: Sequence[Chart] = (), example_hand: HandAnalysis | None = None,
-                equity: EquityTable | None = None, docs: str = "", positions: pd.DataFrame | None = None) -> str:
+                equity: EquityTable | None = None, docs: str = "", positions: pd.DataFrame | None = None,
+                change: RulesChange | None = None, others: Sequence[Any] = ()) -> str:
     """The whole report as one HTML page.
 
     ``positions`` is the position table (``PositionTable.frame``): the call to make by place in the auction,
     shown first, with the chart named ``calls_by_position.png``. ``frame`` is the bid table, the declarer's view, and ``moon`` the moon table (as the CSV files
     hold them); only their rows with enough hands (``reliable``) are shown. ``charts`` are embedded; the one named ``example_hand_points.png``
     goes with the example hand, and those of ``EQUITY_CHARTS`` with the match-equity table ``equity``. ``docs``
-    is HTML naming where the rules are written down.
+    is HTML naming where the rules are written down. ``change`` (what changes from the rules of the report in the
+    folder above) comes first; ``others`` (the reports in subfolders) are linked after the rules.
     """
     rules = table.rules
     by = frame.attrs["by"]
@@ -314,8 +348,10 @@ def report_page(table: ClassTable, frame: pd.DataFrame, moon: pd.DataFrame, *, c
     other_charts = [c for c in charts if c is not example_chart and c is not calls_chart and c not in equity_charts]
     features = "".join(f"<li><b>{_e(name)}</b>: {_e(FEATURES[name].help)}</li>" for name in by)
     label = rules_label(rules)
-    sections = [] if positions is None else [("calls", "What to call, by place in the auction",
-                                               _positions(positions, calls_chart))]
+    sections = [] if change is None else [("changes", f"What changes with {rules_change_name(*change.rules)}",
+                                            _change(change))]
+    if positions is not None:
+        sections.append(("calls", "What to call, by place in the auction", _positions(positions, calls_chart)))
     sections += [
         ("bid-table", "The declarer's view: bid table", (
             f"<p>The declarer's view: each random hand is dealt to seat 0, who wins the auction unopposed and takes "
@@ -331,7 +367,8 @@ def report_page(table: ClassTable, frame: pd.DataFrame, moon: pd.DataFrame, *, c
         ("moon", "Shooting the moon", (
             f"<p>A moon decides the game: a won game counts +{rules.target} points and a lost one −{rules.target}, "
             f"so its EV is (2p − 1) × {rules.target} for success rate p. It pays when that beats the EV of the best "
-            f"numeric bid. {int(moon_rows['moon_pays'].sum())} of the {len(moon_rows):,} classes with at least "
+            f"numeric bid. {_e(moon_needs(rules))} {int(moon_rows['moon_pays'].sum())} of the {len(moon_rows):,} "
+            f"classes with at least "
             f"{min_count:,} hands should shoot the moon.</p>"
             + _table(moon_rows, moon_table_columns(by), "moon-table-rows", "moon"))),
     ]
@@ -344,19 +381,24 @@ def report_page(table: ClassTable, frame: pd.DataFrame, moon: pd.DataFrame, *, c
         sections.append(("example", "An example hand", _example(example_hand, example_chart)))
     sections.append(("rules", "Rules", f"<p>These results were made under the {_e(label)}"
                      f"{' (changed options in colour)' if rules.changed() else ''}. {docs}</p>{_rules(rules)}"))
+    if others:
+        sections.append(("other-rules", "Other rules", _others(others)))
     sections.append(("command", "The command that made this page", (
         "<p>The seed fixes every number; the thread count does not change any.</p>"
         f"<pre><code>{_e(command)}</code></pre>")))
     nav = "".join(f'<a href="#{key}">{_e(title)}</a>' for key, title, _ in sections)
+    variant = f", {_e(rules_name(rules))}" if rules.changed() else ""
+    also = "" if not others else " The same report under " + ", ".join(
+        f'<a href="{_e(o.name)}/index.html">{_e(o.label())}</a>' for o in others) + "."
     body = "\n".join(f'<section id="{key}"><h2>{_e(title)}</h2>\n{content}\n</section>' for key, title, content in sections)
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        "<title>Smear bid table: smear-sim report</title>\n"
+        f"<title>Smear bid table{variant}: smear-sim report</title>\n"
         f"<style>{_STYLE}</style>\n</head>\n<body>\n"
-        f"<header><h1>Smear: what to bid, and when to shoot the moon</h1>"
+        f"<header><h1>Smear: what to bid, and when to shoot the moon{variant}</h1>"
         f'<p class="lead">{table.hands:,} random deals, seed {table.seed}, policy <code>{_e(table.policy)}</code>, '
-        f"{_e(label)}. Made by <code>{_e(command)}</code>.</p><nav>{nav}</nav></header>\n"
+        f"{_e(label)}. Made by <code>{_e(command)}</code>.{also}</p><nav>{nav}</nav></header>\n"
         f"<main>\n{body}\n</main>\n"
         "<footer>Made by smear-sim, a Monte Carlo strategy analyzer for Smear. Every estimate carries its "
         "standard error; digits the sample cannot support are not shown.</footer>\n"

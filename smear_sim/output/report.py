@@ -4,7 +4,9 @@ an HTML page and a README."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -14,7 +16,10 @@ from ..analysis.hand import EXAMPLE_HAND, EXAMPLE_MOON_HAND, evaluate_hand
 from ..analysis.match_equity import match_equity
 from ..analysis.plan import RunPlan
 from ..analysis.positions import PositionTable, position_table
-from ..core.io import atomic_write, replace_folder
+from ..analysis.rules_change import RulesChange, rules_change
+from ..core.errors import SmearError
+from ..core.io import MANIFEST, atomic_write, replace_folder, report_folders
+from ..core.rules import Rules
 from .format import (
     CLASS_SUIT_HELP,
     FEATURES,
@@ -25,8 +30,13 @@ from .format import (
     Column,
     bid_table_columns,
     call_charts,
+    moon_needs,
     moon_table_columns,
+    rules_change_columns,
+    rules_change_name,
+    rules_change_points,
     rules_label,
+    rules_name,
     tournament_cells,
 )
 
@@ -34,10 +44,14 @@ __all__ = [
     "BID_TABLE_SUFFIXES",
     "POSITION_CLASS_HANDS",
     "POSITION_TABLE_SUFFIXES",
+    "NestedReport",
     "make_position_table",
     "make_report",
     "markdown_table",
+    "nested_reports",
+    "parent_change",
     "position_markdown",
+    "rules_change_markdown",
     "table_json",
     "tournament_markdown",
     "write_bid_table",
@@ -79,9 +93,12 @@ def _preamble(meta: dict, by: Sequence[str], title: str, docs: str) -> str:
 
 def _docs_link(out_dir: Path, html: bool = False) -> str:
     """Where the rules are written down: a relative link to docs/rules.md when ``out_dir`` sits in a checkout
-    of the repository (as ``results/`` does), else the document's name."""
-    if (Path(out_dir).resolve().parent / RULES_DOC).is_file():
-        return f'<a href="../{RULES_DOC}">{RULES_DOC}</a>' if html else f"[{RULES_DOC}](../{RULES_DOC})"
+    of the repository (``../docs/rules.md`` from ``results/``, ``../../docs/rules.md`` from ``results/round-points``),
+    else the document's name."""
+    for up, folder in enumerate(Path(out_dir).resolve().parents, start=1):
+        if (folder / RULES_DOC).is_file():
+            link = "../" * up + RULES_DOC
+            return f'<a href="{link}">{RULES_DOC}</a>' if html else f"[{RULES_DOC}]({link})"
     return f"{RULES_DOC} in the smear-sim repository" if html else f"`{RULES_DOC}` in the smear-sim repository"
 
 
@@ -180,8 +197,8 @@ def write_moon_table(table: ClassTable, out: str | Path, by: Sequence[str] = DEF
         f"{_preamble(table.metadata(), by, 'Shooting the moon', _docs_link(out.parent))}"
         f"A moon decides the game: a won game counts +{table.rules.target} points and a lost one "
         f"-{table.rules.target}, so the moon's EV is (2p - 1) x {table.rules.target} for success rate p. It pays "
-        f"when that beats the EV of the best numeric bid. The classes below have at least {min_count:,} hands, "
-        "best moon rate first.\n\n"
+        f"when that beats the EV of the best numeric bid. {moon_needs(table.rules)} The classes below have at "
+        f"least {min_count:,} hands, best moon rate first.\n\n"
     )
     with atomic_write(md) as handle:
         handle.write(intro + markdown_table(frame[frame["reliable"]], moon_table_columns(by)))
@@ -228,6 +245,85 @@ def write_equity_table(table, out: str | Path) -> list[Path]:
     return [csv, md]
 
 
+# -- reports under other rules -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NestedReport:
+    """A report in a subfolder of a report's folder: the same report under other rules (``results/round-points``)."""
+
+    name: str  # the subfolder's name
+    rules: Rules | None  # those of its bid table; None when it has none that loads
+    hands: int | None
+
+    def label(self) -> str:
+        return "another report" if self.rules is None else rules_name(self.rules)
+
+    def described(self) -> str:
+        if self.rules is None:
+            return "a report without a bid table"
+        return f"{rules_name(self.rules)} ({rules_label(self.rules)}), {self.hands:,} random deals"
+
+
+def _load_table(path: Path) -> ClassTable | None:
+    try:
+        return ClassTable.load(path) if path.is_file() else None
+    except (SmearError, OSError, ValueError):
+        return None
+
+
+def nested_reports(folder: str | Path) -> list[NestedReport]:
+    """The reports in the subfolders of ``folder`` (those holding a report's ``.smear-sim-files``), by name."""
+    found = []
+    for name in report_folders(folder):
+        table = _load_table(Path(folder) / name / "bid_table.npz")
+        found.append(NestedReport(name, None if table is None else table.rules, None if table is None else table.hands))
+    return found
+
+
+def parent_change(folder: str | Path, table: ClassTable, by: Sequence[str], min_count: int) -> RulesChange | None:
+    """What changes from the rules of the report in the folder above ``folder`` to those of ``table``: None when
+    that folder holds no report with a bid table that loads, or one made under the same rules or by another policy."""
+    parent = Path(os.path.realpath(folder)).parent
+    if not (parent / MANIFEST).is_file():
+        return None
+    base = _load_table(parent / "bid_table.npz")
+    if base is None or base.rules == table.rules or base.policy != table.policy:
+        return None
+    return rules_change(base, table, by, min_count)
+
+
+def _parent_words(change: RulesChange) -> str:
+    base = change.base
+    return f"{base.hands:,} random deals, seed {base.seed}, policy `{base.policy}`, {rules_label(base.rules)}"
+
+
+def rules_change_markdown(change: RulesChange) -> str:
+    """The section of a nested report's README that compares it with the report in the folder above."""
+    levels, common, moon = rules_change_columns(change)
+    return (
+        f"## What changes with {rules_change_name(*change.rules)}\n\n"
+        f"Compared with the report in the folder above ([`../README.md`](../README.md): {_parent_words(change)}), "
+        f"class by class, hands grouped by {', '.join(change.by)}. Every figure is read from the two bid tables, "
+        "`bid_table.npz` here and `../bid_table.npz`.\n\n"
+        + "".join(f"- {line}\n" for line in rules_change_points(change))
+        + "\nThe share of hands whose best bid (bid up to) is at least each bid:\n\n"
+        + markdown_table(change.levels, levels)
+        + "\nThe most common classes (the moon needs the success rate at which it beats the best numeric bid):\n\n"
+        + markdown_table(change.classes, common)
+        + "\nThe best moon classes under each rule set:\n\n"
+        + markdown_table(change.moon, moon)
+    )
+
+
+def nested_markdown(others: Sequence[NestedReport]) -> str:
+    """The section of a report's README that links the reports in its subfolders."""
+    lines = ["## Other rules\n", "The same report under other rules, in subfolders of this one:\n"]
+    lines += [f"- [`{o.name}/`]({o.name}/README.md): {o.described()}; on one page: "
+              f"[`{o.name}/index.html`]({o.name}/index.html)" for o in others]
+    return "\n".join(lines) + "\n"
+
+
 def make_report(
     out_dir: str | Path,
     *,
@@ -262,7 +358,7 @@ def make_report(
     moon_hand = evaluate_hand(EXAMPLE_MOON_HAND, seed=seed, equity=equity, plan=plan) if plan.rules.moon else None
     with replace_folder(out_dir) as folder:
         written = write_report(table, folder, command=command, by=by, min_count=min_count, example_hand=example,
-                               equity=equity, moon_hand=moon_hand, positions=positions)
+                               equity=equity, moon_hand=moon_hand, positions=positions, home=out_dir)
     return table, written
 
 
@@ -289,13 +385,19 @@ def make_position_table(out: str | Path, *, deals: int, seed: int, plan: RunPlan
 
 
 def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Sequence[str] = DEFAULT_FEATURES,
-                 min_count: int = 200, example_hand=None, equity=None, moon_hand=None, positions=None) -> list[Path]:
+                 min_count: int = 200, example_hand=None, equity=None, moon_hand=None, positions=None,
+                 home: str | Path | None = None) -> list[Path]:
     """The reference results: the call by place in the auction, bid table, moon table, match-equity table, charts,
     one HTML page of it all and a README naming the command.
 
     ``equity`` is a match-equity table to write; ``moon_hand`` a hand analysis (with its equity table) whose
     moon break-even by score is charted; ``positions`` a position table (``analysis.positions``), valued at 0-0
     with ``equity``, which it needs.
+
+    ``home`` is the folder the files end up in (default ``out_dir``; :func:`make_report` writes them to a
+    temporary folder first). The README and the page link the reports in its subfolders (:func:`nested_reports`),
+    and, when the folder above it holds a report under other rules, say what changes from those rules to these
+    (:func:`parent_change`).
     """
     from .charts import (
         calls_chart,
@@ -310,7 +412,10 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
     from .html import report_page
 
     out_dir = Path(out_dir)
+    home = out_dir if home is None else Path(home)
     frame = table.frame(by, min_count)
+    change = parent_change(home, table, by, min_count)
+    others = nested_reports(home)
     files = {
         "by_position.csv": "what to call by place in the auction, standing call and hand strength: every call's "
                            "P(win) and EV with standard errors, pass included",
@@ -374,20 +479,24 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
     with atomic_write(page) as handle:
         handle.write(report_page(table, frame, moon_table(table, by, min_count), command=command, charts=images,
                                  example_hand=example_hand, equity=equity, docs=f"The rules are stated in full in "
-                                 f"{_docs_link(out_dir, html=True)}.", positions=position_frame))
+                                 f"{_docs_link(out_dir, html=True)}.", positions=position_frame, change=change,
+                                 others=others))
     written.append(page)
     files["index.html"] = "all of the above on one page: sortable tables, the charts, the example hand, the rules"
     present = {p.relative_to(out_dir).as_posix() for p in written}
     rows = "\n".join(f"| `{name}` | {text} |" for name, text in files.items() if name in present)
     readme = out_dir / "README.md"
     with atomic_write(readme) as handle:
+        title = f"Reference results: {rules_name(table.rules)}" if table.rules.changed() else "Reference results"
         handle.write(
-            "# Reference results\n\n"
+            f"# {title}\n\n"
             "Made by one command (the seed fixes every number; the thread count does not matter):\n\n"
             f"```\n{command}\n```\n\n"
             f"{table.hands:,} random deals, seed {table.seed}, policy `{table.policy}`, {rules_label(table.rules)} "
             f"(stated in {_docs_link(out_dir)}). Open `index.html` in a browser to see it all on one page.\n\n"
             "| file | what it is |\n|---|---|\n" + rows + "\n"
+            + ("" if change is None else "\n" + rules_change_markdown(change))
+            + ("" if not others else "\n" + nested_markdown(others))
         )
     written.append(readme)
     return written

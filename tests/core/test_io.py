@@ -20,6 +20,7 @@ from smear_sim.core.io import (
     check_output_folder,
     read_input,
     replace_folder,
+    report_folders,
     signals_deferred,
 )
 
@@ -285,3 +286,23 @@ def umask():
     value = os.umask(0)
     os.umask(value)
     return value
+
+
+def test_a_nested_report_survives_its_parents_run_and_is_found(tmp_path):
+    """results/round-points, a report folder of its own (its own manifest), is kept whole when results/ is made
+    again, its manifest included; report_folders finds it, and not a folder without a manifest or a hidden one."""
+    results = tmp_path / "results"
+    with replace_folder(results) as staging:
+        write_tree(staging, {"a.csv": "run 1"})
+    with replace_folder(results / "round-points") as staging:
+        assert staging.parent == results  # a nested report is written beside its folder: inside the parent
+        write_tree(staging, {"a.csv": "round points", "charts/b.png": "rp"})
+    write_tree(results, {"notes/a.csv": "mine", ".hidden/" + MANIFEST: ""})
+    assert report_folders(results) == ["round-points"]
+    with replace_folder(results) as staging:
+        write_tree(staging, {"a.csv": "run 2"})
+    assert {k: v for k, v in tree(results).items() if k.startswith("round-points/")} == {
+        f"round-points/{MANIFEST}": "a.csv\ncharts/b.png\n", "round-points/a.csv": "round points",
+        "round-points/charts/b.png": "rp"}
+    assert (results / MANIFEST).read_text() == "a.csv\n"
+    assert report_folders(results) == ["round-points"] and report_folders(tmp_path / "nowhere") == []

@@ -77,3 +77,26 @@ def test_columns_format_a_row():
     assert columns["bid_up_to"].text(row) == "-" and columns["bid_up_to"].text(row | {"bid_up_to": 4}) == "4"
     moon = {c.key: c for c in F.moon_table_columns(["trumps"])}
     assert moon["moon_pays"].text({"moon_pays": True}) == "yes"
+
+
+def test_rule_sets_are_named_for_people():
+    assert F.rules_name(Rules()) == "default rules"
+    assert F.rules_name(Rules(round_points=True)) == "round points"
+    assert F.rules_name({"round_points": True, "target": 15}) == "round points, target=15"
+    assert F.rules_change_name(Rules(), Rules(round_points=True)) == "round points"
+    assert F.rules_change_name(Rules(round_points=True), Rules()) == "no round points"
+    assert F.rules_change_name(Rules(target=11), Rules(target=11, round_points=True, min_bid=3)) == \
+        "round points, min_bid=3"
+
+
+def test_what_a_moon_needs_follows_the_rules():
+    assert F.moon_needs(Rules()).startswith("A moon must win all 4 points at stake (High, Low, Jack and Game);")
+    assert F.moon_needs(Rules(round_points=True)).startswith(
+        "A moon must win all 7 points at stake (High, Low, Jack, Game, the jick and both jokers);")
+    assert F.moon_needs(Rules(moon_requires="in_play")).startswith("A moon must win every point that some team won")
+
+
+@pytest.mark.parametrize(("share", "text"), [(0.27992, "28.0%"), (0.01, "1.0%"), (0.0054, "0.54%"),
+                                             (0.00002, "0.002%"), (0.0, "0.0%"), (float("nan"), "-"), (None, "-")])
+def test_shares_of_hands(share, text):
+    assert F.share_text(share) == text

@@ -105,3 +105,13 @@ def test_write_position_table(tmp_path):
 
     csv = pd.read_csv(written[0])
     assert len(csv) == len(frame) and set(csv["place"]) == {"opener", "second", "third", "dealer"}
+
+
+def test_a_nested_report_links_the_rules_from_its_depth(table, tmp_path):
+    """results/round-points/moon_table.md links ../../docs/rules.md, results/moon_table.md ../docs/rules.md."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "rules.md").write_text("# Rules\n")
+    for folder, link in (("results", "../docs/rules.md"), ("results/round-points", "../../docs/rules.md")):
+        _, md = write_moon_table(table, tmp_path / folder / "moon_table", ("trumps",), 200)
+        assert f"default rules ([docs/rules.md]({link}))" in md.read_text(encoding="utf-8")
+        assert (md.parent / link).resolve() == tmp_path / "docs" / "rules.md"
