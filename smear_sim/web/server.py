@@ -27,7 +27,11 @@
   regrouped by the features asked for (default the committed grouping), as ``smear-sim moon --counts ...
   --json`` prints them; what to call by place in the auction (``by_position.csv`` of ``smear-sim bid-table
   --by-position``, with one grid of calls per place); and the match-equity table (``equity.csv``). A part
-  whose files are missing is null; with none of them the answer is a 400 that says how to make them.
+  whose files are missing is null; with none of them the answer is a 400 that says how to make them. The results
+  folder may hold reports under other rules in subfolders (``results/round-points``, each a report folder with
+  its own ``.smear-sim-files``): ``variants`` lists them (``name``, ``label``: the rules in words) after the
+  folder itself (name ``""``), and ``&variant=NAME`` answers from one of them (``variant`` says which); a name
+  that is not one of them is a 400.
 
 Bad input gets status 400 and ``{"error": "<the command line's one-line message>"}``; a bug gets 500 and a
 one-line message, never a traceback. Every message is one short line however much of the request it quotes,
@@ -76,17 +80,19 @@ from ..analysis.scores import check_scores, parse_score
 from ..analysis.simulate import bid_name
 from ..core.cards import SUIT_NAMES
 from ..core.errors import BadValue, SmearError, one_line
+from ..core.io import report_folders
 from ..core.players import FAST_POLICIES, parse_policy
 from ..core.rules import Rules, describe_options
 from ..engine.runner import check_count
-from ..output.format import FEATURES
+from ..output.format import FEATURES, rules_name
 from ..output.report import table_json
 from .guard import BODY_TIMEOUT, MAX_BODY, BodyTimeout, BodyTooLarge, Guard, allowed_hosts
 from .review import DEFAULT_MAX_DECISIONS, DEFAULT_MAX_REVIEW_SAMPLES, review_request
 from .scheduler import AnalysisCancelled, ServerBusy, Simulator
 
 __all__ = ["BID_TABLE", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_SAMPLES", "DEFAULT_MAX_SPAN", "EQUITY_TABLE", "HAND_FIELDS",
-           "HINT_FIELDS", "MAX_DEPTH", "MAX_HINT_SAMPLES", "MAX_PRECISION", "POSITION_TABLE", "STATIC", "TABLE_GROUPINGS", "WARMING_UP", "HandRequest",
+           "HINT_FIELDS", "MAX_DEPTH", "MAX_HINT_SAMPLES", "MAX_PRECISION", "MAX_VARIANTS",
+           "POSITION_TABLE", "STATIC", "TABLE_GROUPINGS", "WARMING_UP", "HandRequest",
            "HintRequest", "WarmingUp", "create_app", "hand_request", "hint_request", "read_json"]
 
 DEFAULT_MAX_SAMPLES = 200_000
@@ -96,7 +102,8 @@ DEFAULT_SAMPLES = 100_000  # as smear-sim hand
 MAX_DEPTH = 16  # levels of nesting in a request body: a review's game record needs 4
 MAX_DIGITS = 20  # digits in a number of a request body: 2**64 - 1 (the largest seed) has 20
 MAX_PRECISION = 1000.0  # a standard error of points above this stops after the first batch anyway
-TABLE_GROUPINGS = 8  # groupings of the bid table kept, each a few MB
+TABLE_GROUPINGS = 8  # groupings of the bid table kept, each a few MB (per rule set)
+MAX_VARIANTS = 16  # the reports under other rules offered from the results folder's subfolders
 STATIC = Path(__file__).parent / "static"
 HINT_FIELDS = ("view", "samples", "seed", "policy", "inference", "playout", "rules")
 MAX_HINT_SAMPLES = 20_000  # worlds one hint may play out (each plays every legal action, double dummy)
@@ -418,12 +425,45 @@ class _Tables:
     7 features give at most 127 groupings, and the answer is the same for any order.
     """
 
-    def __init__(self, results: Path | None) -> None:
+    def __init__(self, results: Path | None, name: str = "") -> None:
         self.results = results
+        self.name = name  # "" for the results folder itself, else its subfolder's name
         self._lock = threading.Lock()
         self._table: ClassTable | None = None
         self._made: OrderedDict[tuple[str, ...], dict[str, Any]] = OrderedDict()
         self._fixed: dict[str, dict[str, Any] | None] = {}
+        self._variants: dict[str, _Tables] | None = None
+
+    def variants(self) -> dict[str, _Tables]:
+        """The folder itself and the reports in its subfolders (at most ``MAX_VARIANTS``), found once."""
+        with self._lock:
+            if self._variants is None:
+                found = [] if self.results is None else report_folders(self.results)[:MAX_VARIANTS]
+                self._variants = {"": self, **{name: _Tables(self.results / name, name) for name in found}}
+            return self._variants
+
+    def listing(self) -> list[dict[str, str]]:
+        """``variants`` for the page: each rule set's name and its rules in words, from its bid table."""
+        return [{"name": name, "label": tables.label()} for name, tables in self.variants().items()]
+
+    def label(self) -> str:
+        """The rules of the bid table in words (``round points``); else the folder's name."""
+        path = self._path(BID_TABLE)
+        with self._lock, contextlib.suppress(SmearError, OSError, ValueError):  # a broken table says so when asked
+            if self._table is None and path is not None and path.exists():
+                self._table = ClassTable.load(path)
+            if self._table is not None:
+                return rules_name(self._table.rules)
+        return self.name or "this folder"
+
+    def answer(self, by: tuple[str, ...], variant: str = "") -> dict[str, Any]:
+        """``GET /api/tables``: the tables of ``variant`` ("" for the results folder itself), with ``variants``."""
+        variants = self.variants()
+        if variant not in variants:
+            offered = ", ".join(repr(name) for name in variants if name) or "none"
+            raise SmearError(f"unknown variant {variant!r}: the results folder's reports under other rules are "
+                             f"{offered} (leave variant out for the folder itself)")
+        return {**variants[variant].get(by), "variant": variant, "variants": self.listing()}
 
     def get(self, by: tuple[str, ...]) -> dict[str, Any]:
         with self._lock:
@@ -608,9 +648,9 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
 
     @app.get("/api/tables")
     @_answers
-    async def tables_endpoint(by: str = ",".join(DEFAULT_FEATURES)) -> JSONResponse:
+    async def tables_endpoint(by: str = ",".join(DEFAULT_FEATURES), variant: str = "") -> JSONResponse:
         features = parse_features(by)
-        return JSONResponse(await run_in_threadpool(tables.get, features))
+        return JSONResponse(await run_in_threadpool(tables.answer, features, variant))
 
     @app.post("/api/calls")
     @_answers

@@ -19,3 +19,24 @@ def small_results(tmp_path_factory):
     write_position_table(positions, positions.frame(equity, 20, (3, 5)), folder / "by_position")
     write_equity_table(equity, folder / "equity")
     return folder
+
+
+@pytest.fixture(scope="module")
+def variant_results(tmp_path_factory):
+    """A results folder with a small bid table under the default rules and, in round-points/, a report folder
+    (with its own manifest) holding one under round points, as 'smear-sim report --out results/round-points'
+    leaves it; and a subfolder that is no report (no manifest)."""
+    from smear_sim.analysis.classes import class_table
+    from smear_sim.analysis.plan import RunPlan
+    from smear_sim.core.io import MANIFEST
+    from smear_sim.core.rules import Rules
+    from smear_sim.output.report import write_bid_table
+
+    folder = tmp_path_factory.mktemp("results")
+    for where, rules in ((folder, Rules()), (folder / "round-points", Rules(round_points=True))):
+        table = class_table(5000, seed=3, plan=RunPlan.of("heuristic", rules))
+        written = write_bid_table(table, table.frame(min_count=50), where / "bid_table")
+        (where / MANIFEST).write_text("".join(f"{p.name}\n" for p in written))
+    (folder / "notes").mkdir()
+    (folder / "notes" / "bid_table.npz").write_bytes((folder / "bid_table.npz").read_bytes())
+    return folder

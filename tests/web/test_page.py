@@ -132,3 +132,38 @@ def test_the_tables_view_by_seat_and_the_match_equity(browser, small_results):
         assert len(browser.find_elements(By.CSS_SELECTOR, "#equity rect")) == 31 * 31  # scores -10 to 20
         assert not browser.find_element(By.ID, "bid-panel").is_displayed()  # no bid table in this folder
         assert browser.get_log("browser") == []
+
+
+def test_the_tables_view_offers_each_rule_set(browser, variant_results):
+    """A results folder with a report under round points in round-points/: the Tables view offers both rule sets,
+    and each shows its own bid table (bids up to 4, or up to 7)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    def source(b) -> str:
+        return b.find_element(By.ID, "tables-source").text
+
+    def headers(b) -> str:
+        return b.find_element(By.CSS_SELECTOR, "#bid-table thead").text
+
+    browser.get_log("browser")  # what earlier tests left there
+    with running(create_app(results=variant_results, warm_up=False)) as address:
+        browser.get(address)
+        wait_for(browser, lambda b: body_data(b, "ready") == "true")
+        browser.find_element(By.CSS_SELECTOR, '.tab[data-view="tables-view"]').click()
+        wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#bid-table tbody tr"))
+        assert browser.find_element(By.ID, "variant-choice").is_displayed()
+        rules = Select(browser.find_element(By.ID, "table-variant"))
+        assert [o.text for o in rules.options] == ["default rules", "round points"]
+        assert "rules: the defaults" in source(browser) and "P(make 4)" in headers(browser)
+        assert "P(make 5)" not in headers(browser)
+        rules.select_by_visible_text("round points")
+        wait_for(browser, lambda b: "round_points=true" in source(b))
+        assert "P(make 7)" in headers(browser) and "5,000 random deals" in source(browser)
+        values = [o.text for o in Select(browser.find_element(By.ID, "table-value")).options]
+        assert "P(make 7)" in values
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#heatmap rect")) > 10
+        rules.select_by_visible_text("default rules")
+        wait_for(browser, lambda b: "rules: the defaults" in source(b))
+        assert "P(make 7)" not in [o.text for o in Select(browser.find_element(By.ID, "table-value")).options]
+        assert browser.get_log("browser") == []

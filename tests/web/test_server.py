@@ -434,3 +434,42 @@ def test_a_hint_request_answers_what_the_command_line_prints(client, tmp_path):
     assert response.status_code == 200, response.text
     printed = json.loads(ok("hint", str(path), "--samples", "16", "--seed", "3", "--json").stdout)
     assert response.json() == printed
+
+
+# -- reports under other rules, in the results folder's subfolders ------------------------------------------------
+
+
+def test_tables_offer_the_reports_under_other_rules(variant_results):
+    client = TestClient(create_app(results=variant_results, warm_up=False), base_url=LOCAL)
+    default = client.get("/api/tables").json()
+    assert default["variants"] == [{"name": "", "label": "default rules"},
+                                   {"name": "round-points", "label": "round points"}]  # not notes/: no manifest
+    assert default["variant"] == "" and default["bid_table"]["rules"]["round_points"] is False
+    assert client.get("/api/tables", params={"variant": ""}).json() == default
+    answer = client.get("/api/tables", params={"by": "trumps,top", "variant": "round-points"}).json()
+    assert answer["variant"] == "round-points" and answer["variants"] == default["variants"]
+    bid = answer["bid_table"]
+    assert bid["rules"]["round_points"] is True and bid["hands"] == 5000 and "make7" in bid["rows"][0]
+    assert [f["name"] for f in answer["features"]] == ["trumps", "top"]
+    printed = json.loads(ok("moon", "--counts", str(variant_results / "round-points" / "bid_table.npz"), "--by",
+                            "trumps,top", "--min-count", "200", "--json").stdout)
+    assert answer["moon_table"] == printed
+    assert answer["by_position"] is None and answer["equity"] is None  # not in that folder
+
+
+@pytest.mark.parametrize("variant", ["nope", "..", "../results", "round-points/..", "/etc", "round-points/",
+                                     "notes", "Round-Points", "round-points\x00", "x" * 10_000])
+def test_an_unknown_variant_is_a_400_in_one_line(variant_results, variant):
+    client = TestClient(create_app(results=variant_results, warm_up=False), base_url=LOCAL)
+    response = client.get("/api/tables", params={"variant": variant})
+    assert response.status_code == 400, response.text
+    error = response.json()["error"]
+    assert error.startswith("unknown variant") and "'round-points'" in error and "\n" not in error
+    assert len(error) < 400 and str(variant_results) not in error
+
+
+def test_a_results_folder_without_reports_under_other_rules(small_results):
+    client = TestClient(create_app(results=small_results, warm_up=False), base_url=LOCAL)
+    assert client.get("/api/tables").json()["variants"] == [{"name": "", "label": "this folder"}]  # no bid table
+    response = client.get("/api/tables", params={"variant": "round-points"})
+    assert response.status_code == 400 and "are none" in response.json()["error"]

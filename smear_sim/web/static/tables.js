@@ -1,4 +1,5 @@
-// The tables view: what to call by seat, the match-equity heatmap and the bid tables, from GET api/tables.
+// The tables view: what to call by seat, the match-equity heatmap and the bid tables, from GET api/tables, for the
+// rule set chosen (the results folder, or a report under other rules in one of its subfolders).
 
 import {heatmap} from './charts.js';
 import {amount, estimate, percent, points, thousands} from './format.js';
@@ -19,12 +20,15 @@ function tableValueOptions(bids) {
 export async function loadTables() {
   const by = [...$('table-by').querySelectorAll('input:checked')].map((i) => i.value);
   if (!by.length) return;
-  const key = by.join(',');
-  if (state.tables && !state.tables.bid_table && state.tablesBy) return;  // no bid table to regroup
+  const variant = $('table-variant').value;
+  const key = `${by.join(',')}|${variant}`;
+  // the same rule set without a bid table: nothing to regroup
+  if (state.tables && !state.tables.bid_table && state.tablesBy && state.tables.variant === variant) return;
   show('tables-error', false);
   try {
     if (state.tablesBy !== key) {
-      state.tables = await getJson(`api/tables?by=${encodeURIComponent(key)}`);
+      const query = `by=${encodeURIComponent(by.join(','))}${variant ? `&variant=${encodeURIComponent(variant)}` : ''}`;
+      state.tables = await getJson(`api/tables?${query}`);
       state.tablesBy = key;
     }
     renderTables(state.tables);
@@ -34,7 +38,20 @@ export async function loadTables() {
   }
 }
 
+// The rule sets the results folder holds: the folder itself and the reports in its subfolders (round points...).
+function renderVariants(variants = []) {
+  const choice = $('table-variant');
+  const names = variants.map((v) => v.name);
+  if ([...choice.options].map((o) => o.value).join('|') !== names.join('|')) {
+    const chosen = choice.value;
+    choice.replaceChildren(...variants.map((v) => make('option', {value: v.name}, v.label)));
+    choice.value = names.includes(chosen) ? chosen : (names[0] ?? '');
+  }
+  $('variant-choice').hidden = variants.length < 2;
+}
+
 function renderTables(data) {
+  renderVariants(data.variants);
   renderPositions(data.by_position);
   renderEquity(data.equity);
   for (const part of [$('bid-panel'), ...document.querySelectorAll('[data-part="bid"]')]) part.hidden = !data.bid_table;
@@ -46,9 +63,15 @@ function renderPositions(positions) {
   $('positions-panel').hidden = !positions;
   if (!positions) return;
   const place = $('position-place');
-  if (!place.options.length) {
-    place.append(...positions.charts.map((c, i) => make('option', {value: String(i)}, c.place)));
-    place.addEventListener('change', () => renderPositions(positions));
+  if (!place.dataset.ready) {
+    place.dataset.ready = 'true';
+    place.addEventListener('change', () => renderPositions(state.tables?.by_position));
+  }
+  const places = positions.charts.map((c) => c.place);
+  if ([...place.options].map((o) => o.textContent).join('|') !== places.join('|')) {
+    const chosen = Number(place.value || 0);
+    place.replaceChildren(...places.map((p, i) => make('option', {value: String(i)}, p)));
+    place.value = String(chosen < places.length ? chosen : 0);
   }
   const chart = positions.charts[Number(place.value || 0)];
   const score = positions.score ? ` at ${positions.score[0]}–${positions.score[1]}` : '';
@@ -71,7 +94,7 @@ function renderEquity(equity) {
   const select = $('equity-dealer');
   if (!select.dataset.ready) {
     select.dataset.ready = 'true';
-    select.addEventListener('change', () => renderEquity(equity));
+    select.addEventListener('change', () => renderEquity(state.tables?.equity));
   }
   const d = equity.dealers.indexOf(select.value);
   const cells = new Map();
@@ -97,8 +120,11 @@ function renderBidTables(data) {
   const rules = bid.rules;
   const bids = Object.keys(bid.rows[0] ?? {}).filter((k) => /^make\d+$/.test(k)).map((k) => Number(k.slice(4)));
   const valueSelect = $('table-value');
-  if (!valueSelect.options.length) {
-    valueSelect.append(...tableValueOptions(bids).map(([v, t]) => make('option', {value: v}, t)));
+  const values = tableValueOptions(bids);
+  if ([...valueSelect.options].map((o) => o.value).join('|') !== values.map(([v]) => v).join('|')) {
+    const chosen = valueSelect.value;  // the bids differ from one rule set to another (up to 4, or 7)
+    valueSelect.replaceChildren(...values.map(([v, t]) => make('option', {value: v}, t)));
+    if (values.some(([v]) => v === chosen)) valueSelect.value = chosen;
   }
   const changed = Object.entries(rules).filter(([n, v]) => state.api.options.find((o) => o.name === n)?.default !== v);
   $('tables-source').textContent = `${thousands(bid.hands)} random deals, seed ${bid.seed}, ${bid.policy} play, rules: ` +
@@ -169,4 +195,5 @@ export function buildTableControls(choices) {
     box.append(make('label', {title: help}, input, name));
   }
   $('table-value').addEventListener('change', () => state.tables && renderBidTables(state.tables));
+  $('table-variant').addEventListener('change', loadTables);
 }
