@@ -13,6 +13,24 @@ call of highest P(win) for each place, situation and strength bucket met at leas
 The tables are measured at 0-0, so those decisions are the only ones the next step's tables depend on: when none
 changes, the next step would make the very same tables, an exact fixed point.
 
+**Settling.** Plain steps (each cell's best call) can cycle instead of converging. Under round points they did:
+217, 247, 119, 185 and 90 decisions changed at steps 1 to 5 (600,000 deals a step). Most of those changes were
+cells whose situation stopped or started being met at all (a standing 3 is met only while some seat calls 3),
+after a few influential cells had flipped by two to four standard errors. So after :data:`PLAIN_STEPS` plain
+steps the iteration settles:
+
+- the cells the bidder decides are those of the last plain step; the others stay with the heuristic;
+- a decided cell met fewer than ``MIN_COUNT`` times keeps the counts of the step before (its situation still
+  arises at other scores, and the step before is the nearest measure of it), so it stays decided;
+- each cell keeps the call it settled on at the step before unless the best call beats it by more than
+  ``keep_z`` standard errors, and ``keep_z`` grows by :data:`KEEP_Z_STEP` each step, so that a flip needs an
+  ever clearer gain (:mod:`smear_sim.core.bidder`, "Settled calls": the kernel reads the tables by that rule).
+
+Either way a step that changes no decision is an exact fixed point: the bidding at 0-0 is the same at the next
+step, so are the counts it measures, and a kept call stays kept under a larger ``keep_z``. The steps before
+settling are the plain iteration's, so the default rules' tables, which converged at step 4, are unchanged. Each
+step's entry in ``meta["iterations"]`` records its ``keep_z`` and the cells carried over.
+
 **Scores.** The outcome tables and the hand outcomes behind the equity table are measured at 0-0. At other
 scores the bidder weighs its calls with the equity table read at the real score, which is exact for its own
 decision, but it takes the other seats to answer as they would at 0-0: an approximation, whose error on the
@@ -29,6 +47,7 @@ which never makes them, so entry points call :func:`bidder_tables` (or :func:`re
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import time
 import warnings
@@ -53,6 +72,8 @@ from .positions import position_table, strength_buckets
 
 __all__ = [
     "FIRST_USE",
+    "KEEP_Z_STEP",
+    "PLAIN_STEPS",
     "PROBE",
     "SHIPPED",
     "behaviour",
@@ -67,7 +88,9 @@ __all__ = [
 # Sizes of the tables: shipped for the default rules, and made on first use for other rules (smaller, so that the
 # first use takes minutes, not an hour).
 SHIPPED = {"deals": 6_000_000, "equity_hands": 1_000_000, "class_hands": 4_000_000, "max_iterations": 8}
-FIRST_USE = {"deals": 600_000, "equity_hands": 300_000, "class_hands": 1_000_000, "max_iterations": 4}
+FIRST_USE = {"deals": 600_000, "equity_hands": 300_000, "class_hands": 1_000_000, "max_iterations": 8}
+PLAIN_STEPS = 4  # steps 1 to 4 take each cell's best call; later steps settle (module docstring)
+KEEP_Z_STEP = 2.0  # the standard errors a settled call's rival must gain, added at each settling step
 # The probe behind :func:`behaviour`: every stage of the iteration (classes, buckets, the equity table, the position
 # tables under heuristic bidding, then under equity bidding from them) at a size that takes seconds.
 PROBE = {"deals": 3000, "equity_hands": 5000, "class_hands": 20_000, "max_iterations": 1}
@@ -80,8 +103,8 @@ class FirstUseWarning(SmearWarning):
 def decisions(tables: BidderTables, scores: list[tuple[int, int]] | np.ndarray = ((0, 0),),
               min_count: int = MIN_COUNT) -> np.ndarray:
     """The bidder's call slot ``[score, place, situation, bucket]`` at each of ``scores`` (the caller's team first),
-    for the cells met at least ``min_count`` times (-1 for the others), from ``tables``' own counts and equity grid:
-    the kernel's decision rule (:mod:`smear_sim.kernels.players.equity`)."""
+    for the cells met at least ``min_count`` times (-1 for the others), from ``tables``' own counts, equity grid and
+    settled calls: the kernel's decision rule (:mod:`smear_sim.kernels.players.equity`)."""
     from ..kernels.equity import outcome_states  # imports Numba: only once there is work
 
     rules = tables.rules
@@ -94,16 +117,34 @@ def decisions(tables: BidderTables, scores: list[tuple[int, int]] | np.ndarray =
     them_after = np.maximum(np.stack([s[2] for s in states], axis=1), floor) - floor
     going_on = end == 0
     n = tables.counts.sum(axis=-1).astype(np.float64)  # [place, situation, bucket, slot]
+    z = round(tables.keep_z * 100) * 1e-2 if tables.settled is not None else 0.0  # as the kernel reads it
     best = np.full((len(scores), *tables.decisions.shape), -1, dtype=np.int64)
     for place in range(tables.counts.shape[0]):
         grid = tables.grid[place % 2]  # the opener deals next: the team of places 0 and 2
         value = np.where(going_on, grid[np.where(going_on, us_after, 0), np.where(going_on, them_after, 0)],
                          (end > 0).astype(np.float64))
         counted = n[place] > 0
-        win = (tables.counts[place].reshape(-1, n_out) @ value).reshape(*n[place].shape, len(scores))
-        win = np.where(counted[..., None], win / np.where(counted, n[place], 1)[..., None], -np.inf)
+        rows = tables.counts[place].reshape(-1, n_out)
+        per = np.where(counted, n[place], 1)[..., None]
+        win = (rows @ value).reshape(*n[place].shape, len(scores)) / per
+        win = np.where(counted[..., None], win, -np.inf)  # [situation, bucket, slot, score]
         chosen = np.argmax(win, axis=-2)  # [situation, bucket, score]: the first of equals, as the kernel takes
-        enough = (tables.decisions[place] >= min_count)[..., None]
+        if z > 0:  # a settled call stands unless the best beats it by more than z SEs (core.bidder, "Settled calls")
+            spread = np.maximum((rows @ value**2).reshape(win.shape) / per - np.where(counted[..., None], win, 0)**2, 0)
+            keep = np.broadcast_to(tables.settled[place][..., None], chosen.shape)
+            legal = (keep >= 0) & np.take_along_axis(counted, np.maximum(keep, 0), axis=-1)
+            at = np.maximum(keep, 0)[..., None, :]
+            se = np.sqrt((np.take_along_axis(spread, at, axis=-2)[..., 0, :] +
+                          np.take_along_axis(spread, chosen[..., None, :], axis=-2)[..., 0, :]) /
+                         np.maximum(tables.decisions[place], 1)[..., None])
+            with np.errstate(invalid="ignore"):
+                kept = legal & (np.take_along_axis(win, chosen[..., None, :], axis=-2)[..., 0, :] <=
+                                np.take_along_axis(win, at, axis=-2)[..., 0, :] + z * se)
+            chosen = np.where(kept, keep, chosen)
+        enough = tables.decisions[place] >= min_count
+        if z > 0:  # settled tables decide in their settled cells only
+            enough &= tables.settled[place] >= 0
+        enough = enough[..., None]
         best[:, place] = np.moveaxis(np.where(enough, chosen, -1), -1, 0)
     return best
 
@@ -141,21 +182,31 @@ def build_bidder_tables(
         equity = match_equity(equity_hands, seed=seed, plan=plan)
         with (progress(deals, f"equity bidder tables, step {step}") if progress else contextlib.nullcontext()) as bar:
             positions = position_table(deals, seed=seed, buckets=buckets, plan=plan.but(progress=bar))
-        tables = BidderTables(rules, positions.counts, buckets[0], equity.win_grid, equity.solve_floor)
+        keep_z = settling_z(step)
+        counts, carried = positions.counts, 0
+        if keep_z > 0:
+            counts, carried = carry_over(counts, tables.counts)
+        tables = BidderTables(rules, counts, buckets[0], equity.win_grid, equity.solve_floor,
+                              settled=previous if keep_z > 0 else None, keep_z=keep_z)
         chosen = decisions(tables)[0]
+        if keep_z > 0:  # the next step bids by the calls settled on now
+            tables = dataclasses.replace(tables, settled=chosen)
         entry: dict[str, Any] = {"step": step, "bidding": policy, "decisions": int((chosen >= 0).sum()),
                                  "win_0_0": round(float(equity.win(0, 0, "them").value), 5),
                                  "seconds": round(time.perf_counter() - step_started, 1)}
+        if keep_z > 0:
+            entry |= {"keep_z": keep_z, "carried": carried}
         if previous is not None:
             both = (chosen >= 0) | (previous >= 0)
             entry["changed"] = int((both & (chosen != previous)).sum())
         history.append(entry)
         if notify:
             changed = f", {entry['changed']:,} changed" if "changed" in entry else ""
+            settling = f" (settling at {keep_z:g} SE, {carried:,} cells carried over)" if keep_z > 0 else ""
             left = "" if entry.get("changed") == 0 or step == max_iterations else (
                 f"; at most {max_iterations - step} more, about {entry['seconds'] * (max_iterations - step) / 60:.0f} "
                 "min")
-            notify(f"step {step} ({policy} bidding): {entry['decisions']:,} decisions{changed}, "
+            notify(f"step {step} ({policy} bidding): {entry['decisions']:,} decisions{changed}{settling}, "
                    f"{entry['seconds']:.0f} s{left}")
         if entry.get("changed") == 0:
             break
@@ -165,7 +216,20 @@ def build_bidder_tables(
             "class_hands": class_hands,
             "min_count": MIN_COUNT, "margin": MARGIN, "iterations": history, "converged": history[-1].get("changed") == 0,
             "code_version": code_version(), "seconds": round(time.perf_counter() - started, 1)}
-    return BidderTables(rules, tables.counts, buckets[0], tables.grid, tables.solve_floor, meta)
+    return dataclasses.replace(tables, meta=meta)
+
+
+def settling_z(step: int) -> float:
+    """The ``keep_z`` of a step: 0 for the plain steps, then :data:`KEEP_Z_STEP` more each step."""
+    return KEEP_Z_STEP * max(step - PLAIN_STEPS, 0)
+
+
+def carry_over(counts: np.ndarray, before: np.ndarray, min_count: int = MIN_COUNT) -> tuple[np.ndarray, int]:
+    """``counts`` with each ``[place, situation, bucket]`` cell met fewer than ``min_count`` times replaced by the
+    cell of ``before`` where that one was met enough; and how many cells were replaced."""
+    met, met_before = counts.sum(axis=-1).max(axis=-1), before.sum(axis=-1).max(axis=-1)
+    carry = (met < min_count) & (met_before >= min_count)
+    return np.where(carry[..., None, None], before, counts), int(carry.sum())
 
 
 def behaviour(rules: Rules, seed: int = 1, threads: int | None = None) -> str:

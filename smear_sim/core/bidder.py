@@ -7,7 +7,18 @@ from tables that :mod:`smear_sim.analysis.bidder_tables` makes by simulation:
   the caller's team) followed each legal call, for each place in the auction, situation there, and hand-strength
   bucket (layout, "The auction seen from one seat");
 - ``bucket_of_class``: the strength bucket of every hand class (:mod:`smear_sim.kernels.classes`);
-- ``grid``: the match-equity table of the policy against itself, ``[dealer, us, them]`` from ``solve_floor``.
+- ``grid``: the match-equity table of the policy against itself, ``[dealer, us, them]`` from ``solve_floor``;
+- ``settled``, optional: the call slot each ``[place, situation, bucket]`` settled on at 0-0 while the tables were
+  made (-1: none), with ``keep_z``.
+
+**Settled calls.** A bidder that always takes the call of highest P(win) in its tables can cycle while the tables
+are made: one cell's change changes which situations the others meet, and back (the round-points rules did). So
+the iteration (:mod:`smear_sim.analysis.bidder_tables`) settles: from a later step on, a cell keeps the call it
+settled on unless another call's P(win) beats it by more than ``keep_z`` standard errors of their difference
+(each call's P(win) has the multinomial spread of its outcomes; the two are taken as independent, which
+overstates the SE of calls played on the same deals), and a cell with no settled call is left to the heuristic.
+The kernel applies the same rule at every score (:mod:`smear_sim.kernels.players.equity`), so the tables are a
+fixed point of the bidder that reads them.
 
 Where they are kept, and which files are current for this code, is :mod:`smear_sim.engine.bidder_store`'s
 concern; this module is the data contract only.
@@ -58,7 +69,8 @@ def empty_model() -> tuple[np.ndarray, ...]:
     """The model of a game without the equity bidder: the kernels' arguments have the same types either way."""
     header = np.zeros(L.BM_HEADER, dtype=np.int64)
     return (header, np.zeros(1, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.int64),
-            np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.float64), np.zeros((2, 1, 1), dtype=np.float64))
+            np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.float64), np.zeros((2, 1, 1), dtype=np.float64),
+            np.full(1, -1, dtype=np.int64))
 
 
 @dataclass(frozen=True)
@@ -71,10 +83,16 @@ class BidderTables:
     grid: np.ndarray  # [2, size, size] float64
     solve_floor: int
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    settled: np.ndarray | None = None  # [place, situation, bucket] int64 call slot, -1 for none ("Settled calls")
+    keep_z: float = 0.0  # how many standard errors a call must gain to replace a settled one; 0: none settled
 
     def __post_init__(self) -> None:
         if self.counts.shape != table_shape(self.rules):
             raise SmearError(f"equity bidder tables of shape {self.counts.shape} do not fit these rules")
+        if self.settled is not None and self.settled.shape != self.counts.shape[:3]:
+            raise SmearError(f"settled calls of shape {self.settled.shape} do not fit these tables")
+        if not 0 <= self.keep_z < 100:
+            raise SmearError(f"keep_z {self.keep_z} is out of range (0 to 100 standard errors)")
 
     @property
     def decisions(self) -> np.ndarray:
@@ -84,7 +102,8 @@ class BidderTables:
     def model(self, min_count: int = MIN_COUNT, margin: float = MARGIN) -> tuple[np.ndarray, ...]:
         """The arrays the kernels read: header, bucket of each class, then for each call cell (``[place, situation,
         bucket, call slot]`` flattened) its outcomes as ``codes[cell_start[c]:cell_start[c + 1]]`` with their
-        probabilities ``weights``, the decisions of each ``[place, situation, bucket]`` and the equity grid."""
+        probabilities ``weights``, the decisions of each ``[place, situation, bucket]``, the equity grid and the
+        settled call slot of each ``[place, situation, bucket]`` (-1 for none)."""
         rows = self.counts.reshape(-1, L.N_OUTCOMES)
         cell, code = np.nonzero(rows)
         cell_start = np.zeros(len(rows) + 1, dtype=np.int64)
@@ -98,8 +117,13 @@ class BidderTables:
         header[L.BM_MIN_COUNT] = min_count
         header[L.BM_SOLVE_FLOOR] = self.solve_floor
         header[L.BM_MARGIN] = round(margin * 1e4)
+        settled = np.full(len(decisions), -1, dtype=np.int64)
+        if self.settled is not None and self.keep_z > 0:
+            header[L.BM_KEEP_Z] = round(self.keep_z * 100)
+            settled[:] = self.settled.reshape(-1)
         return (header, self.bucket_of_class.astype(np.int64), cell_start, decisions.astype(np.int64),
-                code.astype(np.int64), weights.astype(np.float64), np.ascontiguousarray(self.grid, dtype=np.float64))
+                code.astype(np.int64), weights.astype(np.float64), np.ascontiguousarray(self.grid, dtype=np.float64),
+                settled)
 
     # -- files ------------------------------------------------------------------------------------------------
 
@@ -109,13 +133,17 @@ class BidderTables:
         cell, code = np.nonzero(rows)
         meta = self.meta | {"format": FORMAT, "buckets": N_BUCKETS, "rules": self.rules.as_dict(),
                             "solve_floor": self.solve_floor}
+        settled = {}
+        if self.settled is not None:
+            meta["keep_z"] = self.keep_z
+            settled["settled"] = self.settled.astype(np.int8)
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         with atomic_write(path, "wb") as handle:
             np.savez_compressed(handle, cell=cell.astype(np.uint32), code=code.astype(np.uint16),
                                 count=rows[cell, code].astype(np.uint32 if rows.max(initial=0) < 2**32 else np.int64),
                                 bucket_of_class=self.bucket_of_class.astype(np.uint8), grid=self.grid,
-                                meta=np.array(json.dumps(meta)))
+                                meta=np.array(json.dumps(meta)), **settled)
         return path
 
     @classmethod
@@ -132,7 +160,8 @@ class BidderTables:
                 counts = np.zeros(table_shape(rules), dtype=np.int64)
                 rows = counts.reshape(-1, L.N_OUTCOMES)
                 rows[data["cell"].astype(np.int64), data["code"].astype(np.int64)] = data["count"]
+                settled = data["settled"].astype(np.int64) if "settled" in data.files else None
                 return cls(rules, counts, data["bucket_of_class"].astype(np.int64), data["grid"],
-                           int(meta["solve_floor"]), meta)
+                           int(meta["solve_floor"]), meta, settled, float(meta.get("keep_z", 0.0)))
         except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile) as exc:
             raise SmearError(f"{path} is not a file of equity bidder tables: {exc}") from None

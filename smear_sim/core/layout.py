@@ -219,6 +219,8 @@ BM_BUCKETS = _bm.add()  # hand-strength buckets
 BM_MIN_COUNT = _bm.add()  # fewer decisions than this in a cell: the bidder calls as the heuristic would
 BM_SOLVE_FLOOR = _bm.add()  # the lowest score of the equity grid
 BM_MARGIN = _bm.add()  # the bidder leaves the heuristic's call only for one this much likelier to win (1e-4 units)
+BM_KEEP_Z = _bm.add()  # the bidder leaves a cell's settled call only for one likelier to win by more than this many
+#                        standard errors (1e-2 units); 0: no settled calls (core/bidder.py, "Settled calls")
 BM_HEADER = _bm.size
 
 # Bid-table classes: features of a 9-card hand in its class suit, mixed into one index in this order, the last

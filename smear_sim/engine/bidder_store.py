@@ -3,7 +3,8 @@
 The tables' contents and file format are the data contract of :mod:`smear_sim.core.bidder`; this module knows
 the places and the versions, which depend on the installed package:
 
-- for the default rules, the tables ship in the package (``smear_sim/data/equity_bidder.npz``), made by
+- for the default rules and for round points (the rules' main variant), the tables ship in the package
+  (``smear_sim/data/equity_bidder.npz`` and ``equity_bidder_round_points.npz``), made by
   ``python tools/equity_bidder.py``;
 - for any other rules, they are made on first use (:mod:`smear_sim.analysis.bidder_tables`) and cached in the user's
   cache folder, ``$SMEAR_SIM_CACHE_DIR``, else ``$XDG_CACHE_HOME/smear-sim``, else ``~/.cache/smear-sim``, as
@@ -28,15 +29,20 @@ from ..core.bidder import FORMAT, MARGIN, MIN_COUNT, BidderTables
 from ..core.errors import SmearError
 from ..core.rules import Rules
 
-__all__ = ["CACHE_VARIABLE", "cache_path", "cache_root", "code_version", "load_tables", "shipped_path"]
+__all__ = ["CACHE_VARIABLE", "SHIPPED_RULES", "cache_path", "cache_root", "code_version", "load_tables", "shipped_path"]
 
 CACHE_VARIABLE = "SMEAR_SIM_CACHE_DIR"
 _PACKAGE = Path(__file__).resolve().parent.parent  # smear_sim/
 
 
-def shipped_path() -> Path:
-    """The tables shipped in the package, for the default rules."""
-    return _PACKAGE / "data" / "equity_bidder.npz"
+# The rules whose tables ship in the package, and their files in smear_sim/data/.
+SHIPPED_RULES = {Rules(): "equity_bidder.npz", Rules(round_points=True): "equity_bidder_round_points.npz"}
+
+
+def shipped_path(rules: Rules | None = None) -> Path | None:
+    """The tables shipped in the package for ``rules`` (default: the default rules); None for rules that ship none."""
+    name = SHIPPED_RULES.get(Rules() if rules is None else rules)
+    return None if name is None else _PACKAGE / "data" / name
 
 
 def _code_of(source: bytes) -> str:
@@ -82,9 +88,10 @@ def cache_path(rules: Rules) -> Path:
 
 
 def load_tables(rules: Rules) -> BidderTables | None:
-    """The tables for ``rules``: shipped (default rules) or cached; None when they must be made first."""
-    if rules == Rules() and shipped_path().is_file():
-        return BidderTables.load(shipped_path())
+    """The tables for ``rules``: shipped (:data:`SHIPPED_RULES`) or cached; None when they must be made first."""
+    shipped = shipped_path(rules)
+    if shipped is not None and shipped.is_file():
+        return BidderTables.load(shipped)
     path = cache_path(rules)
     if not path.is_file():
         return None

@@ -21,6 +21,12 @@ situations), it calls as ``heuristic`` does. With a margin (header ``BM_MARGIN``
 :data:`smear_sim.core.bidder.MARGIN`; 0 as shipped) it keeps the heuristic's call unless another call's P(win)
 beats it by more than the margin, against the tables' noise, which flatters some call in every cell.
 
+**Settled calls** (header ``BM_KEEP_Z``, :mod:`smear_sim.core.bidder`): where the tables name the call each cell
+settled on while they were made, the bidder keeps that call unless the best call's P(win) beats it by more than
+``keep_z`` standard errors of their difference, each call's SE being the spread of its outcomes' P(win) over the
+cell's decisions; a cell with no settled call is left to the heuristic. That is the rule the iteration settled
+the cells by, so at 0-0 the bidder makes the tables' own calls.
+
 The hand-strength bucket is the hand's class (:mod:`smear_sim.kernels.classes`) mapped to the points the class
 wins on average as an unopposed declarer, in 32 equal steps from the weakest class to the strongest
 (:func:`smear_sim.analysis.positions.strength_buckets`).
@@ -32,9 +38,21 @@ what that costs the equity table.
 
 from __future__ import annotations
 
+import math
+
 from numba import njit
 
-from ...core.layout import BM_BUCKETS, BM_LOADED, BM_MARGIN, BM_MIN_COUNT, BM_SOLVE_FLOOR, MOON, PASS, R_TARGET
+from ...core.layout import (
+    BM_BUCKETS,
+    BM_KEEP_Z,
+    BM_LOADED,
+    BM_MARGIN,
+    BM_MIN_COUNT,
+    BM_SOLVE_FLOOR,
+    MOON,
+    PASS,
+    R_TARGET,
+)
 from ..classes import hand_class
 from ..equity import outcome_win
 from . import heuristic
@@ -58,7 +76,7 @@ def situation(calls, n_calls):
 @njit(cache=True, inline="always")
 def call_win(model, cell, us, them, next_dealer, target):
     """P(win the game) of one call: its outcome distribution (cell ``cell``) weighed by the equity table."""
-    _, _, cell_start, _, codes, weights, grid = model
+    _, _, cell_start, _, codes, weights, grid, _ = model
     floor = model[0][BM_SOLVE_FLOOR]
     win = 0.0
     for k in range(cell_start[cell], cell_start[cell + 1]):
@@ -67,15 +85,45 @@ def call_win(model, cell, us, them, next_dealer, target):
 
 
 @njit(cache=True)
+def call_spread(model, cell, us, them, next_dealer, target):
+    """The variance of one call's P(win the game) over its outcome distribution (cell ``cell``)."""
+    _, _, cell_start, _, codes, weights, grid, _ = model
+    floor = model[0][BM_SOLVE_FLOOR]
+    win = 0.0
+    square = 0.0
+    for k in range(cell_start[cell], cell_start[cell + 1]):
+        value = outcome_win(grid, floor, target, us, them, next_dealer, codes[k])
+        win += weights[k] * value
+        square += weights[k] * value * value
+    return max(square - win * win, 0.0)
+
+
+@njit(cache=True)
+def slot_of(call, max_points):
+    """The call slot of a call: 0 for pass, the number, ``max_points + 1`` for the moon."""
+    if call == PASS:
+        return 0
+    return max_points + 1 if call == MOON else call
+
+
+@njit(cache=True)
+def call_of(slot, max_points):
+    """The call of a call slot (the inverse of :func:`slot_of`)."""
+    if slot == 0:
+        return PASS
+    return MOON if slot == max_points + 1 else slot
+
+
+@njit(cache=True)
 def bid(model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules, max_points):
     """The call of highest P(win the game) (module docstring); the arguments are those of
     :func:`smear_sim.kernels.players.choose_bid`, with ``model`` the bidder's tables."""
-    header, bucket_of_class, _, cell_n, _, _, _ = model
+    header, bucket_of_class, _, cell_n, _, _, _, settled = model
     decision = -1
     if header[BM_LOADED] == 1:
         decision = (n_calls * (2 * max_points + 1) + situation(calls, n_calls)) * header[BM_BUCKETS]
         decision += bucket_of_class[hand_class(hand)]
-    if decision < 0 or cell_n[decision] < header[BM_MIN_COUNT]:
+    if decision < 0 or cell_n[decision] < header[BM_MIN_COUNT] or (header[BM_KEEP_Z] > 0 and settled[decision] < 0):
         return heuristic.bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
                              max_points)
     n_slots = max_points + 2
@@ -94,10 +142,21 @@ def bid(model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, m
         win = call_win(model, decision * n_slots + max_points + 1, us, them, next_dealer, target)
         if win > best_win:
             best, best_win = MOON, win
+    keep = settled[decision]
+    if header[BM_KEEP_Z] > 0:  # the settled call stands unless another clearly wins more games
+        legal = (keep == 0 and not must) or low <= keep <= high or (keep == max_points + 1 and moon_ok)
+        best_slot = slot_of(best, max_points)
+        if legal and keep != best_slot:
+            keep_cell = decision * n_slots + keep
+            best_cell = decision * n_slots + best_slot
+            se = math.sqrt((call_spread(model, keep_cell, us, them, next_dealer, target) +
+                            call_spread(model, best_cell, us, them, next_dealer, target)) / cell_n[decision])
+            if best_win <= call_win(model, keep_cell, us, them, next_dealer, target) + header[BM_KEEP_Z] * 1e-2 * se:
+                return call_of(keep, max_points)
     if header[BM_MARGIN] > 0:  # keep the heuristic's call unless the tables clearly prefer another
         usual = heuristic.bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
                               max_points)
-        slot = 0 if usual == PASS else (max_points + 1 if usual == MOON else usual)
+        slot = slot_of(usual, max_points)
         if best_win < call_win(model, decision * n_slots + slot, us, them, next_dealer, target) + \
                 header[BM_MARGIN] * 1e-4:
             return usual
