@@ -47,3 +47,15 @@ def test_rules_doc_describes_every_hand_feature():
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     features = re.findall(r"^\| `(\w+)` \| [^|]+ \| [^|]+ \|$", text, flags=re.MULTILINE)
     assert features == [name for name, _ in CLASS_DIMS]
+
+
+def test_the_readme_quotes_the_round_points_report():
+    """The README's figures for round points are those the committed report read from its tables."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    paragraph = next(p for p in readme.split("\n\n") if p.startswith("`results/round-points/`"))
+    report = (ROOT / "results" / "round-points" / "README.md").read_text(encoding="utf-8")
+    section = report[report.index("## What changes with round points"):]
+    figures = re.findall(r"\d+\.\d+|\d{2,}", paragraph.split("Its README", 1)[1])
+    assert len(figures) >= 12
+    for figure in figures:
+        assert re.search(rf"(?<![\d.]){re.escape(figure)}(?![\d])", section), figure
