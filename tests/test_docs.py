@@ -55,7 +55,7 @@ def test_the_readme_quotes_the_round_points_report():
     paragraph = next(p for p in readme.split("\n\n") if p.startswith("`results/round-points/`"))
     report = (ROOT / "results" / "round-points" / "README.md").read_text(encoding="utf-8")
     section = report[report.index("## What changes with round points"):]
-    figures = re.findall(r"\d+\.\d+|\d{2,}", paragraph.split("Its README", 1)[1])
+    figures = re.findall(r"\d+\.\d+|\d{2,}", paragraph.split("every figure", 1)[1])
     assert len(figures) >= 12
     for figure in figures:
         assert re.search(rf"(?<![\d.]){re.escape(figure)}(?![\d])", section), figure
