@@ -25,7 +25,9 @@ def serve(
     = 8000,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the page in the default browser.")] = False,
     results: Annotated[Path, typer.Option("--results", metavar="DIR", help="Folder with the tables the tables view "
-                                          "shows: bid_table.npz, by_position.csv, equity.csv.")] = Path("results"),
+                                          "shows: bid_table.npz, by_position.csv, equity.csv; the reports under "
+                                          "other rules in its subfolders (results/round-points) are offered "
+                                          "too.")] = Path("results"),
     max_samples: Annotated[int, typer.Option("--max-samples", min=1, help="The most deals one request may "
                                              "simulate.")] = 200_000,
     max_deals: Annotated[int, typer.Option("--max-deals", min=1, help="The most deals one request with a seat may "
