@@ -236,8 +236,8 @@ Threads = Annotated[
 ]
 PolicyOpt = Annotated[
     str, typer.Option("--policy", metavar="NAME[,NAME]", help="Player policy for both teams, or team 0,team 1: "
-                      "heuristic, heuristic-v1, random, equity (bids to win the game from precomputed tables) or "
-                      "pimc:K (search with K sampled deals a card).")
+                      "heuristic, heuristic-v1, random, equity (bids to win the game from precomputed tables), count "
+                      "(bids by the count a person adds up) or pimc:K (search with K sampled deals a card).")
 ]
 ChunkSize = Annotated[
     int | None, typer.Option("--chunk-size", min=1, help="Hands (or games) per kernel call, or per task on a "

@@ -47,7 +47,7 @@ def hand(
                                                        "standard error of the mean points is below SE.")] = None,
     seed: Seed = 1,
     policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats: heuristic, heuristic-v1, random, "
-                                             "equity or pimc:K.")]
+                                             "equity, count or pimc:K.")]
     = "heuristic",
     threads: Threads = None,
     rules_file: RulesFile = None,
@@ -132,15 +132,22 @@ def hand(
         from ..output.charts import points_distribution, save_figure
 
         plot = save_figure(points_distribution(analysis), plot)
+    from ..core.cards import parse_cards
+    from ..core.count import count_summary
+
+    before = None if position is None else parse_auction(auction, position, active)
+    count = count_summary(parse_cards(cards) if isinstance(cards, str) else list(cards), active, before, at)
     if json_output:
-        print_json(analysis.to_json() | (calls.to_json() if calls is not None else {}))
+        print_json(analysis.to_json() | (calls.to_json() if calls is not None else {}) | {"count": count})
     elif calls is not None:
-        from ..output.terminal import print_auction
+        from ..output.terminal import print_auction, print_count
 
         print_auction(calls, analysis)
+        print_count(count)
     else:
-        from ..output.terminal import print_hand
+        from ..output.terminal import print_count, print_hand
 
         print_hand(analysis)
+        print_count(count)
         if plot is not None:
             typer.echo(f"Chart: {plot}")

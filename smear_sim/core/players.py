@@ -28,8 +28,8 @@ __all__ = [
     "policy_code",
 ]
 
-POLICIES = ("random", "heuristic", "heuristic-v1", "pimc", "equity")  # index = the kernels' policy number
-FAST_POLICIES = ("random", "heuristic", "heuristic-v1", "equity")  # the ones that play about a million hands a second
+POLICIES = ("random", "heuristic", "heuristic-v1", "pimc", "equity", "count")  # index = the kernels' policy number
+FAST_POLICIES = ("random", "heuristic", "heuristic-v1", "equity", "count")  # the ones that play about a million hands a second
 PARAM_SCALE = 256  # code = number + PARAM_SCALE * parameter
 
 # Policies that take a parameter: (meaning, default, smallest, largest).

@@ -15,7 +15,7 @@ def test_parse_policies():
     assert parse_policies(["random", "heuristic"]) == ("random", "heuristic")
     assert parse_policies("pimc, heuristic-v1") == ("pimc:16", "heuristic-v1")
     assert parse_policies("PIMC:8") == ("pimc:8", "pimc:8")
-    with pytest.raises(SmearError, match="choose random, heuristic, heuristic-v1, pimc:K or equity"):
+    with pytest.raises(SmearError, match="choose random, heuristic, heuristic-v1, pimc:K, equity or count"):
         parse_policies("greedy")
     with pytest.raises(SmearError, match="two separated by a comma"):
         parse_policies("random,random,random")
@@ -31,7 +31,7 @@ def test_policy_array_matches_the_kernel_numbers():
 
     assert POLICIES[players.RANDOM] == "random" and POLICIES[players.HEURISTIC] == "heuristic"
     assert POLICIES[players.HEURISTIC_V1] == "heuristic-v1" and POLICIES[players.PIMC] == "pimc"
-    assert POLICIES[players.EQUITY] == "equity"
+    assert POLICIES[players.EQUITY] == "equity" and POLICIES[players.COUNT] == "count"
     codes = policy_array(("heuristic", "random"))
     assert codes.dtype == np.int64 and list(codes) == [players.HEURISTIC, players.RANDOM]
     codes = policy_array(("pimc:12", "heuristic-v1"))

@@ -5,7 +5,7 @@ names them: ``code = number + PARAM_SCALE * parameter``) and calls that policy's
 a module here, a member of SEATED and a branch in each function below (through ``_when``, so that its code is
 compiled only where it plays); the hand and game kernels call only these.
 ``equity`` bids from its tables (the ``model``) and otherwise plays as ``heuristic`` does, so it has a branch in
-:func:`choose_bid` only.
+:func:`choose_bid` only; so does ``count``, which bids by the count a person adds up (:mod:`smear_sim.core.count`).
 
 A card decision sees the hand in progress as a hand state (:mod:`smear_sim.kernels.state`). The state holds
 every hand, so each player reads only what its seat may know: its own hand, the cards it saw before play
@@ -37,20 +37,21 @@ from ...core.players import PARAM_SCALE, POLICIES
 from ...core.tables import P_HIGH_JOKER, P_JACK, P_JICK, P_LOW, P_LOW_JOKER, TABLES
 from ..bits import ZERO, has, popcount
 from ..rng import random_subset
-from . import equity, heuristic, heuristic_v1, pimc, random
+from . import count, equity, heuristic, heuristic_v1, pimc, random
 
 RANDOM = POLICIES.index("random")
 HEURISTIC = POLICIES.index("heuristic")
 HEURISTIC_V1 = POLICIES.index("heuristic-v1")
 PIMC = POLICIES.index("pimc")
 EQUITY = POLICIES.index("equity")
+COUNT = POLICIES.index("count")
 
 # Which players sit at the table, as a type. ``seated`` has one member per player in SEATED (every player but
 # ``heuristic``, which is always compiled: the others fall back on it), True where that player plays and None where
 # it does not. Numba compiles a kernel once per argument types, so a player's code is compiled only into the
 # kernels of tables where it plays: a command of heuristic players compiles neither the search player (pimc and
 # the double-dummy solver) nor the other players. The values are never read; seated_arg() makes the argument.
-SEATED = (RANDOM, HEURISTIC_V1, PIMC, EQUITY)
+SEATED = (RANDOM, HEURISTIC_V1, PIMC, EQUITY, COUNT)
 
 _TRUMP_MASK = TABLES.trump_mask
 _SCORING_MASK = TABLES.scoring_trump_mask
@@ -165,7 +166,7 @@ def _heuristic_v1_play(hs, legal, give):
                              hs[ST_WIN_KEY], np.uint64(hs[ST_TRICK]), seen, hs[ST_BIDDER] & 1, give)
 
 
-_RANDOM, _V1, _PIMC, _EQUITY = range(4)  # members of seated
+_RANDOM, _V1, _PIMC, _EQUITY, _COUNT = range(5)  # members of seated
 _random_bid = _when(_RANDOM, random.bid, _no_card, 14)
 _random_trump = _when(_RANDOM, random.trump, _no_card, 1)
 _random_keep = _when(_RANDOM, random_subset, _no_cards, 3)
@@ -176,6 +177,7 @@ _v1_keep = _when(_V1, heuristic_v1.choose_cards, _no_cards, 3)
 _v1_play = _when(_V1, _heuristic_v1_play, _no_card, 3)
 _pimc_play = _when(_PIMC, pimc.play, _no_card, 6)
 _equity_bid = _when(_EQUITY, equity.bid, _no_card, 15)
+_count_bid = _when(_COUNT, count.bid, _no_card, 14)
 
 
 @njit(cache=True, inline="always")
@@ -205,7 +207,7 @@ def choose_bid(policy, model, seated, state, hand, seat, dealer, calls, n_calls,
     - ``low``, ``high``, ``moon_ok`` and ``must`` are the legal calls, worked out from the calls and the rules
       (``high`` = ``max_points``, the points at stake).
 
-    ``pimc`` bids as ``heuristic``. ``model`` holds the tables the ``equity`` bidder reads
+    ``pimc`` bids as ``heuristic``; ``count`` bids by the count (:mod:`smear_sim.kernels.players.count`). ``model`` holds the tables the ``equity`` bidder reads
     (:mod:`smear_sim.core.bidder`); the others ignore it. ``seated`` says which players are compiled in (SEATED).
     """
     kind = policy_kind(policy)
@@ -218,6 +220,9 @@ def choose_bid(policy, model, seated, state, hand, seat, dealer, calls, n_calls,
     if kind == EQUITY:
         return _equity_bid(seated, model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok,
                            must, rules, max_points)
+    if kind == COUNT:
+        return _count_bid(seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
+                          max_points)
     return heuristic.bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
                          max_points)
 
@@ -277,6 +282,7 @@ def choose_play(policy, seated, state, hs, legal, rules, give):
 
 
 __all__ = [
+    "COUNT",
     "EQUITY",
     "HEURISTIC",
     "HEURISTIC_V1",

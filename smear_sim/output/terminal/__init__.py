@@ -7,7 +7,7 @@
 
 from .console import console, progress_bar
 from .decisions import print_hint
-from .hands import PLACE_WORDS, call_word, print_auction, print_hand, print_hand_moon
+from .hands import PLACE_WORDS, call_word, print_auction, print_count, print_hand, print_hand_moon
 from .records import print_game_score, print_rules, print_score, print_solve
 from .review import print_review
 from .runs import print_bench, print_game_match, print_game_simulation, print_match, print_simulation, print_tournament
@@ -20,6 +20,7 @@ __all__ = [
     "print_auction",
     "print_bench",
     "print_bid_table",
+    "print_count",
     "print_equity",
     "print_game_match",
     "print_game_score",

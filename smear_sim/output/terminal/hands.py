@@ -159,3 +159,15 @@ def print_hand_moon(analysis) -> None:
                   f"{estimate_text(game.win[0, -1], game.win_se[0, -1], True)} of games, the best numeric bid "
                   f"{estimate_text(best[0], best_se[0], True)}: the moon breaks even at a success rate of "
                   f"{estimate_text(break_even[0], break_even_se[0], True)}, so it {verdict} here.")
+
+
+def print_count(count) -> None:
+    """The hand's count (:mod:`smear_sim.core.count`): its points, best suit, what each card adds, and with a place
+    in the auction the count's call; nothing where no count is shipped for the rules."""
+    if count is None:
+        return
+    cards = ", ".join(f"{name} {points}" for name, points in count["by_card"].items())
+    line = f"Count: [bold]{count['points']}[/] in {suit_label(count['suit'])} ({cards})"
+    if "call" in count and count["call"] is not None:
+        line += f"; the count calls {call_word(count['call'])}"
+    console().print(line + " (docs/players.md, \"The count\")")
