@@ -76,12 +76,15 @@ __all__ = [
     "PLAIN_STEPS",
     "PROBE",
     "SHIPPED",
+    "NotConvergedWarning",
     "behaviour",
     "bidder_tables",
     "build_bidder_tables",
+    "carry_over",
     "decisions",
     "player_model",
     "ready_tables",
+    "settling_z",
     "tables_ready",
 ]
 
@@ -98,6 +101,10 @@ PROBE = {"deals": 3000, "equity_hands": 5000, "class_hands": 20_000, "max_iterat
 
 class FirstUseWarning(SmearWarning):
     """The equity bidder's tables are being made for these rules: it takes minutes, once."""
+
+
+class NotConvergedWarning(SmearWarning):
+    """The iteration stopped at its last step with decisions still changing: the tables are not a fixed point."""
 
 
 def decisions(tables: BidderTables, scores: list[tuple[int, int]] | np.ndarray = ((0, 0),),
@@ -212,6 +219,13 @@ def build_bidder_tables(
             break
         previous = chosen
         policy, model = "equity", tables.model()
+    if history[-1].get("changed") != 0:  # said plainly: the tables are used, but they are not a fixed point
+        line = (f"the equity bidder's tables under {rules.summary()} did not converge: step {history[-1]['step']}, the "
+                f"last allowed, still changed {history[-1].get('changed', 'all')} decisions; they are used as they are")
+        if notify is None:
+            warnings.warn(line, NotConvergedWarning, stacklevel=2)
+        else:
+            notify(line)
     meta = {"seed": seed, "deals": deals, "strength": [buckets[1], buckets[2]], "equity_hands": equity_hands,
             "class_hands": class_hands,
             "min_count": MIN_COUNT, "margin": MARGIN, "iterations": history, "converged": history[-1].get("changed") == 0,

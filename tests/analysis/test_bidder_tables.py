@@ -242,8 +242,11 @@ def test_tables_for_other_rules_are_made_once_and_cached(tmp_path, monkeypatch):
 
 
 def test_the_iteration_starts_from_the_heuristic_and_counts_changed_decisions():
-    tables = B.build_bidder_tables(Rules(), seed=4, **TINY)
+    heard = []
+    tables = B.build_bidder_tables(Rules(), seed=4, **TINY, notify=heard.append)
     steps = tables.meta["iterations"]
+    if not tables.meta["converged"]:  # said plainly
+        assert "did not converge: step 1, the last allowed, still changed" in heard[-1]
     assert [s["step"] for s in steps] == [0, 1] and steps[0]["bidding"] == "heuristic"
     assert steps[1]["changed"] >= 0 and steps[1]["decisions"] > 0
     assert tables.meta["seed"] == 4 and tables.meta["converged"] == (steps[-1]["changed"] == 0)
