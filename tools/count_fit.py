@@ -36,7 +36,7 @@ def main() -> None:
     parser.add_argument("--objective", choices=("win", "agree"), default="win",
                         help="fit the needs to lose the least P(win) (win) or to agree most with the bidder")
     parser.add_argument("--passes", type=int, default=2, help="passes of whole-number weight steps (0: none)")
-    parser.add_argument("--bands", default="12,17", help="the lowest score of each score band after the first")
+    parser.add_argument("--bands", default="10,15,18", help="the lowest score of each score band after the first")
     parser.add_argument("--out", type=Path, default=ROOT / "smear_sim" / "data" / COUNT_FILE)
     args = parser.parse_args()
     fitted = {}

@@ -337,7 +337,7 @@ def count_accuracy(sample: CountSample, rule: CountRule, tables: BidderTables,
 
 
 def fit_count(table: ClassTable, tables: BidderTables, *, hands: int = 100_000, seed: int = 1, ace: int = 4,
-              objective: str = "win", passes: int = 2, bands: tuple[int, ...] = (12, 17)) -> CountRule:
+              objective: str = "win", passes: int = 2, bands: tuple[int, ...] = (10, 15, 18)) -> CountRule:
     """The count for the rules of ``tables``: weights fitted to ``table``'s class points (least squares, scaled so
     that the ace of trump is worth ``ace``, then whole-number steps that call better at 0-0:
     :func:`search_weights`), needs by score band over every score (:func:`game_scores`) by ``objective`` (module
