@@ -372,34 +372,32 @@ def band_label(bands: tuple[int, ...], band: int) -> str:
 
 
 def count_markdown(rule: CountRule) -> str:
-    """The count as Markdown: what each card is worth, then, for each band of the two teams' scores, what each call
-    needs by place and standing call (a row not listed, or a call marked —: pass or the lowest legal call)."""
+    """The count as Markdown: what each card is worth, then for each band of your team's score a table of what each
+    call needs by place and standing call (rows) and the other team's score (columns). A cell lists each call
+    above the lowest legal one with the count it needs (``3: 12`` is "bid 3 with a count of 12 or more"); with
+    less than every listed count, or where a cell says ``pass``, the seat passes (the opener bids 2)."""
     rules = rule.rules
     lines = ["| card | points |", "|---|---:|"]
     lines += [f"| {KIND_LABELS[k]} | {w} |" for k, w in zip(KINDS, rule.weights, strict=True) if w]
     slots = call_slots(rules)
     met = rule.meta.get("met") or {}
     nb = len(rule.bands) + 1
+    floor = 3 * rule.weight["trump"]  # the best suit holds at least 3 trumps
+    rows = [(place, situation) for place in range(4) for situation in range(rule.needs.shape[3])
+            if met.get(f"{place},{situation}", situation == 0 or place > 0)]
     for bu in range(nb):
-        for bt in range(nb):
-            needs = rule.needs[bu, bt]
-            shown = [s for s in range(1, len(slots)) if ((needs[:, :, s] < NEVER) & (needs[:, :, s] > -NEVER)).any()
-                     or ((needs[:, :, s] <= -NEVER) & (np.arange(4) == 0)[:, None]).any()]
-            title = f"Your score {band_label(rule.bands, bu)}, theirs {band_label(rule.bands, bt)}"
-            lines += ["", f"{title}:" if rule.bands else "What each call needs:", "",
-                      "| place | standing | " + " | ".join(f"{slots[s]}" for s in shown) + " |",
-                      "|---|---|" + "---:|" * len(shown)]
-            for place in range(4):
-                for situation in range(needs.shape[1]):
-                    if not met.get(f"{place},{situation}", situation == 0 or place > 0):
-                        continue
-                    legal = legal_slots(rules, place, situation)
-                    cells = []
-                    for slot in shown:
-                        need = needs[place, situation, slot]
-                        cells.append("—" if not legal[slot] or need >= NEVER else
-                                     ("any" if need <= -NEVER else f"{need}+"))
-                    if all(c == "—" for c in cells):
-                        continue
-                    lines.append(f"| {PLACES[place]} | {situation_label(situation)} | " + " | ".join(cells) + " |")
+        lines += ["", f"Your score {band_label(rule.bands, bu)}:" if rule.bands else "What each call needs:", "",
+                  "| place | standing | " + " | ".join(f"theirs {band_label(rule.bands, bt)}" for bt in range(nb))
+                  + " |", "|---|---|" + "---|" * nb]
+        for place, situation in rows:
+            legal = np.flatnonzero(legal_slots(rules, place, situation))
+            cells = []
+            for bt in range(nb):
+                needs = rule.needs[bu, bt, place, situation]
+                calls = [f"{slots[s]}: {'any' if needs[s] <= floor else needs[s]}" for s in legal[1:]
+                         if needs[s] < NEVER]
+                cells.append(", ".join(calls) if calls else "pass" if legal[0] == 0 else f"{slots[legal[0]]}")
+            if all(c == "pass" for c in cells):
+                continue
+            lines.append(f"| {PLACES[place]} | {situation_label(situation)} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

@@ -79,6 +79,7 @@ from ..analysis.saved import CountsFileError
 from ..analysis.scores import check_scores, parse_score
 from ..analysis.simulate import bid_name
 from ..core.cards import SUIT_NAMES
+from ..core.count import count_summary
 from ..core.errors import BadValue, SmearError, one_line
 from ..core.io import report_folders
 from ..core.players import FAST_POLICIES, parse_policy
@@ -145,6 +146,8 @@ class HandRequest:
                                      max_deals=self.max_deals, seed=query.job.seed, equity=analysis.equity, plan=plan)
             data |= calls.to_json()
             seconds += calls.seconds
+        before = self.auction if self.position is not None else None  # the count, as smear-sim hand adds it
+        data["count"] = count_summary(list(self.query.cards), self.plan.rules, before, self.query.score or (0, 0))
         return data, seconds
 
 

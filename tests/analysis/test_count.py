@@ -134,6 +134,7 @@ def test_the_steps_are_the_best_non_decreasing_ones():
 def test_the_markdown_table_lists_weights_and_needs():
     text = count_markdown(SHIPPED)
     assert "| ace of trump |" in text and "| opener | none |" in text
-    assert text.count("Your score") == (len(SHIPPED.bands) + 1) ** 2
+    assert text.count("Your score") == len(SHIPPED.bands) + 1
     simple = count_markdown(simple_rule())
-    assert "What each call needs" in simple and "| second | 2 by opponent | — | 12+ | 20+ |" in simple
+    assert "What each call needs" in simple and "| second | 2 by opponent | 3: 12, moon: 20 |" in simple
+    assert "| opener | none | 3: 12, moon: 20 |" in simple and "| second | 4 by opponent | moon: 20 |" in simple
