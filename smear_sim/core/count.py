@@ -20,6 +20,7 @@ the command line and the kernels.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -175,8 +176,10 @@ def save_counts(rules: dict[str, CountRule], path: str | Path) -> None:
     data = {"format": 1, "kinds": list(KINDS), "variants": {
         name: {"rules": rule.rules.as_dict(), "weights": list(rule.weights), "bands": list(rule.bands),
                "needs": rule.needs.tolist(), "meta": rule.meta} for name, rule in rules.items()}}
+    text = json.dumps(data, indent=1)
+    text = re.sub(r"\[\s+([-\d,\s]+?)\s+\]", lambda m: "[" + " ".join(m.group(1).split()) + "]", text)  # rows
     with atomic_write(path, "w") as handle:
-        handle.write(json.dumps(data, indent=1) + "\n")
+        handle.write(text + "\n")
 
 
 def load_counts(path: str | Path | None = None) -> dict[str, CountRule]:
