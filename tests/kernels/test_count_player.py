@@ -70,3 +70,12 @@ def test_matches_are_deterministic():
     one = duplicate_games("count", "heuristic", games=60, seed=3, threads=1)
     two = duplicate_games("count", "heuristic", games=60, seed=3, threads=2)
     assert np.array_equal(one.counts, two.counts) and one.wins > 0
+
+
+def test_its_bid_takes_the_arguments_of_every_player():
+    import inspect
+
+    from smear_sim.kernels.players import heuristic
+
+    assert list(inspect.signature(kc.bid.py_func).parameters) == \
+        list(inspect.signature(heuristic.bid.py_func).parameters)
