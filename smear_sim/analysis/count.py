@@ -44,6 +44,7 @@ __all__ = [
     "fit_weights",
     "game_scores",
     "r_squared",
+    "scores_values",
     "search_weights",
 ]
 
@@ -154,21 +155,30 @@ def call_values(tables: BidderTables, score: tuple[int, int] = (0, 0)) -> np.nda
     """Each call's P(win the game) at ``score`` (the caller's team first) ``[place, situation, bucket, call slot]``
     from the bidder's tables (NaN where not counted): the kernel's weighing
     (:mod:`smear_sim.kernels.players.equity`)."""
+    return scores_values(tables, [score])[0]
+
+
+def scores_values(tables: BidderTables, scores: list[tuple[int, int]]) -> np.ndarray:
+    """:func:`call_values` at each of ``scores``: ``[score, place, situation, bucket, call slot]``."""
     from ..kernels.equity import outcome_states  # imports Numba: only once there is work
 
     rules = tables.rules
     n_out = tables.counts.shape[-1]
-    end, us, them = outcome_states(rules.target, int(score[0]), int(score[1]), n_out)
     floor = tables.solve_floor
-    us, them = np.maximum(us, floor) - floor, np.maximum(them, floor) - floor
+    states = [outcome_states(rules.target, int(us), int(them), n_out) for us, them in scores]
+    end = np.stack([e for e, _, _ in states], axis=1)  # [outcome, score]
+    us = np.maximum(np.stack([u for _, u, _ in states], axis=1), floor) - floor
+    them = np.maximum(np.stack([t for _, _, t in states], axis=1), floor) - floor
     going = end == 0
     n = tables.counts.sum(axis=-1).astype(np.float64)
-    win = np.full(n.shape, np.nan)
+    win = np.full((len(scores), *n.shape), np.nan)
     for place in range(tables.counts.shape[0]):
         grid = tables.grid[place % 2]
         value = np.where(going, grid[np.where(going, us, 0), np.where(going, them, 0)], (end > 0).astype(np.float64))
+        rows = tables.counts[place].reshape(-1, n_out) @ value  # [cell, score]
         with np.errstate(invalid="ignore", divide="ignore"):
-            win[place] = (tables.counts[place] @ value) / np.where(n[place] > 0, n[place], np.nan)
+            per = rows.reshape(*n[place].shape, len(scores)) / np.where(n[place] > 0, n[place], np.nan)[..., None]
+        win[:, place] = np.moveaxis(per, -1, 0)
     return win
 
 
@@ -228,12 +238,13 @@ def _turns(sample: CountSample, weights: tuple[int, ...], tables: BidderTables, 
     counted = n >= MIN_COUNT
     legal = np.stack([np.stack([legal_slots(rules, p, s) for s in range(n.shape[1])]) for p in range(4)])
     chosen = decisions(tables, scores)
+    values = scores_values(tables, scores)
     for i, (us, them) in enumerate(scores):
         bu, bt = (sum(x >= b for b in bands) for x in (us, them))
         target = chosen[i]
         onehot = (target[..., None] == np.arange(shape[-1])) & (target[..., None] >= 0)
         agree[bu, bt] += score_weights[i] * n[..., None] * onehot
-        value = np.where(counted[..., None] & legal[:, :, None, :], call_values(tables, (us, them)), np.nan)
+        value = np.where(counted[..., None] & legal[:, :, None, :], values[i], np.nan)
         known = np.isfinite(value).any(axis=-1)
         win[bu, bt] += score_weights[i] * n[..., None] * np.nan_to_num(value, nan=0.0)
         best[bu, bt] += score_weights[i] * n * np.where(known, np.nanmax(np.where(known[..., None], value, 0),

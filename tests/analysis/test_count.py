@@ -138,3 +138,18 @@ def test_the_markdown_table_lists_weights_and_needs():
     simple = count_markdown(simple_rule())
     assert "What each call needs" in simple and "| second | 2 by opponent | 3: 12, moon: 20 |" in simple
     assert "| opener | none | 3: 12, moon: 20 |" in simple and "| second | 4 by opponent | moon: 20 |" in simple
+
+
+def test_a_small_fit_gives_a_count_that_calls_like_the_bidder_mostly():
+    from pathlib import Path
+
+    from smear_sim.analysis.bidder_tables import bidder_tables
+    from smear_sim.analysis.classes import ClassTable
+    from smear_sim.analysis.count import fit_count
+
+    table = ClassTable.load(Path(__file__).resolve().parents[2] / "results" / "bid_table.npz")
+    rule = fit_count(table, bidder_tables(Rules()), hands=4000, passes=0, bands=(15,))
+    assert rule.needs.shape == (2, 2, 4, 9, 6) and rule.weights == tuple(rule.meta["least_squares_weights"])
+    accuracy = rule.meta["accuracy_0_0"]
+    assert accuracy["agree"] > 0.8 and -0.01 < accuracy["cost"] <= 0
+    assert set(accuracy["by_place"]) == {"opener", "second", "third", "dealer"}
