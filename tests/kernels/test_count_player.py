@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from smear_sim.analysis.match import duplicate_games
 from smear_sim.core.bidder import empty_model
@@ -16,7 +17,6 @@ from smear_sim.kernels.players import count as kc
 from smear_sim.kernels.rng import stream_key
 
 RULES = Rules()
-RULE = count_rule(RULES)
 
 
 def test_count_is_a_player_compiled_only_where_it_plays():
@@ -26,20 +26,25 @@ def test_count_is_a_player_compiled_only_where_it_plays():
     assert kp.seated_arg([kp.COUNT])[member] is True and kp.seated_arg([kp.HEURISTIC])[member] is None
 
 
-def test_the_kernel_counts_and_calls_as_the_count_says():
+@pytest.mark.parametrize("rules", [Rules(), Rules(round_points=True)], ids=["default", "round_points"])
+def test_the_kernel_counts_and_calls_as_the_count_says(rules):
+    rule = count_rule(rules)
+    if rule is None:
+        pytest.skip("no count shipped for these rules")
+    m, variant = rules.max_points, int(rules.round_points)
     rng = np.random.default_rng(11)
     state = np.array([stream_key(np.uint64(1), np.uint64(0))], dtype=np.uint64)
-    array = RULES.to_array()
-    bands = [0, *RULE.bands]
+    array = rules.to_array()
+    bands = [0, *rule.bands]
     for _ in range(3000):
         cards = rng.choice(54, 9, replace=False)
         hand = sum(1 << int(c) for c in cards)
-        points, suit = RULE.count(hand)
-        assert tuple(kc.hand_count(np.uint64(hand), 0)) == (points, suit)
+        points, suit = rule.count(hand)
+        assert tuple(kc.hand_count(np.uint64(hand), variant)) == (points, suit)
         place = int(rng.integers(0, 4))
         calls, standing = [], 0
         for p in range(place):
-            call = int(rng.integers(2, 4)) if p == 0 else int(rng.choice([PASS, min(standing + 1, 4), MOON]))
+            call = int(rng.integers(2, 4)) if p == 0 else int(rng.choice([PASS, min(standing + 1, m), MOON]))
             if MOON in calls or (call not in (PASS, MOON) and call <= standing):
                 call = PASS
             calls.append(call)
@@ -49,10 +54,10 @@ def test_the_kernel_counts_and_calls_as_the_count_says():
         us, them = (int(rng.choice(bands)) + int(rng.integers(0, 2)) for _ in range(2))
         codes = np.zeros(4, dtype=np.int64)
         codes[:place] = calls
-        got = kc.bid(state, np.uint64(hand), 0, 3, codes, place, us, them, max(2, standing + 1), 4, True, place == 0,
-                     array, 4)
-        slot = RULE.call(points, place, situation_of(calls), us, them)
-        assert got == (PASS if slot == 0 else MOON if slot == 5 else slot)
+        got = kc.bid(state, np.uint64(hand), 0, 3, codes, place, us, them, max(2, standing + 1), m, True, place == 0,
+                     array, m)
+        slot = rule.call(points, place, situation_of(calls), us, them)
+        assert got == (PASS if slot == 0 else MOON if slot == m + 1 else slot)
 
 
 def test_it_plays_exactly_like_heuristic():
