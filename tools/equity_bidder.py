@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from smear_sim.analysis.bidder_tables import SHIPPED, behaviour, build_bidder_tables
+from smear_sim.core.bidder import BidderTables
 from smear_sim.core.rules import Rules, load_rules
 from smear_sim.engine.bidder_store import SHIPPED_RULES, cache_path, shipped_path
 from smear_sim.output.terminal import progress_bar
@@ -35,10 +36,13 @@ def main() -> None:
     parser.add_argument("--max-iterations", type=int, default=SHIPPED["max_iterations"])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--resume", type=Path, default=None, metavar="FILE", help="go on from tables this tool "
+                        "made that stopped unconverged at their last step (with the same sizes and a larger "
+                        "--max-iterations); the result is what one run with that --max-iterations makes")
     parser.add_argument("--out", type=Path, default=None, help="the file to write, with one set of rules (default: the "
                         "package's file for shipped rules, the user's cache for others, where a first use would put them)")
     args = parser.parse_args()
-    every = [load_rules(None, args.rule)] if args.rule or args.out else list(SHIPPED_RULES)
+    every = [load_rules(None, args.rule)] if args.rule or args.out or args.resume else list(SHIPPED_RULES)
     for rules in every:
         make(rules, args)
 
@@ -49,7 +53,7 @@ def make(rules: Rules, args: argparse.Namespace) -> None:
     tables = build_bidder_tables(rules, deals=args.deals, equity_hands=args.equity_hands,
                                  class_hands=args.class_hands, max_iterations=args.max_iterations, seed=args.seed,
                                  progress=lambda total, description: progress_bar(total, description, sys.stderr.isatty()),
-                                 notify=print)
+                                 notify=print, resume=BidderTables.load(args.resume) if args.resume else None)
     tables.meta["behaviour"] = behaviour(rules, seed=args.seed)  # what tests hold later code to
     path = tables.save(args.out or shipped_path(rules) or cache_path(rules))
     print(json.dumps({"file": str(path), "bytes": path.stat().st_size, "converged": tables.meta["converged"],

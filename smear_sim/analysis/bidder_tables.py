@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 
 from ..core.bidder import MARGIN, MIN_COUNT, BidderTables, empty_model
-from ..core.errors import SmearWarning
+from ..core.errors import SmearError, SmearWarning
 from ..core.players import parse_policies
 from ..core.rules import Rules
 from ..engine.bidder_store import cache_path, code_version
@@ -90,7 +90,7 @@ __all__ = [
 
 # Sizes of the tables: shipped for the default rules, and made on first use for other rules (smaller, so that the
 # first use takes minutes, not an hour).
-SHIPPED = {"deals": 6_000_000, "equity_hands": 1_000_000, "class_hands": 4_000_000, "max_iterations": 8}
+SHIPPED = {"deals": 6_000_000, "equity_hands": 1_000_000, "class_hands": 4_000_000, "max_iterations": 14}
 FIRST_USE = {"deals": 600_000, "equity_hands": 300_000, "class_hands": 1_000_000, "max_iterations": 8}
 PLAIN_STEPS = 4  # steps 1 to 4 take each cell's best call; later steps settle (module docstring)
 KEEP_Z_STEP = 2.0  # the standard errors a settled call's rival must gain, added at each settling step
@@ -168,8 +168,13 @@ def build_bidder_tables(
     executor: Executor | None = None,
     progress: Callable[[int, str], ContextManager[Progress | None]] | None = None,
     notify: Callable[[str], None] | None = None,
+    resume: BidderTables | None = None,
 ) -> BidderTables:
     """Make the tables by the iteration of the module docstring; ``meta["iterations"]`` records each step.
+
+    ``resume``: tables an earlier call made with the same arguments that stopped unconverged at its last step; the
+    iteration goes on from there up to ``max_iterations``, and gives what one call with that ``max_iterations``
+    would have given (every step plays the same deals, and the next step depends only on the last one's tables).
 
     ``progress(total, description)``, if given, is a context giving a callback for the deals of one step (a
     progress bar); ``notify`` hears a line per step, with the time the steps left may take.
@@ -177,13 +182,26 @@ def build_bidder_tables(
     rules = Rules() if rules is None else rules
     settings = RunSettings(threads, executor)
     started = time.perf_counter()
-    classes = class_table(class_hands, seed=seed, plan=RunPlan.of("heuristic", rules, settings=settings))
-    buckets = strength_buckets(classes)
-    policy, model = "heuristic", empty_model()
-    history: list[dict[str, Any]] = []
-    previous = None
-    tables = None
-    for step in range(max_iterations + 1):
+    if resume is None:
+        classes = class_table(class_hands, seed=seed, plan=RunPlan.of("heuristic", rules, settings=settings))
+        buckets = strength_buckets(classes)
+        policy, model = "heuristic", empty_model()
+        history: list[dict[str, Any]] = []
+        previous = None
+        tables = None
+    else:  # on from the last step of ``resume``, as if the iteration had not stopped there
+        sizes = {"seed": seed, "deals": deals, "equity_hands": equity_hands, "class_hands": class_hands}
+        made = {key: resume.meta.get(key) for key in sizes}
+        if resume.rules != rules or made != sizes or resume.meta.get("converged") is not False:
+            raise SmearError(f"only unconverged tables of the same rules and sizes can be resumed (these: "
+                             f"{resume.rules.summary()}, {made}, converged {resume.meta.get('converged')})")
+        buckets = (resume.bucket_of_class, *resume.meta["strength"])
+        history = [dict(entry) for entry in resume.meta["iterations"]]
+        tables = resume
+        previous = resume.settled if resume.settled is not None else decisions(resume)[0]
+        policy, model = "equity", resume.model()
+        started -= resume.meta["seconds"]
+    for step in range(len(history), max_iterations + 1):
         step_started = time.perf_counter()
         plan = RunPlan.of(policy, rules, model=model, settings=settings)  # each step bids from the step before
         equity = match_equity(equity_hands, seed=seed, plan=plan)

@@ -250,3 +250,18 @@ def test_the_iteration_starts_from_the_heuristic_and_counts_changed_decisions():
     assert [s["step"] for s in steps] == [0, 1] and steps[0]["bidding"] == "heuristic"
     assert steps[1]["changed"] >= 0 and steps[1]["decisions"] > 0
     assert tables.meta["seed"] == 4 and tables.meta["converged"] == (steps[-1]["changed"] == 0)
+
+
+def test_an_unconverged_iteration_resumed_gives_what_one_longer_run_gives(monkeypatch):
+    monkeypatch.setattr(B, "PLAIN_STEPS", 1)
+    rules = Rules(round_points=True)
+    short = B.build_bidder_tables(rules, seed=6, **(TINY | {"max_iterations": 1}), notify=lambda line: None)
+    assert not short.meta["converged"]
+    resumed = B.build_bidder_tables(rules, seed=6, **(TINY | {"max_iterations": 2}), resume=short)
+    whole = B.build_bidder_tables(rules, seed=6, **(TINY | {"max_iterations": 2}))
+    assert np.array_equal(resumed.counts, whole.counts) and np.array_equal(resumed.grid, whole.grid)
+    assert np.array_equal(resumed.settled, whole.settled) and resumed.keep_z == whole.keep_z
+    strip = [{k: v for k, v in entry.items() if k != "seconds"} for entry in whole.meta["iterations"]]
+    assert [{k: v for k, v in e.items() if k != "seconds"} for e in resumed.meta["iterations"]] == strip
+    with pytest.raises(SmearError, match="only unconverged tables of the same rules and sizes"):
+        B.build_bidder_tables(rules, seed=7, **(TINY | {"max_iterations": 2}), resume=short)
