@@ -27,8 +27,8 @@ import numpy as np
 from ..core import layout as L
 from ..core.bidder import MIN_COUNT, BidderTables
 from ..core.cards import is_joker, rank_of
-from ..core.count import KIND_LABELS, KINDS, NEVER, CountRule, kind_masks, legal_slots, variant_of
-from ..core.rules import Rules
+from ..core.count import KIND_LABELS, KINDS, NEVER, CountRule, kind_masks, variant_of
+from ..core.rules import Rules, legal_slots
 from .classes import ClassTable
 from .positions import PLACES, call_slots, situation_label
 

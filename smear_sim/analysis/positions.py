@@ -36,7 +36,7 @@ from ..core import layout as L
 from ..core.bidder import N_BUCKETS, table_shape
 from ..core.errors import SmearError
 from ..core.io import atomic_write
-from ..core.rules import Rules
+from ..core.rules import Rules, legal_slots
 from ..engine.runner import Executor, Job, Progress
 from .hand_outcomes import outcome_points
 from .match_equity import EquityTable
@@ -73,19 +73,6 @@ def situation_label(situation: int) -> str:
     if situation == 0:
         return "none"
     return f"{(situation + 1) // 2} by {'partner' if situation % 2 else 'opponent'}"
-
-
-def legal_slots(rules: Rules, place: int, situation: int) -> np.ndarray:
-    """Which call slots are legal for the seat at ``place`` in ``situation`` (docs/rules.md, "Auction")."""
-    m = rules.max_points
-    legal = np.zeros(m + 2, dtype=bool)
-    standing = (situation + 1) // 2
-    must = (rules.forced_bid == "opener" and place == 0) or (rules.forced_bid == "dealer" and place == 3
-                                                               and situation == 0)
-    legal[0] = not must
-    legal[max(rules.min_bid, standing + 1): m + 1] = True
-    legal[m + 1] = rules.moon
-    return legal
 
 
 def strength_buckets(table: ClassTable, min_count: int = 200) -> tuple[np.ndarray, float, float]:

@@ -32,7 +32,7 @@ import numpy as np
 from .cards import ACE, HIGH_JOKER, JACK, KING, LOW_JOKER, TWO, card, card_name, cards_of
 from .errors import SmearError
 from .io import atomic_write
-from .rules import Rules
+from .rules import Rules, legal_slots
 from .tables import TABLES, jick_of
 
 __all__ = [
@@ -46,7 +46,6 @@ __all__ = [
     "count_summary",
     "hand_count",
     "kind_masks",
-    "legal_slots",
     "load_counts",
     "save_counts",
     "situation_of",
@@ -79,19 +78,6 @@ def kind_masks(trump: int) -> np.ndarray:
     return np.array([one(card(ACE, trump)), one(card(KING, trump)), one(card(JACK, trump)), one(jick_of(trump)),
                      one(HIGH_JOKER) | one(LOW_JOKER), one(card(TWO, trump)), int(TABLES.trump_mask[trump]),
                      off_aces], dtype=np.uint64)
-
-
-def legal_slots(rules: Rules, place: int, situation: int) -> np.ndarray:
-    """Which call slots (pass, 1..M, moon) are legal at ``place`` in ``situation`` (docs/rules.md, "Auction")."""
-    m = rules.max_points
-    legal = np.zeros(m + 2, dtype=bool)
-    standing = (situation + 1) // 2
-    must = (rules.forced_bid == "opener" and place == 0) or (rules.forced_bid == "dealer" and place == 3
-                                                               and situation == 0)
-    legal[0] = not must
-    legal[max(rules.min_bid, standing + 1): m + 1] = True
-    legal[m + 1] = rules.moon
-    return legal
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ __all__ = [
     "RulesError",
     "describe_options",
     "format_value",
+    "legal_slots",
     "load_rules",
     "rule_settings",
 ]
@@ -345,3 +346,18 @@ def _toml_value(value: bool | int | str) -> str:
     if isinstance(value, int):
         return str(value)
     return f'"{value}"'
+
+
+def legal_slots(rules: Rules, place: int, situation: int) -> np.ndarray:
+    """Which call slots (pass, 1..M, moon) are legal for the seat at ``place`` (0 the opener) in ``situation`` (no
+    number standing, or ``2b - 1`` / ``2b`` for a number b called by the partner / an opponent: docs/rules.md,
+    "Auction")."""
+    m = rules.max_points
+    legal = np.zeros(m + 2, dtype=bool)
+    standing = (situation + 1) // 2
+    must = (rules.forced_bid == "opener" and place == 0) or (rules.forced_bid == "dealer" and place == 3
+                                                               and situation == 0)
+    legal[0] = not must
+    legal[max(rules.min_bid, standing + 1): m + 1] = True
+    legal[m + 1] = rules.moon
+    return legal
