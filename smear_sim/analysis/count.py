@@ -19,6 +19,7 @@ the best call of the tables (``objective="win"``), found exactly by dynamic prog
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +28,7 @@ import numpy as np
 from ..core import layout as L
 from ..core.bidder import MIN_COUNT, BidderTables
 from ..core.cards import is_joker, rank_of
-from ..core.count import KIND_LABELS, KINDS, NEVER, CountRule, kind_masks, variant_of
+from ..core.count import KIND_LABELS, KINDS, NEVER, CountRule, count_rule, kind_masks, variant_of
 from ..core.rules import Rules, legal_slots
 from .classes import ClassTable
 from .positions import PLACES, call_slots, situation_label
@@ -39,9 +40,11 @@ __all__ = [
     "count_accuracy",
     "count_markdown",
     "count_sample",
+    "count_view",
     "fit_count",
     "fit_needs",
     "fit_weights",
+    "fitted_count",
     "game_scores",
     "r_squared",
     "scores_values",
@@ -382,24 +385,29 @@ def band_label(bands: tuple[int, ...], band: int) -> str:
     return f"{bands[band - 1]}–{bands[band] - 1}"
 
 
-def count_markdown(rule: CountRule) -> str:
-    """The count as Markdown: what each card is worth, then for each band of your team's score a table of what each
-    call needs by place and standing call (rows) and the other team's score (columns). A cell lists each call
-    above the lowest legal one with the count it needs (``3: 12`` is "bid 3 with a count of 12 or more"); with
-    less than every listed count, or where a cell says ``pass``, the seat passes (the opener bids 2)."""
+def fitted_count(rules: Rules) -> CountRule | None:
+    """The shipped count fitted under exactly ``rules`` (the report and the page show it), else None: a count
+    fitted under the defaults says nothing of a game to 11."""
+    rule = count_rule(rules)
+    return rule if rule is not None and rule.rules == rules else None
+
+
+def count_view(rule: CountRule, us_bands: Sequence[int] | None = None) -> dict[str, Any]:
+    """The count as plain values (the report, the page's ``GET /api/tables``): ``variant``, ``weights`` (each kind
+    worth points: ``kind``, ``label``, ``points``), ``bands`` (for each band of your team's score of ``us_bands``,
+    all by default: ``us``, the band in words, ``columns``, the other team's bands, and ``rows`` of ``place``,
+    ``standing`` and ``cells`` as :func:`count_markdown` writes them; a row that passes everywhere is left out) and
+    ``accuracy`` (``all`` scores and ``0-0``, as ``rule.meta`` holds them; null where it holds none)."""
     rules = rule.rules
-    lines = ["| card | points |", "|---|---:|"]
-    lines += [f"| {KIND_LABELS[k]} | {w} |" for k, w in zip(KINDS, rule.weights, strict=True) if w]
     slots = call_slots(rules)
     met = rule.meta.get("met") or {}
     nb = len(rule.bands) + 1
     floor = 3 * rule.weight["trump"]  # the best suit holds at least 3 trumps
     rows = [(place, situation) for place in range(4) for situation in range(rule.needs.shape[3])
             if met.get(f"{place},{situation}", situation == 0 or place > 0)]
-    for bu in range(nb):
-        lines += ["", f"Your score {band_label(rule.bands, bu)}:" if rule.bands else "What each call needs:", "",
-                  "| place | standing | " + " | ".join(f"theirs {band_label(rule.bands, bt)}" for bt in range(nb))
-                  + " |", "|---|---|" + "---|" * nb]
+    bands = []
+    for bu in range(nb) if us_bands is None else us_bands:
+        table = []
         for place, situation in rows:
             legal = np.flatnonzero(legal_slots(rules, place, situation))
             cells = []
@@ -410,5 +418,28 @@ def count_markdown(rule: CountRule) -> str:
                 cells.append(", ".join(calls) if calls else "pass" if legal[0] == 0 else f"{slots[legal[0]]}")
             if all(c == "pass" for c in cells):
                 continue
-            lines.append(f"| {PLACES[place]} | {situation_label(situation)} | " + " | ".join(cells) + " |")
+            table.append({"place": PLACES[place], "standing": situation_label(situation), "cells": cells})
+        bands.append({"us": band_label(rule.bands, bu),
+                      "columns": [band_label(rule.bands, bt) for bt in range(nb)], "rows": table})
+    return {"variant": rule.variant,
+            "weights": [{"kind": k, "label": KIND_LABELS[k], "points": w}
+                        for k, w in zip(KINDS, rule.weights, strict=True) if w],
+            "bands": bands,
+            "accuracy": {"all": rule.meta.get("accuracy"), "0-0": rule.meta.get("accuracy_0_0")}}
+
+
+def count_markdown(rule: CountRule, us_bands: Sequence[int] | None = None) -> str:
+    """The count as Markdown: what each card is worth, then for each band of your team's score (of ``us_bands``, all
+    by default) a table of what each call needs by place and standing call (rows) and the other team's score
+    (columns). A cell lists each call above the lowest legal one with the count it needs (``3: 12`` is "bid 3 with a
+    count of 12 or more"); with less than every listed count, or where a cell says ``pass``, the seat passes (the
+    opener bids 2)."""
+    view = count_view(rule, us_bands)
+    lines = ["| card | points |", "|---|---:|"]
+    lines += [f"| {w['label']} | {w['points']} |" for w in view["weights"]]
+    for band in view["bands"]:
+        lines += ["", f"Your score {band['us']}:" if rule.bands else "What each call needs:", "",
+                  "| place | standing | " + " | ".join(f"theirs {c}" for c in band["columns"]) + " |",
+                  "|---|---|" + "---|" * len(band["columns"])]
+        lines += [f"| {r['place']} | {r['standing']} | " + " | ".join(r["cells"]) + " |" for r in band["rows"]]
     return "\n".join(lines) + "\n"

@@ -34,6 +34,8 @@ __all__ = [
     "bid_table_columns",
     "call_charts",
     "class_words",
+    "count_accuracy_cells",
+    "count_words",
     "estimate_cell",
     "estimate_text",
     "feature_legend",
@@ -51,6 +53,7 @@ __all__ = [
 ]
 
 RULES_DOC = "docs/rules.md"
+PLAYERS_DOC = "docs/players.md"
 FORMATS_DOC = "docs/formats.md"
 # A review's marks as chess and GNU Backgammon annotate moves (the thresholds: smear_sim.analysis.review.MARKS).
 MARK_SYMBOLS = {"doubtful": "?!", "bad": "?", "very bad": "??"}
@@ -426,3 +429,53 @@ def call_charts(rows: Sequence[Mapping[str, Any]]) -> list[CallChart]:
             cells.append(line)
         charts.append(CallChart(place, [f"{low:.2f}–{high:.2f}" for low, high in bands], standings, cells))
     return charts
+
+
+# -- the count ------------------------------------------------------------------------------------------------
+
+COUNT_TITLE = "A count to use at the table"  # the report's section
+
+
+def count_words(view: Mapping[str, Any]) -> tuple[str, str]:
+    """What the count is and how to read its tables, then what its accuracy table says, for the report's section
+    (``view``: :func:`smear_sim.analysis.count.count_view`; plain text, the same in Markdown and HTML)."""
+    accuracy = view["accuracy"]
+    how = (
+        "A number a person adds up at the table instead of looking up the hand's class. Pick the suit you would "
+        "make trump and add the points below for each card of it you hold (the jick and both jokers are trumps of "
+        "that suit, so each adds its trump point); the count is the total of your best suit. Then find your place, "
+        "the call standing and the two teams' scores before the hand: make the highest call whose count you reach; "
+        "below every listed count, pass (the opener, who must bid, makes the lowest bid). The weights and the "
+        "count each call needs were fitted to the `equity` bidder's tables under these rules and ship in "
+        f"smear_sim/data/count.json ({PLAYERS_DOC}, section \"The count\", says how); `smear-sim hand CARDS` "
+        "prints a hand's count."
+    )
+    if not accuracy.get("all") or not accuracy.get("0-0"):
+        return how, ""
+    both = accuracy["all"], accuracy["0-0"]
+    agree = (
+        "How often the count's call is the equity bidder's, each turn weighed by how often the bidder's tables "
+        "met it, over the scores of whole games and at 0–0, and the P(win the game) it costs per turn against the "
+        "best call of those tables, in percentage points (against the bidder's own call it costs "
+        f"{_pp(both[0]['cost_vs_bidder'])} over all scores and {_pp(both[1]['cost_vs_bidder'])} at 0–0)."
+    )
+    return how, agree
+
+
+def _pp(cost: float) -> str:
+    return f"{100 * cost:.2f} pp".replace("-", "−")
+
+
+def count_accuracy_cells(accuracy: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """The count's accuracy (``count_view(...)["accuracy"]``) as a table: a row for every place and one for all,
+    the share of turns its call is the bidder's and the P(win) it costs per turn, over all scores and at 0–0."""
+    both = accuracy["all"], accuracy["0-0"]
+    columns = ["place", "same call, all scores", "same call, 0–0", "P(win) cost per turn, all scores",
+               "P(win) cost per turn, 0–0"]
+
+    def row(label: str, parts: Sequence[Mapping[str, Any]]) -> list[str]:
+        return [label, *(f"{100 * p['agree']:.1f}%" for p in parts), *(_pp(p["cost"]) for p in parts)]
+
+    rows = [row("every place", both)]
+    rows += [row(place, [b["by_place"][place] for b in both]) for place in both[0]["by_place"]]
+    return columns, rows

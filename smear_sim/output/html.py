@@ -22,12 +22,15 @@ from ..core.cards import SUIT_NAMES, SUIT_SYMBOLS
 from ..core.rules import OPTION_HELP, Rules, format_value
 from .format import (
     CLASS_SUIT_HELP,
+    COUNT_TITLE,
     FEATURES,
     STANDING_HELP,
     STRENGTH_HELP,
     Column,
     bid_table_columns,
     call_charts,
+    count_accuracy_cells,
+    count_words,
     estimate_text,
     moon_needs,
     moon_table_columns,
@@ -281,6 +284,40 @@ def _positions(frame: pd.DataFrame, picture: Chart | None) -> str:
     return text + '<div class="calls">' + "".join(tables) + "</div>" + image
 
 
+def _text(words: str) -> str:
+    """Plain words of the report as HTML, each `name` as code."""
+    parts = _e(words).split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+
+
+def _plain_table(columns: Sequence[str], rows: Sequence[Sequence[str]], attrs: str = "") -> str:
+    head = "".join(f'<th scope="col">{_e(c)}</th>' for c in columns)
+    body = "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f'<div class="scroll"><table{attrs}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def _count(rule: Any) -> str:
+    """A count to use at the table: what it is, its weights, what each call needs with your score in the first
+    band, and its accuracy (:func:`smear_sim.analysis.count.count_view`)."""
+    from ..analysis.count import count_view
+
+    view = count_view(rule)
+    how, agree = count_words(view)
+    weights = _plain_table(["card", "points"], [[w["label"], str(w["points"])] for w in view["weights"]],
+                           ' id="count-weights"')
+    band = view["bands"][0]
+    needs = _plain_table(["place", "standing", *(f"theirs {c}" for c in band["columns"])],
+                         [[r["place"], r["standing"], *r["cells"]] for r in band["rows"]], ' id="count-needs"')
+    more = "" if len(view["bands"]) < 2 else (
+        f"<p>That is with your score {_e(band['us'])}, as at 0–0; <code>count.md</code> has every band of your "
+        'score, as does docs/players.md (section "The count").</p>')
+    text = f"<p>{_text(how)}</p>{weights}<h3>What each call needs, your score {_e(band['us'])}</h3>{needs}{more}"
+    if agree:
+        text += (f"<h3>How well it calls</h3><p>{_text(agree)}</p>"
+                 + _plain_table(*count_accuracy_cells(view["accuracy"]), ' id="count-accuracy"'))
+    return text
+
+
 def _pair(estimate) -> tuple[float, float]:
     return estimate.value, estimate.se
 
@@ -327,7 +364,7 @@ def _others(others: Sequence[Any]) -> str:
 def report_page(table: ClassTable, frame: pd.DataFrame, moon: pd.DataFrame, *, command: str,
                 charts: Sequence[Chart] = (), example_hand: HandAnalysis | None = None,
                 equity: EquityTable | None = None, docs: str = "", positions: pd.DataFrame | None = None,
-                change: RulesChange | None = None, others: Sequence[Any] = ()) -> str:
+                change: RulesChange | None = None, others: Sequence[Any] = (), count: Any = None) -> str:
     """The whole report as one HTML page.
 
     ``positions`` is the position table (``PositionTable.frame``): the call to make by place in the auction,
@@ -335,7 +372,8 @@ def report_page(table: ClassTable, frame: pd.DataFrame, moon: pd.DataFrame, *, c
     hold them); only their rows with enough hands (``reliable``) are shown. ``charts`` are embedded; the one named ``example_hand_points.png``
     goes with the example hand, and those of ``EQUITY_CHARTS`` with the match-equity table ``equity``. ``docs``
     is HTML naming where the rules are written down. ``change`` (what changes from the rules of the report in the
-    folder above) comes first; ``others`` (the reports in subfolders) are linked after the rules.
+    folder above) comes first; ``others`` (the reports in subfolders) are linked after the rules. ``count`` (a
+    :class:`smear_sim.core.count.CountRule`) is shown after what to call by place.
     """
     rules = table.rules
     by = frame.attrs["by"]
@@ -352,6 +390,8 @@ def report_page(table: ClassTable, frame: pd.DataFrame, moon: pd.DataFrame, *, c
                                             _change(change))]
     if positions is not None:
         sections.append(("calls", "What to call, by place in the auction", _positions(positions, calls_chart)))
+    if count is not None:
+        sections.append(("count", COUNT_TITLE, _count(count)))
     sections += [
         ("bid-table", "The declarer's view: bid table", (
             f"<p>The declarer's view: each random hand is dealt to seat 0, who wins the auction unopposed and takes "

@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..analysis.classes import DEFAULT_FEATURES, ClassTable, class_table, moon_table
+from ..analysis.count import count_markdown, count_view, fitted_count
 from ..analysis.hand import EXAMPLE_HAND, EXAMPLE_MOON_HAND, evaluate_hand
 from ..analysis.match_equity import match_equity
 from ..analysis.plan import RunPlan
@@ -22,14 +23,18 @@ from ..core.io import MANIFEST, atomic_write, replace_folder, report_folders
 from ..core.rules import Rules
 from .format import (
     CLASS_SUIT_HELP,
+    COUNT_TITLE,
     FEATURES,
     FORMATS_DOC,
+    PLAYERS_DOC,
     RULES_DOC,
     STANDING_HELP,
     STRENGTH_HELP,
     Column,
     bid_table_columns,
     call_charts,
+    count_accuracy_cells,
+    count_words,
     moon_needs,
     moon_table_columns,
     rules_change_columns,
@@ -45,6 +50,7 @@ __all__ = [
     "POSITION_CLASS_HANDS",
     "POSITION_TABLE_SUFFIXES",
     "NestedReport",
+    "count_section",
     "make_position_table",
     "make_report",
     "markdown_table",
@@ -55,6 +61,7 @@ __all__ = [
     "table_json",
     "tournament_markdown",
     "write_bid_table",
+    "write_count",
     "write_equity_table",
     "write_moon_table",
     "write_position_table",
@@ -243,6 +250,38 @@ def write_equity_table(table, out: str | Path) -> list[Path]:
     with atomic_write(md) as handle:
         handle.write(equity_markdown(table))
     return [csv, md]
+
+
+# -- the count ----------------------------------------------------------------------------------------------------
+
+def _rows(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows]) + "\n"
+
+
+def count_section(rule, level: str = "##", every_band: bool = False) -> str:
+    """The count (:func:`smear_sim.analysis.count.count_view`) as a section of Markdown headed ``level``: what it is,
+    its weights, what each call needs with your team's score in the first band (every band with ``every_band``),
+    and how often its call is the equity bidder's and what it costs."""
+    view = count_view(rule)
+    how, agree = count_words(view)
+    first = view["bands"][0]["us"]
+    text = (f"{level} {COUNT_TITLE}\n\n{how}\n\n"
+            + count_markdown(rule, None if every_band else [0]))
+    if not every_band and len(view["bands"]) > 1:
+        text += (f"\nThat is with your score {first}, as at 0–0; `count.md` has every band of your score, as does "
+                 f"{PLAYERS_DOC} (section \"The count\").\n")
+    if agree:
+        text += f"\n{agree}\n\n" + _rows(*count_accuracy_cells(view["accuracy"]))
+    return text
+
+
+def write_count(rule, out: str | Path) -> Path:
+    """Write ``out`` (``count.md``): the count for people, every band of your score."""
+    out = Path(out)
+    with atomic_write(out) as handle:
+        handle.write(count_section(rule, "#", every_band=True))
+    return out
 
 
 # -- reports under other rules -----------------------------------------------------------------------------
@@ -437,6 +476,11 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
         written += write_position_table(positions, position_frame, out_dir / "by_position")
     written += write_bid_table(table, frame, out_dir / "bid_table")
     written += write_moon_table(table, out_dir / "moon_table", by, min_count)
+    count = fitted_count(table.rules)
+    if count is not None:
+        files["count.md"] = ("a count to use at the table: points per card, the count each call needs by place, "
+                             "standing call and both scores, and how often its call is the equity bidder's")
+        written.append(write_count(count, out_dir / "count.md"))
     if equity is not None:
         files["equity.csv"] = ("the match-equity table: P(win the game) from every score state, with its standard "
                                "error and the expected hands left")
@@ -480,7 +524,7 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
         handle.write(report_page(table, frame, moon_table(table, by, min_count), command=command, charts=images,
                                  example_hand=example_hand, equity=equity, docs=f"The rules are stated in full in "
                                  f"{_docs_link(out_dir, html=True)}.", positions=position_frame, change=change,
-                                 others=others))
+                                 others=others, count=count))
     written.append(page)
     files["index.html"] = "all of the above on one page: sortable tables, the charts, the example hand, the rules"
     present = {p.relative_to(out_dir).as_posix() for p in written}
@@ -495,6 +539,7 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
             f"{table.hands:,} random deals, seed {table.seed}, policy `{table.policy}`, {rules_label(table.rules)} "
             f"(stated in {_docs_link(out_dir)}). Open `index.html` in a browser to see it all on one page.\n\n"
             "| file | what it is |\n|---|---|\n" + rows + "\n"
+            + ("" if count is None else "\n" + count_section(count))
             + ("" if change is None else "\n" + rules_change_markdown(change))
             + ("" if not others else "\n" + nested_markdown(others))
         )

@@ -31,7 +31,9 @@
   folder may hold reports under other rules in subfolders (``results/round-points``, each a report folder with
   its own ``.smear-sim-files``): ``variants`` lists them (``name``, ``label``: the rules in words) after the
   folder itself (name ``""``), and ``&variant=NAME`` answers from one of them (``variant`` says which); a name
-  that is not one of them is a 400.
+  that is not one of them is a 400. ``count`` is the shipped count fitted under the bid table's rules (its
+  weights, what each call needs by band of each team's score, how often its call is the equity bidder's), as
+  the report's section "A count to use at the table" shows it; null without a bid table or a count for its rules.
 
 Bad input gets status 400 and ``{"error": "<the command line's one-line message>"}``; a bug gets 500 and a
 one-line message, never a traceback. Every message is one short line however much of the request it quotes,
@@ -73,6 +75,7 @@ from starlette.exceptions import HTTPException
 
 from ..analysis.auction import evaluate_auction, legal_calls, parse_auction
 from ..analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table, parse_features
+from ..analysis.count import count_view, fitted_count
 from ..analysis.hand import EXAMPLE_HAND, HandQuery, hand_query, parse_hand
 from ..analysis.plan import RunPlan
 from ..analysis.saved import CountsFileError
@@ -481,7 +484,17 @@ class _Tables:
                          f"the results folder has none of {BID_TABLE}, {POSITION_TABLE} and {EQUITY_TABLE}")
                 raise SmearError(f"no tables to show: {where}; make them with 'smear-sim report', or start the server "
                                  "with --results DIR naming a folder that has them")
-            return answer
+            return {**answer, "count": self._count()}
+
+    def _count(self) -> dict[str, Any] | None:
+        """The shipped count fitted under the bid table's rules, as the report shows it; None without a bid table
+        or with none fitted under its rules. Called holding the lock, after :meth:`_classes`."""
+        if self._table is None:
+            return None
+        if "count" not in self._fixed:
+            rule = fitted_count(self._table.rules)
+            self._fixed["count"] = None if rule is None else count_view(rule)
+        return self._fixed["count"]
 
     def _path(self, name: str) -> Path | None:
         return None if self.results is None else self.results / name

@@ -115,3 +115,53 @@ def test_a_nested_report_links_the_rules_from_its_depth(table, tmp_path):
         _, md = write_moon_table(table, tmp_path / folder / "moon_table", ("trumps",), 200)
         assert f"default rules ([docs/rules.md]({link}))" in md.read_text(encoding="utf-8")
         assert (md.parent / link).resolve() == tmp_path / "docs" / "rules.md"
+
+
+# -- the count ----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["default", "round_points"])
+def test_a_report_shows_the_count_of_its_rules(variant, tmp_path):
+    """README.md, count.md and index.html show the shipped count of the report's rules: its weights, what each call
+    needs with your score in the first band, and its accuracy, every figure read from smear_sim/data/count.json."""
+    from smear_sim.analysis.plan import RunPlan
+    from smear_sim.core.count import KIND_LABELS, KINDS, load_counts
+    from smear_sim.output.report import write_report
+
+    rule = load_counts()[variant]
+    small = class_table(5_000, seed=2, plan=RunPlan.of("heuristic", rule.rules))
+    write_report(small, tmp_path, command="smear-sim report (a test)", min_count=50)
+    readme = (tmp_path / "README.md").read_text(encoding="utf-8")
+    count = (tmp_path / "count.md").read_text(encoding="utf-8")
+    page = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert "| `count.md` |" in readme and "## A count to use at the table" in readme
+    assert count.startswith("# A count to use at the table\n") and '<section id="count">' in page
+    for kind, weight in zip(KINDS, rule.weights, strict=True):
+        if weight:
+            assert f"| {KIND_LABELS[kind]} | {weight} |" in readme and f"| {KIND_LABELS[kind]} | {weight} |" in count
+            assert f"<tr><td>{KIND_LABELS[kind]}</td><td>{weight}</td></tr>" in page
+    # what the opener needs at 0-0: each call of its cell is the count's call from that count and not from one less
+    opener = next(line for line in readme.splitlines() if line.startswith("| opener | none |"))
+    for part in opener.split(" | ")[2].split(", "):
+        call, need = part.split(": ")
+        slot = rule.rules.max_points + 1 if call == "moon" else int(call)
+        assert rule.call(int(need), 0, 0) == slot and rule.call(int(need) - 1, 0, 0) < slot
+    assert readme.count("Your score ") == 1 and count.count("Your score ") == len(rule.bands) + 1
+    every, start = rule.meta["accuracy"], rule.meta["accuracy_0_0"]
+    for place in ("every place", "opener", "second", "third", "dealer"):
+        a, b = (every, start) if place == "every place" else (every["by_place"][place], start["by_place"][place])
+        cells = (f"| {place} | {100 * a['agree']:.1f}% | {100 * b['agree']:.1f}% | "
+                 f"{100 * a['cost']:.2f} pp | {100 * b['cost']:.2f} pp |").replace("-", "−")
+        assert cells in readme and cells in count
+        assert f"<td>{100 * a['agree']:.1f}%</td><td>{100 * b['agree']:.1f}%</td>" in page
+
+
+def test_a_report_under_rules_no_count_was_fitted_for_has_none(tmp_path):
+    from smear_sim.analysis.plan import RunPlan
+    from smear_sim.output.report import write_report
+
+    small = class_table(5_000, seed=2, plan=RunPlan.of("heuristic", Rules(target=11)))
+    write_report(small, tmp_path, command="smear-sim report (a test)", min_count=50)
+    assert not (tmp_path / "count.md").exists()
+    assert "count to use" not in (tmp_path / "README.md").read_text(encoding="utf-8")
+    assert 'id="count"' not in (tmp_path / "index.html").read_text(encoding="utf-8")

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from web_helpers import as_phone, ask, body_data, browser_paths, chrome, post, running, wait_for
 
+from smear_sim.core.count import KIND_LABELS, KINDS, load_counts
 from smear_sim.web.server import create_app
 
 EXAMPLE = "AH KH 2H JD 10C 5S 9S 4D 3C"
@@ -131,6 +132,7 @@ def test_the_tables_view_by_seat_and_the_match_equity(browser, small_results):
         assert browser.find_element(By.CSS_SELECTOR, "#positions-table thead").text.startswith("strength")
         assert len(browser.find_elements(By.CSS_SELECTOR, "#equity rect")) == 31 * 31  # scores -10 to 20
         assert not browser.find_element(By.ID, "bid-panel").is_displayed()  # no bid table in this folder
+        assert not browser.find_element(By.ID, "count-panel").is_displayed()  # nor a count for its rules
         assert browser.get_log("browser") == []
 
 
@@ -157,8 +159,24 @@ def test_the_tables_view_offers_each_rule_set(browser, variant_results):
         assert [o.text for o in rules.options] == ["default rules", "round points"]
         assert "rules: the defaults" in source(browser) and "P(make 4)" in headers(browser)
         assert "P(make 5)" not in headers(browser)
+        counts = load_counts()
+
+        def weights(b) -> list[str]:
+            return [r.text for r in b.find_elements(By.CSS_SELECTOR, "#count-weights tbody tr")]
+
+        def shown(rule) -> list[str]:
+            return [f"{KIND_LABELS[k]} {w}" for k, w in zip(KINDS, rule.weights, strict=True) if w]
+
+        assert browser.find_element(By.ID, "count-panel").is_displayed()
+        assert weights(browser) == shown(counts["default"])
+        start = counts["default"].meta["accuracy_0_0"]
+        every = browser.find_elements(By.CSS_SELECTOR, "#count-accuracy tbody tr")[0].text
+        assert every.startswith(f"every place {100 * counts['default'].meta['accuracy']['agree']:.1f}% "
+                                f"{100 * start['agree']:.1f}%")
+        assert browser.find_element(By.CSS_SELECTOR, "#count-needs tbody tr").text.startswith("opener none 3: ")
         rules.select_by_visible_text("round points")
         wait_for(browser, lambda b: "round_points=true" in source(b))
+        assert weights(browser) == shown(counts["round_points"])
         assert "P(make 7)" in headers(browser) and "5,000 random deals" in source(browser)
         values = [o.text for o in Select(browser.find_element(By.ID, "table-value")).options]
         assert "P(make 7)" in values

@@ -458,6 +458,34 @@ def test_tables_offer_the_reports_under_other_rules(variant_results):
     assert answer["by_position"] is None and answer["equity"] is None  # not in that folder
 
 
+def test_tables_give_the_count_of_each_rule_set(variant_results):
+    """``count``: the shipped count fitted under the bid table's rules, each figure as smear_sim/data/count.json
+    holds it, for the folder (default rules) and for round-points/ (round points)."""
+    from smear_sim.core.count import KIND_LABELS, KINDS, load_counts
+
+    client = TestClient(create_app(results=variant_results, warm_up=False), base_url=LOCAL)
+    shipped = load_counts()
+    for variant, name in (("", "default"), ("round-points", "round_points")):
+        count = client.get("/api/tables", params={"variant": variant}).json()["count"]
+        rule = shipped[name]
+        assert count["variant"] == name
+        assert count["weights"] == [{"kind": k, "label": KIND_LABELS[k], "points": w}
+                                    for k, w in zip(KINDS, rule.weights, strict=True) if w]
+        assert count["accuracy"] == {"all": rule.meta["accuracy"], "0-0": rule.meta["accuracy_0_0"]}
+        assert len(count["bands"]) == len(rule.bands) + 1 and count["bands"][0]["us"] == f"below {rule.bands[0]}"
+        opener = count["bands"][0]["rows"][0]
+        assert (opener["place"], opener["standing"]) == ("opener", "none")
+        for part in opener["cells"][0].split(", "):  # at 0-0: each call from the count it needs, not from one less
+            call, need = part.split(": ")
+            slot = rule.rules.max_points + 1 if call == "moon" else int(call)
+            assert rule.call(int(need), 0, 0) == slot and rule.call(int(need) - 1, 0, 0) < slot
+
+
+def test_tables_without_a_bid_table_have_no_count(small_results):
+    data = TestClient(create_app(results=small_results, warm_up=False), base_url=LOCAL).get("/api/tables").json()
+    assert data["count"] is None
+
+
 @pytest.mark.parametrize("variant", ["nope", "..", "../results", "round-points/..", "/etc", "round-points/",
                                      "notes", "Round-Points", "round-points\x00", "x" * 10_000])
 def test_an_unknown_variant_is_a_400_in_one_line(variant_results, variant):

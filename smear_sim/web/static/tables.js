@@ -53,6 +53,7 @@ function renderVariants(variants = []) {
 function renderTables(data) {
   renderVariants(data.variants);
   renderPositions(data.by_position);
+  renderCount(data.count);
   renderEquity(data.equity);
   for (const part of [$('bid-panel'), ...document.querySelectorAll('[data-part="bid"]')]) part.hidden = !data.bid_table;
   if (data.bid_table) renderBidTables(data);
@@ -85,6 +86,33 @@ function renderPositions(positions) {
   for (const cell of $('positions-table').querySelectorAll('tbody td:not(:first-child)')) {
     if (cell.textContent === 'pass' || cell.textContent === 'moon') cell.className = `call-${cell.textContent}`;
   }
+}
+
+// The count for the rules chosen: its weights, what each call needs with your score in the first band (as at 0–0)
+// and how often its call is the equity bidder's, as the report's section shows them.
+function renderCount(count) {
+  $('count-panel').hidden = !count;
+  if (!count) return;
+  table($('count-weights'), ['card', 'points'], count.weights.map((w) => ({cells: [w.label, String(w.points)]})));
+  const band = count.bands[0];
+  $('count-band').textContent = `What each call needs with your score ${band.us}, as at 0–0 (a cell lists each call ` +
+    'and the count it needs); count.md in the results folder has every score.';
+  table($('count-needs'), ['place', 'standing', ...band.columns.map((c) => `theirs ${c}`)],
+    band.rows.map((r) => ({cells: [r.place, r.standing, ...r.cells]})));
+  const all = count.accuracy?.all;
+  const start = count.accuracy?.['0-0'];
+  $('count-source').hidden = !all || !start;
+  $('count-accuracy').hidden = !all || !start;
+  if (!all || !start) return;
+  const pp = (cost) => `${(100 * cost).toFixed(2).replace('-', '−')} pp`;
+  $('count-source').textContent = 'How often the count\'s call is the equity bidder\'s, over the scores of whole ' +
+    'games and at 0–0, and the P(win the game) it costs per turn against the best call of the bidder\'s tables ' +
+    `(the ${count.variant} count).`;
+  const row = (label, parts) => ({cells: [label, ...parts.map((p) => `${(100 * p.agree).toFixed(1)}%`),
+    ...parts.map((p) => pp(p.cost))]});
+  table($('count-accuracy'), ['place', 'same call, all scores', 'same call, 0–0', 'P(win) cost per turn, all scores',
+    'P(win) cost per turn, 0–0'], [row('every place', [all, start]),
+    ...Object.keys(all.by_place).map((place) => row(place, [all.by_place[place], start.by_place[place]]))]);
 }
 
 // The match-equity table: P(win the game) by both scores, for the team dealing next chosen.
