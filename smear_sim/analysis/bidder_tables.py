@@ -240,15 +240,20 @@ def build_bidder_tables(
     if history[-1].get("changed") != 0:  # said plainly: the tables are used, but they are not a fixed point
         line = (f"the equity bidder's tables under {rules.summary()} did not converge: step {history[-1]['step']}, the "
                 f"last allowed, still changed {history[-1].get('changed', 'all')} decisions; they are used as they are")
-        if notify is None:
-            warnings.warn(line, NotConvergedWarning, stacklevel=2)
-        else:
-            notify(line)
+        _say(line, NotConvergedWarning, notify)
     meta = {"seed": seed, "deals": deals, "strength": [buckets[1], buckets[2]], "equity_hands": equity_hands,
             "class_hands": class_hands,
             "min_count": MIN_COUNT, "margin": MARGIN, "iterations": history, "converged": history[-1].get("changed") == 0,
             "code_version": code_version(), "seconds": round(time.perf_counter() - started, 1)}
     return dataclasses.replace(tables, meta=meta)
+
+
+def _say(line: str, warning: type[SmearWarning], notify: Callable[[str], None] | None) -> None:
+    """``line`` to ``notify``, or as a warning of class ``warning`` pointing at the caller's caller."""
+    if notify is None:
+        warnings.warn(line, warning, stacklevel=3)
+    else:
+        notify(line)
 
 
 def settling_z(step: int) -> float:
@@ -296,10 +301,7 @@ def bidder_tables(
         steps, deals = FIRST_USE["max_iterations"] + 1, FIRST_USE["deals"]
         line = (f"first use of the equity bidder under {rules.summary()}: making its tables, at most {steps} steps "
                 f"of {deals:,} deals (minutes, once); they are cached in {cache_path(rules).parent}")
-        if notify is None:
-            warnings.warn(line, FirstUseWarning, stacklevel=2)
-        else:
-            notify(line)
+        _say(line, FirstUseWarning, notify)
         tables = build_bidder_tables(rules, **FIRST_USE, progress=progress, notify=notify)
         tables.save(cache_path(rules))
         remember_tables(tables)

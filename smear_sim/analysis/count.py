@@ -25,13 +25,12 @@ from typing import Any
 
 import numpy as np
 
-from ..core import layout as L
 from ..core.bidder import MIN_COUNT, BidderTables
 from ..core.cards import is_joker, rank_of
 from ..core.count import KIND_LABELS, KINDS, NEVER, CountRule, count_rule, kind_masks, variant_of
 from ..core.rules import Rules, legal_slots
 from .classes import ClassTable
-from .positions import PLACES, call_slots, situation_label
+from .positions import PLACES, call_slots, class_points, situation_label
 
 __all__ = [
     "CountSample",
@@ -68,25 +67,6 @@ class CountSample:
         return per_suit.max(axis=1), per_suit.argmax(axis=1)
 
 
-def _class_points(table: ClassTable) -> np.ndarray:
-    """The points of every class, rare ones pooled (:func:`strength_buckets`' rule)."""
-    counts = table.counts.astype(np.float64)
-    hands = counts[:, L.CLS_COUNT]
-    points_sum = counts[:, L.CLS_HIST: L.CLS_HIST + L.MAX_K] @ np.arange(L.MAX_K, dtype=np.float64)
-    points = np.full(L.N_CLASSES, np.nan)
-    sizes = [size for _, size in L.CLASS_DIMS]
-    group = np.arange(L.N_CLASSES)
-    for drop in range(len(sizes) + 1):
-        n = np.bincount(group, weights=hands)
-        total = np.bincount(group, weights=points_sum)
-        enough = (n >= 200)[group] & np.isnan(points)
-        points[enough] = (total / np.where(n > 0, n, 1))[group][enough]
-        if drop < len(sizes):
-            group = group // sizes[len(sizes) - 1 - drop]
-    points[np.isnan(points)] = float(points_sum.sum() / max(hands.sum(), 1))
-    return points
-
-
 def count_sample(table: ClassTable, hands: int = 200_000, seed: int = 1) -> CountSample:
     """``hands`` random hands (none that could call a misdeal) with their kinds, class and class points."""
     from ..kernels.classes import class_suit, hand_class  # imports Numba: only once there is work
@@ -104,7 +84,7 @@ def count_sample(table: ClassTable, hands: int = 200_000, seed: int = 1) -> Coun
             kinds[:, t, k] = bits @ member
     suits = np.array([class_suit(m) for m in masks], dtype=np.int64)
     classes = np.array([hand_class(m) for m in masks], dtype=np.int64)
-    return CountSample(kinds, suits, classes, _class_points(table)[classes])
+    return CountSample(kinds, suits, classes, class_points(table)[classes])
 
 
 def fit_weights(sample: CountSample, ace: int = 4) -> tuple[tuple[int, ...], np.ndarray, float]:

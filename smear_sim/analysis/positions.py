@@ -53,6 +53,7 @@ __all__ = [
     "PLACES",
     "PositionTable",
     "call_slots",
+    "class_points",
     "legal_slots",
     "position_counts",
     "position_table",
@@ -75,13 +76,10 @@ def situation_label(situation: int) -> str:
     return f"{(situation + 1) // 2} by {'partner' if situation % 2 else 'opponent'}"
 
 
-def strength_buckets(table: ClassTable, min_count: int = 200) -> tuple[np.ndarray, float, float]:
-    """The strength bucket of every hand class, and the buckets' lowest points and width.
-
-    A class's points are what it wins on average as an unopposed declarer (the bid table); a class with fewer than
-    ``min_count`` hands takes those of the coarser group that drops its last features (``layout.CLASS_DIMS`` order)
-    until the group has enough. The ``N_BUCKETS`` buckets split the range from the weakest class to the strongest
-    (rounded out to 0.05 and 0.005 points) in equal steps."""
+def class_points(table: ClassTable, min_count: int = 200) -> np.ndarray:
+    """What every hand class wins on average as an unopposed declarer (the bid table); a class with fewer than
+    ``min_count`` hands takes those of the coarser group that drops its last features (``layout.CLASS_DIMS``
+    order) until the group has enough."""
     counts = table.counts.astype(np.float64)
     hands = counts[:, L.CLS_COUNT]
     k = np.arange(L.MAX_K, dtype=np.float64)
@@ -97,6 +95,15 @@ def strength_buckets(table: ClassTable, min_count: int = 200) -> tuple[np.ndarra
         if drop < len(sizes):
             group = group // sizes[len(sizes) - 1 - drop]
     points[np.isnan(points)] = float(points_sum.sum() / max(hands.sum(), 1))  # no class seen at all
+    return points
+
+
+def strength_buckets(table: ClassTable, min_count: int = 200) -> tuple[np.ndarray, float, float]:
+    """The strength bucket of every hand class, and the buckets' lowest points and width.
+
+    A class's points are :func:`class_points`' (rare classes pooled). The ``N_BUCKETS`` buckets split the range from
+    the weakest class to the strongest (rounded out to 0.05 and 0.005 points) in equal steps."""
+    points = class_points(table, min_count)
     low = np.floor(points.min() / 0.05) * 0.05
     step = max(np.ceil((points.max() - low) / N_BUCKETS / 0.005) * 0.005, 0.005)
     bucket = np.clip(np.floor((points - low) / step), 0, N_BUCKETS - 1)
