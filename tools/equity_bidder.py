@@ -5,7 +5,7 @@ the same command gives the same file (and the same bids). Each step is reported:
 decisions changed from the step before, until none did. Run it from the repository root after any change to the
 players' card play or bidding, or to the rules' defaults:
 
-    python tools/equity_bidder.py                   # both shipped sets, at the shipped sizes (about 1.5 hours on 2 cores)
+    python tools/equity_bidder.py                   # both shipped sets, at the shipped sizes (30 min + 1 hour on 2 cores)
     python tools/equity_bidder.py --rule round_points=true            # one of them
     python tools/equity_bidder.py --deals 500000 --out /tmp/small.npz  # the default rules, smaller, elsewhere
 
