@@ -6,6 +6,7 @@ apt-get where it can).
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -117,15 +118,24 @@ def test_the_bid_tables_view(browser, url):
     assert browser.find_elements(By.CSS_SELECTOR, "#moon-table tbody tr")
 
 
+@contextmanager
+def tables_view(browser, results):
+    """The page served from ``results``, ready, with its Tables view open (the browser's log emptied first)."""
+    from selenium.webdriver.common.by import By
+
+    browser.get_log("browser")  # what earlier tests left there
+    with running(create_app(results=results, warm_up=False)) as address:
+        browser.get(address)
+        wait_for(browser, lambda b: body_data(b, "ready") == "true")
+        browser.find_element(By.CSS_SELECTOR, '.tab[data-view="tables-view"]').click()
+        yield
+
+
 def test_the_tables_view_by_seat_and_the_match_equity(browser, small_results):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    browser.get_log("browser")  # what earlier tests left there
-    with running(create_app(results=small_results, warm_up=False)) as address:
-        browser.get(address)
-        wait_for(browser, lambda b: body_data(b, "ready") == "true")
-        browser.find_element(By.CSS_SELECTOR, '.tab[data-view="tables-view"]').click()
+    with tables_view(browser, small_results):
         wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#positions-table tbody tr"))
         Select(browser.find_element(By.ID, "position-place")).select_by_visible_text("dealer")
         assert "at 3–5" in browser.find_element(By.ID, "positions-source").text
@@ -148,11 +158,7 @@ def test_the_tables_view_offers_each_rule_set(browser, variant_results):
     def headers(b) -> str:
         return b.find_element(By.CSS_SELECTOR, "#bid-table thead").text
 
-    browser.get_log("browser")  # what earlier tests left there
-    with running(create_app(results=variant_results, warm_up=False)) as address:
-        browser.get(address)
-        wait_for(browser, lambda b: body_data(b, "ready") == "true")
-        browser.find_element(By.CSS_SELECTOR, '.tab[data-view="tables-view"]').click()
+    with tables_view(browser, variant_results):
         wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#bid-table tbody tr"))
         assert browser.find_element(By.ID, "variant-choice").is_displayed()
         rules = Select(browser.find_element(By.ID, "table-variant"))
