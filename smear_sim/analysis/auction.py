@@ -172,14 +172,16 @@ class AuctionAnalysis:
         if n == 0:
             return out
         dof = max(n - 1, 1)
-        for call in self.legal:
-            p = self._hist(call) / n
+        hists = np.array([self._hist(call) / n for call in self.legal])
+        table_var = self.equity.outcome_variance(hists, flat)  # one solve for all the calls
+        for k, call in enumerate(self.legal):
+            p = hists[k]
             row = {}
             for name, value in (("win", win_value), ("ev", points)):
                 mean = float(p @ value)
                 variance = max(float(p @ value ** 2) - mean ** 2, 0.0) / dof
                 if name == "win":
-                    variance += float(self.equity.outcome_variance(p, flat)[0])
+                    variance += float(table_var[k])
                 row[name] = Estimate(mean, math.sqrt(variance))
             declared = int(self.counts[L.AUC_DECLARED + call])
             row["declares"] = proportion(declared, n)

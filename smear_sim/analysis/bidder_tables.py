@@ -217,7 +217,7 @@ def build_bidder_tables(
         if keep_z > 0:  # the next step bids by the calls settled on now
             tables = dataclasses.replace(tables, settled=chosen)
         entry: dict[str, Any] = {"step": step, "bidding": policy, "decisions": int((chosen >= 0).sum()),
-                                 "win_0_0": round(float(equity.win(0, 0, "them").value), 5),
+                                 "win_0_0": round(equity.win_value(0, 0, "them"), 5),
                                  "seconds": round(time.perf_counter() - step_started, 1)}
         if keep_z > 0:
             entry |= {"keep_z": keep_z, "carried": carried}

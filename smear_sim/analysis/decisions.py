@@ -458,12 +458,13 @@ def _hint_from_counts(view, decision, seed, actions, keeps, counts, win, flat, e
         (fields["kind"] == 2) & (fields["side"] == 0))
     bidding = view.bidder is not None and (view.bidder & 1) == view.team
     dof = max(worlds - 1, 1)
+    table_var = equity.outcome_variance(hist, flat)  # the table's own error too: one solve for all the actions
     values = []
     for a in range(n):
         p = hist[a]
         w = float(p @ win)
         w_var = max(float(p @ win ** 2) - w * w, 0.0) / dof
-        w_se = math.sqrt(w_var + float(equity.outcome_variance(p, flat)[0]))  # the table's own error too
+        w_se = math.sqrt(w_var + float(table_var[a]))
         e = float(p @ ev_value)
         e_se = math.sqrt(max(float(p @ ev_value.astype(float) ** 2) - e * e, 0.0) / dof)
         make = proportion(int(round(float(p @ made) * worlds)), worlds) if bidding else None

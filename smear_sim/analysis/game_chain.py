@@ -21,6 +21,7 @@ is below ``TRUNCATION_TOLERANCE``, and that largest value is reported as ``trunc
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -59,8 +60,10 @@ class GameChain:
     def states(self) -> int:
         return len(self.nxt)
 
+    @cached_property
     def transposed(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``P^T`` in compressed sparse rows: for each state, the transitions that lead into it."""
+        """``P^T`` in compressed sparse rows: for each state, the transitions that lead into it (made once: a review
+        solves with it hundreds of times)."""
         stays = self.nxt >= 0
         source, outcome = np.nonzero(stays)
         target = self.nxt[stays]
@@ -77,7 +80,7 @@ class GameChain:
 
         rhs = np.ascontiguousarray(rhs.T)
         if transpose:  # inflows pass values the other way: sweep from the low score sums
-            x, residual, _ = solve_transposed(*self.transposed(), rhs, self.order[::-1].copy(), tolerance, MAX_SWEEPS)
+            x, residual, _ = solve_transposed(*self.transposed, rhs, self.order[::-1].copy(), tolerance, MAX_SWEEPS)
         else:
             nxt = self.nxt if keep is None else np.where(keep, self.nxt, -1)
             x, residual, _ = solve_chain(nxt.astype(np.int32), self.p[None, :], rhs, self.order, tolerance,

@@ -100,6 +100,8 @@ class EquityTable:
     solve_error: float  # a bound on the error of the linear solve
     chain: GameChain = field(repr=False)
     seconds: float = field(default=0.0, compare=False)
+    # Columns solved so far by transposed solves (_table_variance): a one-item list, the count a frozen table keeps.
+    transposed_columns: list[int] = field(default_factory=lambda: [0], compare=False, repr=False)
 
     @property
     def rules(self) -> Rules:
@@ -145,13 +147,18 @@ class EquityTable:
         combination c (``[G, C]``); cells with ``flat`` -1 (the game over) add nothing.
 
         A combination's derivative along outcome o is ``w (I - P)^-1 Q_o`` for its weights w over the states:
-        with fewer combinations than outcomes each comes from one transposed solve, ``y = (I - P^T)^-1 w``, then
-        ``y Q``; with more, from :attr:`gradient`.
+        each comes from one transposed solve, ``y = (I - P^T)^-1 w``, then ``y Q``; or from :attr:`gradient`, one
+        solve per outcome. A column of either costs about the same, so the transposed solves are used until they
+        would have solved as many columns as the gradient has: a table read once (``smear-sim hand``) never makes
+        the gradient, and one read hundreds of times (a review, the server) makes it once, at most twice the
+        cheaper way's cost.
         """
         q = self.chain.p
         cells = flat >= 0
         n_rows, n_calls = len(p), len(flat)
-        if n_rows * n_calls < len(q) and "gradient" not in self.__dict__:
+        columns = n_rows * n_calls
+        if "gradient" not in self.__dict__ and self.transposed_columns[0] + columns < len(q):
+            self.transposed_columns[0] += columns
             weights = np.zeros((n_rows, n_calls, self.chain.states))
             for c in range(n_calls):
                 np.add.at(weights[:, c], (slice(None), flat[c, cells[c]]), p[:, cells[c]])
@@ -173,9 +180,13 @@ class EquityTable:
 
     def win(self, us: int, them: int, dealer: str = "them") -> Estimate:
         """P(the team at ``us`` wins), with ``dealer`` ("us" or "them") dealing the next hand."""
-        d = dealer_index(dealer)
         i, j = self._index(us, them)
-        return Estimate(float(self.win_grid[d, i, j]), float(self.win_se_grid[d, i, j]))
+        return Estimate(self.win_value(us, them, dealer), float(self.win_se_grid[dealer_index(dealer), i, j]))
+
+    def win_value(self, us: int, them: int, dealer: str = "them") -> float:
+        """:meth:`win` without its standard error, which costs a solve per outcome the first time it is read."""
+        i, j = self._index(us, them)
+        return float(self.win_grid[dealer_index(dealer), i, j])
 
     def frame(self) -> pd.DataFrame:
         """One row per state shown: us, them, dealer, win, win_se and the expected hands left."""
