@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,6 +44,7 @@ from ..reference.record import (
     replay,
     replay_game,
 )
+from ..reference.view import decision_of
 from .decisions import DOUBLE_DUMMY, INFERENCE, hint
 from .luck import DealLuck, deal_luck
 from .plan import RunPlan
@@ -359,23 +360,60 @@ def review(
             plans[rules] = plan if rules == plan.rules else RunPlan.of(plan.policies, rules, settings=plan.settings)
         return plans[rules]
 
-    graded: list[ReviewedDecision] = []
+    items = []
     for h, d in work:
         # A call is valued as the auction analysis values it: the calls inferred and the hand played by the policy.
-        if d.kind == "call":
-            how = {"inference": "policy", "playout": None, "plan": plan_for(h.hand.rules)}
-        else:
-            how = {"inference": inference, "playout": playout, "plan": plan_for(h.hand.rules)}
-        extra = [d.taken] if d.kind == "keep" else []  # a keep taken outside the hint's candidates is valued too
-        advice = hint(d.view(h.hand), samples=samples, seed=seed, extra=extra, **how)
-        graded.append(_graded(h, d, advice))
+        how: dict[str, Any] = {"samples": samples, "seed": seed, "inference": "policy", "playout": None}
+        if d.kind != "call":
+            how |= {"inference": inference, "playout": playout}
+        how["extra"] = [d.taken] if d.kind == "keep" else []  # a keep outside the hint's candidates is valued too
+        items.append((d.view(h.hand), plan_for(h.hand.rules), how))
+    advice: list[Any] = [None] * len(items)
+    for index, result in _hints(items, plan):
+        advice[index] = result
         if progress is not None:
             progress(1)
+    graded = [_graded(h, d, a) for (h, d), a in zip(work, advice, strict=True)]
 
     lucks: tuple[DealLuck, ...] = ()
     if luck:
         lucks = tuple(_luck(hands, plan_for, seed))
     return Review(samples, seed, tuple(hands), tuple(graded), lucks, time.perf_counter() - started)
+
+
+def _hints(items: list[tuple[Any, RunPlan, dict[str, Any]]], plan: RunPlan) -> Iterator[tuple[int, Any]]:
+    """Each ``(view, plan, how)``'s hint, as ``(position, hint)`` in any order.
+
+    On this machine each hint spreads its worlds over the cores. On a cluster a review is many small hints, too
+    small to split well, so each one after the first of its kind runs whole on one worker
+    (:meth:`smear_sim.engine.runner.Executor.map_calls`); the first runs here with its chunks on the cluster,
+    which readies the kernels of its kind on every worker. A hint depends only on its view, seed and samples, so
+    where it runs changes nothing.
+    """
+    settings = plan.settings
+    if settings.local or len(items) < 2:
+        for index, (view, run_plan, how) in enumerate(items):
+            yield index, hint(view, plan=run_plan, **how)
+        return
+    spread = []
+    kinds_seen = set()
+    for index, (view, run_plan, how) in enumerate(items):
+        kind = (decision_of(view), view.rules)
+        if kind in kinds_seen:
+            spread.append(index)
+            continue
+        kinds_seen.add(kind)
+        yield index, hint(view, plan=run_plan, **how)
+    whole = [(items[i][0], items[i][1].but(executor=None, progress=None, checkpoint=None), items[i][2])
+             for i in spread]
+    for k, result in settings.executor.map_calls(_whole_hint, whole):
+        yield spread[k], result
+
+
+def _whole_hint(item: tuple[Any, RunPlan, dict[str, Any]], threads: int) -> Any:
+    """One hint, whole, where an executor runs it (:func:`_hints`)."""
+    view, plan, how = item
+    return hint(view, plan=plan.but(threads=threads), **how)
 
 
 def _graded(h: ReviewedHand, d: Decision, advice: Any) -> ReviewedDecision:

@@ -163,6 +163,13 @@ def _run_task(job: Job, start: int, count: int) -> np.ndarray:
         return run_chunk(job, start, count, threads)
 
 
+def _run_call(call: Callable[[Any, int], Any], item: Any) -> Any:
+    """On a worker: one whole item of :meth:`DaskExecutor.map_calls`, on the worker's threads."""
+    threads = max(1, min(get_worker().state.nthreads, available_threads()))
+    with _KERNEL_LOCK:
+        return call(item, threads)
+
+
 @dataclass(frozen=True)
 class WarmUp:
     """Making one kernel ready on every worker: how long it took, and each worker's report."""
@@ -228,13 +235,25 @@ class DaskExecutor:
     def map_chunks(self, job: Job, ranges: Sequence[tuple[int, int]]) -> Iterator[tuple[int, np.ndarray]]:
         """Keep a few tasks per worker thread queued; yield each one's counts as it finishes."""
         name = f"smear-sim-{job.driver}-{uuid.uuid4().hex[:12]}"
-        todo = iter(enumerate(ranges))
-        running: dict[Any, tuple[int, Any]] = {}  # key -> (position in ranges, future)
+        tasks = ((_run_task, (job, start, count), (name, start, start + count)) for start, count in ranges)
+        yield from self._windowed(tasks, "hands")
+
+    def map_calls(self, call: Callable[[Any, int], Any], items: Sequence[Any]) -> Iterator[tuple[int, Any]]:
+        """One task per item, a few per worker thread queued; yield each result as it finishes."""
+        name = f"smear-sim-{call.__name__}-{uuid.uuid4().hex[:12]}"
+        tasks = ((_run_call, (call, item), (name, index, index + 1)) for index, item in enumerate(items))
+        yield from self._windowed(tasks, "items")
+
+    def _windowed(self, tasks: Iterator[tuple[Callable, tuple, tuple]], unit: str) -> Iterator[tuple[int, Any]]:
+        """Submit ``(function, arguments, key)`` tasks, keeping a few per worker thread queued; yield ``(position,
+        result)`` as each finishes. A task's key ends with the range of ``unit`` it covers."""
+        todo = iter(enumerate(tasks))
+        running: dict[Any, tuple[int, Any]] = {}  # key -> (position, future)
         finished = as_completed(loop=self.client.loop)
 
         def submit(n: int) -> None:
-            for index, (start, count) in itertools.islice(todo, n):
-                future = self.client.submit(_run_task, job, start, count, key=(name, start, start + count))
+            for index, (function, arguments, key) in itertools.islice(todo, n):
+                future = self.client.submit(function, *arguments, key=key)
                 running[future.key] = (index, future)
                 finished.add(future)
 
@@ -245,13 +264,13 @@ class DaskExecutor:
                     results = self.client.gather(batch)
                 except KilledWorker as exc:
                     _, start, stop = exc.task
-                    raise ClusterError(f"Dask gave up on hands {start:,} to {stop - 1:,}: the workers running "
+                    raise ClusterError(f"Dask gave up on {unit} {start:,} to {stop - 1:,}: the workers running "
                                        "them died each time; see the workers' logs") from None
                 submit(len(batch))
-                for future, counts in zip(batch, results, strict=True):
+                for future, result in zip(batch, results, strict=True):
                     index, _ = running.pop(future.key)
                     future.release()
-                    yield index, counts
+                    yield index, result
         finally:
             if running:
                 self.client.cancel([future for _, future in running.values()])

@@ -4,6 +4,7 @@ decision than heuristic's, and pimc's no more than heuristic's."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -109,3 +110,17 @@ def test_random_costs_more_per_decision_than_heuristic_and_pimc_no_more():
     (random, random_se), (heuristic, heuristic_se), (pimc, pimc_se) = mean.values()
     assert random > 2 * heuristic and random - heuristic > 1.5 * math.hypot(random_se, heuristic_se)
     assert pimc <= heuristic + 2 * math.hypot(pimc_se, heuristic_se)
+
+
+def test_a_review_on_a_cluster_is_the_review_here(dask_client):
+    """On a cluster each hint after the first of its kind runs whole on one worker: the review is the same."""
+    from smear_sim.analysis.plan import RunPlan
+    from smear_sim.engine.dask_executor import DaskExecutor
+
+    records = trace_records(2, seed=8)
+    here = review(records, samples=8, seed=3)
+    heard = []
+    there = review(records, samples=8, seed=3, plan=RunPlan.of("heuristic", executor=DaskExecutor(dask_client)),
+                   progress=heard.append)
+    assert json.dumps(there.to_json(), sort_keys=True) == json.dumps(here.to_json(), sort_keys=True)
+    assert sum(heard) == len(here.decisions)

@@ -22,7 +22,7 @@ from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.engine.checkpoint import Checkpoint
 from smear_sim.engine.dask_executor import MAX_CHUNK, MIN_CHUNK, DaskExecutor, source_digest
-from smear_sim.engine.runner import Job, run
+from smear_sim.engine.runner import Job, LocalExecutor, run
 
 HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
 
@@ -132,3 +132,16 @@ def test_workers_running_other_code_are_refused(executor, monkeypatch):
     with pytest.raises(ClusterError, match="runs another version of smear-sim"):
         executor.prepare(job)
     assert len(source_digest()) == 64
+
+
+def _square_plus_threads(item, threads):
+    return item * item, threads
+
+
+def test_map_calls_runs_whole_items_and_tells_where_each_belongs(executor):
+    """A review's decisions travel whole: every item once, its position given with its result."""
+    items = list(range(40))
+    remote = dict(executor.map_calls(_square_plus_threads, items))
+    assert sorted(remote) == items
+    assert all(remote[i] == (i * i, 1) for i in items)  # one thread per worker in the test cluster
+    assert dict(LocalExecutor(threads=1).map_calls(_square_plus_threads, items)) == remote
