@@ -60,6 +60,9 @@ def open_play(browser, url, seat: int, seed: int) -> None:
     browser.get(url)
     wait_for(browser, lambda b: body_data(b, "ready") == "true")
     browser.find_element(By.CSS_SELECTOR, '.tab[data-view="play-view"]').click()
+    details = browser.find_element(By.ID, "play-setup-details")
+    if not details.get_attribute("open"):
+        details.find_element(By.TAG_NAME, "summary").click()
     Select(browser.find_element(By.ID, "play-seat")).select_by_value(str(seat))
     Select(browser.find_element(By.ID, "play-delay")).select_by_value("0")
     Select(browser.find_element(By.ID, "play-hint-samples")).select_by_value("100")
@@ -205,7 +208,7 @@ def test_practice_table_screenshots_phone_and_desktop(browser, url, tmp_path):
         browser.refresh()
         wait_for(browser, lambda b: body_data(b, "play") == "yours", 60)
         assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
-        browser.find_element(By.ID, "play-table").location_once_scrolled_into_view  # noqa: B018
+        browser.execute_script("document.getElementById('play-table').scrollIntoView()")
         browser.save_screenshot(str(folder / "practice-phone.png"))
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

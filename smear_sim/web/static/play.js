@@ -303,6 +303,7 @@ async function newTable(seed, seat) {
   play.review = null;
   $('play-review').replaceChildren();
   remember(play.table.id);
+  $('play-setup-details').open = false;  // the table in view, the options one click away
   render();
   runBots();
 }
@@ -318,6 +319,7 @@ export async function resumeTable() {
     return true;
   }
   remember(play.table.id);
+  $('play-setup-details').open = false;
   render();
   if (play.table.hand_over) reviewHand(play.table);
   else runBots();
