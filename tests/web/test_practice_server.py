@@ -222,3 +222,28 @@ def test_a_game_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
     monkeypatch.undo()
     assert json.loads((tmp_path / "games" / name).read_text()) == {"deals": [1]}
     assert [p.name for p in (tmp_path / "games").iterdir()] == [name]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--games-dir", "FILE"), "--games-dir FILE is a file"),
+    (("--max-tables", "0"), "'--max-tables'"),
+    (("--max-tables", "1001"), "'--max-tables'"),
+    (("--idle-expiry", "5"), "'--idle-expiry'"),
+])
+def test_serve_checks_the_practice_options_before_it_starts(tmp_path, args, message):
+    from cli_helpers import assert_clean_process_failure, run
+
+    (tmp_path / "FILE").write_text("")
+    args = tuple(str(tmp_path / "FILE") if a == "FILE" else a for a in args)
+    line = assert_clean_process_failure(run("serve", "--port", "0", *args))  # the real command line: exit 2
+    assert message.replace("FILE", str(tmp_path / "FILE")) in line
+
+
+def test_the_games_folder_follows_xdg_data_home(monkeypatch, tmp_path):
+    from smear_sim.web.games import default_games_dir
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_games_dir() == tmp_path / "smear-sim" / "games"
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/ignored")  # the XDG rule: a relative path is ignored
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert default_games_dir() == tmp_path / ".local" / "share" / "smear-sim" / "games"
