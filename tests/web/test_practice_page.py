@@ -212,3 +212,43 @@ def test_practice_table_screenshots_phone_and_desktop(browser, url, tmp_path):
         browser.save_screenshot(str(folder / "practice-phone.png"))
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+FAKE_BAD_HINT = """
+const real = window.fetch;
+window.fetch = (input, init) => {
+  if (String(input).endsWith('/hint') && String(init?.body ?? '').includes('"action"')) {
+    const action = JSON.parse(init.body).action;
+    const body = {best: 'AS', actions: [], costs: [], taken: {action, mark: 'bad', win: 0.03, points: 1.2}};
+    return Promise.resolve(new Response(JSON.stringify(body), {headers: {'Content-Type': 'application/json'}}));
+  }
+  return real(input, init);
+};
+"""
+
+
+def test_tutor_warns_before_a_bad_action_and_lets_it_be_taken_back(browser, url):
+    """Tutor mode asks the hint for the action first; marked bad (the hint's answer is stood in for here, as no deal
+    is sure to offer a bad card), it warns: Take it back sends nothing, Play it anyway sends the action."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(1280, 1000)
+    open_play(browser, url, seat=0, seed=5)
+    play_until(browser, url, lambda s: s["turn"]["decision"] == "card")
+    browser.execute_script("document.getElementById('play-tutor').checked = true;" + FAKE_BAD_HINT)
+    before = table_state(url, table_id(browser))
+
+    def lit():
+        return [b for b in browser.find_elements(By.CSS_SELECTOR, "#play-hand button.card") if b.is_enabled()][0]
+
+    lit().click()
+    wait_for(browser, lambda b: body_data(b, "tutor") == "warned", 60)
+    assert "is bad here" in browser.find_element(By.ID, "play-tutor-text").text
+    browser.find_element(By.ID, "play-take-back").click()
+    assert body_data(browser, "tutor") == "taken back"
+    assert table_state(url, table_id(browser)) == before  # nothing was sent
+    lit().click()
+    wait_for(browser, lambda b: body_data(b, "tutor") == "warned", 60)
+    browser.find_element(By.ID, "play-anyway").click()
+    wait_for(browser, lambda b: table_state(url, table_id(b))["step"] > before["step"], 60)
+    assert not browser.find_element(By.ID, "play-tutor-box").is_displayed()

@@ -216,8 +216,10 @@ async function runBots() {
       const t = play.table;
       await sleep(Number($('play-delay').value));
       if (play.table !== t) return;
+      const sent = performance.now();
       play.table = await call(`api/table/${t.id}/bot`, {step: t.step});
       render();
+      (window.botTimes ??= []).push(performance.now() - sent);  // a bot's turn on screen, for benchmarks/web.py
     }
   } catch (error) {
     setError(error.message);
