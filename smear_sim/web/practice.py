@@ -33,7 +33,7 @@ from typing import Any
 from ..analysis.bots import bot_action
 from ..analysis.review import mark_of
 from ..core.cards import SUIT_NAMES, card_name, parse_card
-from ..core.errors import CardError, SmearError
+from ..core.errors import CardError, OutputError, SmearError
 from ..core.players import FAST_POLICIES, parse_policy
 from ..core.rules import Rules
 from ..reference import hand as ref
@@ -476,8 +476,10 @@ class Tables:
         try:
             self.games.save(name, table.game_record())
             table.saved, table.save_error = name, None
-        except (OSError, SmearError) as exc:  # the game goes on; the page says the hand was not saved
-            table.save_error = f"the game could not be saved: {str(exc).splitlines()[0]}"
+        except (OSError, OutputError, SmearError) as exc:  # the game goes on; the page says the hand was not saved
+            cause = exc.error if isinstance(exc, OutputError) else exc
+            why = getattr(cause, "strerror", None) or type(cause).__name__  # no path: the page may be elsewhere
+            table.save_error = f"the game could not be saved in the games folder (--games-dir): {why}"
 
 
 def _duration(seconds: float) -> str:

@@ -296,3 +296,13 @@ def test_a_table_hint_whose_client_goes_away_stops(tmp_path):
         dropped = time.perf_counter()
         assert simulator.wait_idle(timeout=5)
         assert time.perf_counter() - dropped < 3
+
+
+def test_a_hand_that_cannot_be_saved_says_so_and_the_game_goes_on(tmp_path):
+    blocker = tmp_path / "games"
+    blocker.write_text("a file where the folder should be")
+    client = TestClient(create_app(results=None, games_dir=blocker, warm_up=False), base_url=LOCAL)
+    state = play_hand(client, open_table(client, seed=21))
+    assert state["saved"] is None and state["save_error"].startswith("the game could not be saved")
+    assert "\n" not in state["save_error"]
+    assert client.post(f"/api/table/{state['id']}/next", json={}).status_code == 200
