@@ -162,6 +162,7 @@ def test_play_a_game_by_clicking_with_hints_reviews_a_reload_and_the_saved_game(
     wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, f'#review-games option[value="{first["saved"]}"]'))
     Select(browser.find_element(By.ID, "review-games")).select_by_value(first["saved"])
     Select(browser.find_element(By.ID, "review-samples")).select_by_value("4")
+    Select(browser.find_element(By.ID, "review-kinds")).select_by_value("card")  # quicker: the cards only
     browser.find_element(By.ID, "review-open").click()
     wait_for(browser, lambda b: body_data(b, "review") == "done", 300)
     assert len(browser.find_elements(By.CSS_SELECTOR, "#review-out .review-hand")) == 2
@@ -169,7 +170,7 @@ def test_play_a_game_by_clicking_with_hints_reviews_a_reload_and_the_saved_game(
     assert browser.get_log("browser") == []  # no script errors
 
 
-def test_a_pasted_hand_record_is_reviewed_and_bad_input_says_why(browser, url):
+def test_a_pasted_hand_record_is_reviewed_and_bad_input_says_why(browser, url, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -179,6 +180,11 @@ def test_a_pasted_hand_record_is_reviewed_and_bad_input_says_why(browser, url):
     wait_for(browser, lambda b: body_data(b, "ready") == "true")
     browser.find_element(By.CSS_SELECTOR, '.tab[data-view="review-view"]').click()
     box = browser.find_element(By.ID, "review-text")
+    trace = tmp_path / "trace.jsonl"  # an uploaded file fills the box, to be reviewed as pasted text is
+    trace.write_text("".join(json.dumps(r) + "\n" for r in trace_records(2, seed=8)))
+    browser.find_element(By.ID, "review-file").send_keys(str(trace))
+    wait_for(browser, lambda b: b.find_element(By.ID, "review-text").get_attribute("value") == trace.read_text())
+    box.clear()
     box.send_keys('{"dealer": 9}')
     browser.find_element(By.ID, "review-go").click()
     wait_for(browser, lambda b: body_data(b, "review") == "error")
@@ -186,6 +192,7 @@ def test_a_pasted_hand_record_is_reviewed_and_bad_input_says_why(browser, url):
     box.clear()
     browser.execute_script("arguments[0].value = arguments[1]", box, json.dumps(trace_records(1, seed=8)[0]))
     Select(browser.find_element(By.ID, "review-samples")).select_by_value("4")
+    Select(browser.find_element(By.ID, "review-kinds")).select_by_value("card")
     browser.find_element(By.ID, "review-go").click()
     wait_for(browser, lambda b: body_data(b, "review") == "done", 300)
     assert len(browser.find_elements(By.CSS_SELECTOR, "#review-out .review-tricks tbody tr")) == 6

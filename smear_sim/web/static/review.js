@@ -105,10 +105,11 @@ export function renderReview(target, head, review, seatName = (s) => `Seat ${s}`
 
 // Ask for the review of `record` (an object or a list), showing the progress in `progress`; resolves to
 // {head, review} or throws with the server's one-line message.
-export async function streamReview(record, samples, progress, signal) {
+export async function streamReview(record, samples, progress, signal, kinds = '') {
+  const body = {record, samples};
+  if (kinds) body.kinds = kinds;  // the kinds of decision graded; all of them unless said
   const response = await fetch('api/review/stream', {
-    method: 'POST', headers: {'Content-Type': 'application/json'}, signal,
-    body: JSON.stringify({record, samples}),
+    method: 'POST', headers: {'Content-Type': 'application/json'}, signal, body: JSON.stringify(body),
   });
   if (!response.ok) {
     const body = await response.json().catch(() => ({}));
@@ -169,7 +170,8 @@ async function review(record) {
   out.replaceChildren();
   try {
     const {head, review: result} = await streamReview(record, Number($('review-samples').value),
-      (done, total) => showProgress($('review-progress'), $('review-progress-text'), done, total), controller.signal);
+      (done, total) => showProgress($('review-progress'), $('review-progress-text'), done, total), controller.signal,
+      $('review-kinds').value);
     renderReview(out, head, result);
     document.body.dataset.review = 'done';
   } catch (error) {
