@@ -875,10 +875,12 @@ def _warm_bots() -> None:
     """Compile (or load) the kernels the practice table's heuristic bots call, so that the first bot's turn is
     quick: a minute or so with Numba's cache cold, under a second with it warm."""
     from ..analysis.bots import warm_up
+    from ..engine.compiling import compiling
 
     try:
         started = time.perf_counter()
-        warm_up("heuristic")
+        with compiling(None):  # says so on stderr if it takes more than a second: a cold cache compiles
+            warm_up("heuristic")
         log.info("the practice table's bots are ready (%.1f s)", time.perf_counter() - started)
     except Exception as exc:  # the first bot's turn compiles them instead
         log.error("warming up the bots: %s", _internal_error(exc))
