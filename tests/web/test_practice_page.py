@@ -68,7 +68,9 @@ def open_play(browser, url, seat: int, seed: int) -> None:
     Select(browser.find_element(By.ID, "play-hint-samples")).select_by_value("100")
     Select(browser.find_element(By.ID, "play-review-samples")).select_by_value("4")
     browser.find_element(By.ID, "play-seed").send_keys(str(seed))
+    before = browser.execute_script("return localStorage.getItem('smear-sim-table')")  # a table found again
     browser.find_element(By.ID, "play-new").click()
+    wait_for(browser, lambda b: table_id(b) not in (None, before))  # the new table drawn, not the one before
 
 
 def take_turn(browser, url: str) -> None:

@@ -54,7 +54,10 @@ function render() {
     `(to ${t.target}). Bots: ${t.bots}.`;
   $('play-bot-cost').textContent = t.bot_ms === null ? t.bot_cost : `${t.bot_cost}; the last bot's turn took ` +
     `${t.bot_ms} ms on the server.`;
-  const trick = t.hand_over ? null : t.trick;
+  // The trick in progress; once it is complete (and until the next card) the last trick stays on the felt, so
+  // that its fourth card is seen.
+  const last = t.tricks.length ? t.tricks[t.tricks.length - 1] : null;
+  const trick = t.trick?.cards.length ? t.trick : last;
   for (let seat = 0; seat < 4; seat++) {
     const box = $(`play-seat-${(seat - t.seat + 4) % 4}`);
     const place = t.bids.length > (seat - t.dealer + 3) % 4 ? t.bids[(seat - t.dealer + 3) % 4] : null;
@@ -69,6 +72,7 @@ function render() {
     );
   }
   $('play-trump').textContent = t.trump ? `Trump ${suitSymbol(t.trump)}` : '';
+  if (trick && trick === last) $('play-trump').textContent += ` · trick ${t.tricks.length} to ${seatName(last.winner)}`;
   renderPrompt(t);
   renderHand(t);
   $('play-tricks').replaceChildren(...t.tricks.map((trick, i) => make('li', {},
