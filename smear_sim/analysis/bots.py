@@ -45,6 +45,20 @@ def _stream(seed: int, index: int) -> np.ndarray:
     return np.array([stream_key(np.uint64(seed), np.uint64(index))], dtype=np.uint64)
 
 
+def _call_args(record: HandRecord, seat: int, policy: str, stream: np.ndarray) -> tuple:
+    """The arguments of :func:`smear_sim.kernels.hand.policy_call` for ``seat``'s call after ``record.bids``."""
+    from ..kernels import players as kp
+
+    rules = record.rules
+    code = policy_code(policy)
+    position = len(record.bids)
+    calls = np.zeros(4, dtype=np.int64)
+    calls[:position] = [_call_code(b) for b in record.bids]
+    return (stream, np.uint64(mask_of(record.hands[seat])), np.int64(record.dealer), np.int64(position), calls,
+            np.int64(record.scores_before[0]), np.int64(record.scores_before[1]), rules.to_array(),
+            np.array([code, code], dtype=np.int64), player_model((policy, policy), rules), kp.seated_arg([code]))
+
+
 def bot_action(record: HandRecord, seat: int, decision: str, policy: str, *, seed: int = 1, index: int = 0) -> Any:
     """``seat``'s action by ``policy`` at ``decision`` (``call``, ``trump``, ``keep`` or ``card``) of the hand in
     progress ``record``: for a keep, ``record.trump`` is named; for a card, every seat's discards are given and
@@ -59,14 +73,7 @@ def bot_action(record: HandRecord, seat: int, decision: str, policy: str, *, see
     seated = kp.seated_arg([code])
     stream = _stream(seed, index)
     if decision == "call":
-        position = len(record.bids)
-        calls = np.zeros(4, dtype=np.int64)
-        calls[:position] = [_call_code(b) for b in record.bids]
-        model = player_model((policy, policy), rules)
-        made = int(kh.policy_call(stream, np.uint64(mask_of(record.hands[seat])), np.int64(record.dealer),
-                                  np.int64(position), calls, np.int64(record.scores_before[0]),
-                                  np.int64(record.scores_before[1]), array,
-                                  np.array([code, code], dtype=np.int64), model, seated))
+        made = int(kh.policy_call(*_call_args(record, seat, policy, stream)))
         return ref.PASS if made == L.PASS else (ref.MOON if made == L.MOON else made)
     won = ref.auction_winner(record.bids)
     if won is None:
@@ -91,14 +98,25 @@ def bot_action(record: HandRecord, seat: int, decision: str, policy: str, *, see
 
 
 def warm_up(policy: str = "heuristic") -> None:
-    """Compile (or load from Numba's cache) the kernels a bot of ``policy`` calls, on a hand played through."""
+    """Compile (or load from Numba's cache) the kernels a bot of ``policy`` calls, on a hand played through; one
+    line on stderr first when they are not in the cache (:mod:`smear_sim.engine.compiling`)."""
     from ..core.rules import Rules
+    from ..engine.compiling import compiling, will_compile
+    from ..kernels import hand as kh
 
     rules = Rules()
     deck = list(range(54))
     record = HandRecord(rules, 3, (0, 0), tuple(tuple(sorted(deck[9 * s: 9 * s + 9])) for s in range(4)),
                         tuple(deck[36:40]), (2, ref.PASS, ref.PASS, ref.PASS))
-    bot_action(HandRecord(rules, 3, (0, 0), record.hands, record.kitty, ()), 0, "call", policy)
+    start = HandRecord(rules, 3, (0, 0), record.hands, record.kitty, ())
+    # The bots' kernels are compiled together, so the call's says for all of them whether the cache holds them.
+    with compiling(will_compile(kh.policy_call, _call_args(start, 0, policy, _stream(1, 0)))):
+        _play_through(record, start, policy)
+
+
+def _play_through(record: HandRecord, start: HandRecord, policy: str) -> None:
+    rules = record.rules
+    bot_action(start, 0, "call", policy)
     trump = SUIT_NAMES.index(bot_action(record, 0, "trump", policy))
     discards = []
     for seat in range(4):

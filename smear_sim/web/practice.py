@@ -171,10 +171,15 @@ class Table:
     def winner(self) -> int | None:
         return self.results[-1].winner if self.results else None
 
+    @property
+    def hand_over(self) -> bool:
+        """Whether the hand dealt last is finished (and saved, where the folder allows)."""
+        return self._current_record is not None
+
     def turn(self) -> tuple[int, str] | None:
         """``(seat, decision)`` due now, None once the hand is over."""
         h = self.hand
-        if self._current_record is not None:
+        if self.hand_over:
             return None
         if len(h.bids) < 4:
             return ref.seat_of_bid(h.dealer, len(h.bids)), "call"
@@ -309,7 +314,7 @@ class Table:
         it is their turn; the whole hand, its score and its record once it is over."""
         h = self.hand
         due = self.turn()
-        over = self._current_record is not None
+        over = self.hand_over
         shown: dict[str, Any] = {
             "id": self.id, "seat": self.seat, "bots": self.bots, "bot_cost": bot_cost(self.bots), "seed": self.seed,
             "deal_seed": h.seed, "rules": self.rules.changed(), "target": self.rules.target,

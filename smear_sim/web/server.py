@@ -802,7 +802,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
             if "action" not in body:
                 raise SmearError("action is missing: give your call, trump, six cards to keep or card")
             table.act(body["action"])
-            if table.state()["hand_over"]:
+            if table.hand_over:
                 practice.save(table)
         return await table_call(table_id, request, ("action", "step"), act)
 
@@ -811,7 +811,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     async def table_bot(table_id: str, request: Request) -> JSONResponse:
         def step(table, body):
             move = table.bot_step()
-            if table.state()["hand_over"]:
+            if table.hand_over:
                 practice.save(table)
             return {"move": move}
         return await table_call(table_id, request, ("step",), step)
@@ -875,12 +875,10 @@ def _warm_bots() -> None:
     """Compile (or load) the kernels the practice table's heuristic bots call, so that the first bot's turn is
     quick: a minute or so with Numba's cache cold, under a second with it warm."""
     from ..analysis.bots import warm_up
-    from ..engine.compiling import compiling
 
     try:
         started = time.perf_counter()
-        with compiling(None):  # says so on stderr if it takes more than a second: a cold cache compiles
-            warm_up("heuristic")
+        warm_up("heuristic")  # says so on stderr first where Numba's cache does not hold them
         log.info("the practice table's bots are ready (%.1f s)", time.perf_counter() - started)
     except Exception as exc:  # the first bot's turn compiles them instead
         log.error("warming up the bots: %s", _internal_error(exc))
