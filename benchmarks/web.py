@@ -7,7 +7,8 @@
 --practice plays two practice tables in two browsers at once (heuristic bots, no delay: the first card, call, suit
 or keep offered, a hint asked at each table's first card) while a third browser reviews a simulated hand, and
 prints each bot's turn on screen (from the request sent to the table drawn, measured by the page), the hints' times
-and the review's; then one table alone, for comparison.
+and the review's. Each table reviews its hand as it ends (as the page does), so the hint asked after that in the
+other table waits for the review's slices. Then one table alone, the other pages closed, for comparison.
 
 --soak (no browser) starts the server the same way and, for the minutes given, sends it a bounded mix of good,
 bad and abandoned requests from a few threads, all to 127.0.0.1: analyses small and large, streamed and not,
@@ -294,6 +295,9 @@ def practice(hands: int, review_samples: int) -> dict:
                 t.start()
             for t in threads:
                 t.join()
+            for browser in (second, third):  # their hands' reviews stop with their pages: the table is alone
+                browser.get("about:blank")
+            time.sleep(2)
             alone: dict = {}
             table(first, 23, alone)
         def summary(times):
