@@ -31,16 +31,11 @@ from ..core.players import FAST_POLICIES, parse_policy
 from ..core.rules import Rules
 from ..engine.runner import seed_value
 
-__all__ = ["DEFAULT_MAX_DECISIONS", "DEFAULT_MAX_REVIEW_SAMPLES", "REVIEW_FIELDS", "SLICE_WORLDS", "ReviewRequest",
-           "review_request"]
+__all__ = ["DEFAULT_MAX_DECISIONS", "DEFAULT_MAX_REVIEW_SAMPLES", "REVIEW_FIELDS", "ReviewRequest", "review_request"]
 
 REVIEW_FIELDS = ("record", "samples", "seed", "policy", "inference", "playout", "luck", "kinds", "rules")
 DEFAULT_MAX_DECISIONS = 200  # about eight hands: a review of a hand takes seconds, of a game minutes
 DEFAULT_MAX_REVIEW_SAMPLES = 20_000  # worlds per decision
-# Worlds of a decision between two turns on the simulator. A trump or keep world plays the whole hand double dummy
-# once per candidate (seconds for the hint's usual 64), so a smaller chunk lets a practice table's hint or bot
-# through within a fraction of a second; the counts, and so every number, are the same however it is chunked.
-SLICE_WORLDS = 8
 
 
 @dataclass(frozen=True)
@@ -67,8 +62,8 @@ class ReviewRequest:
         ``progress`` of each decision graded (``POST /api/review/stream``)."""
         stage("review")
         result = review(list(self.hands), samples=self.samples, seed=self.seed, inference=self.inference,
-                        playout=self.playout, luck=self.luck, kinds=self.kinds,
-                        plan=self.plan.but(executor=executor, chunk_size=SLICE_WORLDS), progress=progress)
+                        playout=self.playout, luck=self.luck, kinds=self.kinds, plan=self.plan.but(executor=executor),
+                        progress=progress)
         return result.to_json(), result.seconds
 
 

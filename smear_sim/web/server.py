@@ -93,7 +93,7 @@ from ..output.report import table_json
 from .games import GameFolder, default_games_dir
 from .guard import BODY_TIMEOUT, MAX_BODY, BodyTimeout, BodyTooLarge, Guard, allowed_hosts
 from .practice import DEFAULT_IDLE_EXPIRY, DEFAULT_MAX_TABLES, TableGone, Tables, TooManyTables, hint_costs, hint_policy
-from .review import DEFAULT_MAX_DECISIONS, DEFAULT_MAX_REVIEW_SAMPLES, SLICE_WORLDS, review_request
+from .review import DEFAULT_MAX_DECISIONS, DEFAULT_MAX_REVIEW_SAMPLES, review_request
 from .scheduler import AnalysisCancelled, ServerBusy, Simulator
 
 __all__ = ["BID_TABLE", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_SAMPLES", "DEFAULT_MAX_SPAN", "EQUITY_TABLE", "HAND_FIELDS",
@@ -846,8 +846,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
             from ..analysis.review import mark_of
 
             extra = [action] if action is not None and view.decision == "keep" else []
-            result = hint(view, samples=samples, seed=1, plan=plan.but(executor=executor, chunk_size=SLICE_WORLDS),
-                          extra=extra)
+            result = hint(view, samples=samples, seed=1, plan=plan.but(executor=executor), extra=extra)
             data = {**result.to_json(), "costs": hint_costs(result), "step": step}
             if action is not None:
                 points, win = result.cost(action)
