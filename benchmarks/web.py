@@ -297,7 +297,7 @@ def practice(hands: int, review_samples: int) -> dict:
                 t.join()
             for browser in (second, third):  # their hands' reviews stop with their pages: the table is alone
                 browser.get("about:blank")
-            time.sleep(2)
+            time.sleep(15)  # a review stops at the end of its chunk of worlds: seconds for a trump or keep
             alone: dict = {}
             table(first, 23, alone)
         def summary(times):

@@ -10,7 +10,14 @@ import {$, getJson, make} from './dom.js';
 import {actionText, renderReview, showProgress, streamReview} from './review.js';
 
 const STORE = 'smear-sim-table';
-const play = {table: null, busy: false, hint: null, selected: new Set(), pending: null, review: null};
+const play = {table: null, busy: false, hint: null, selected: new Set(), pending: null, review: null, reviewing: null};
+
+// A hand's review runs on the server's simulator: stop it when the person moves on (a new table, the next hand), so
+// that it does not hold up their hints.
+function stopReview() {
+  play.reviewing?.abort();
+  play.reviewing = null;
+}
 
 function seatName(seat) {
   const me = play.table?.seat ?? 0;
@@ -277,25 +284,33 @@ async function showHint() {
 async function reviewHand(t) {
   if (play.review === t.step) return;
   play.review = t.step;
+  stopReview();
+  const controller = new AbortController();
+  play.reviewing = controller;
   const out = $('play-review');
   out.replaceChildren();
   document.body.dataset.handReview = 'running';
   try {
     const {head, review} = await streamReview(t.record, Number($('play-review-samples').value),
-      (done, total) => showProgress($('play-review-progress'), $('play-review-text'), done, total));
+      (done, total) => showProgress($('play-review-progress'), $('play-review-text'), done, total), controller.signal);
     renderReview(out, head, review, seatName);
     document.body.dataset.handReview = 'done';
   } catch (error) {
+    if (error.name === 'AbortError') return;
     out.replaceChildren(make('p', {class: 'bad'}, `The review failed: ${error.message}`));
     document.body.dataset.handReview = 'error';
   } finally {
-    $('play-review-progress').hidden = true;
-    $('play-review-text').textContent = '';
+    if (play.reviewing === controller) {
+      play.reviewing = null;
+      $('play-review-progress').hidden = true;
+      $('play-review-text').textContent = '';
+    }
   }
 }
 
 async function newTable(seed, seat) {
   setError(null);
+  stopReview();
   const body = {seat, bots: $('play-bots').value};
   if (seed !== null) body.seed = seed;
   try {
@@ -340,6 +355,7 @@ export function buildPlay() {
   $('play-hint').addEventListener('click', showHint);
   $('play-next').addEventListener('click', async () => {
     const t = play.table;
+    stopReview();
     try {
       play.table = await call(`api/table/${t.id}/next`, {step: t.step});
       clearHint();
