@@ -262,6 +262,9 @@ def practice(hands: int, review_samples: int) -> dict:
                         browser.find_element(By.ID, "play-hint").click()
                         wait_for(browser, lambda b: body_data(b, "hint-ms") is not None)
                         out["hint_ms"] = int(body_data(browser, "hint-ms"))
+                        out["hint_server_ms"] = browser.execute_script(  # the hint's own time, and the request's
+                            "return performance.getEntriesByType('resource').filter(e => e.name.endsWith('/hint'))"
+                            ".flatMap(e => e.serverTiming.map(t => [t.name, Math.round(t.duration)]))")
                         hinted = True
                         take_turn(browser, url)
                     play_until(browser, url, lambda s: False)
