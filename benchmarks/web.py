@@ -2,6 +2,13 @@
 
     python benchmarks/web.py [--runs 9] [--samples 20000] [--big 200000] [--screenshots docs]
     python benchmarks/web.py --soak [--minutes 3]
+    python benchmarks/web.py --practice [--hands 1] [--review-samples 64]
+
+--practice plays two practice tables in two browsers at once (heuristic bots, no delay: the first card, call, suit
+or keep offered, a hint asked at each table's first card) while a third browser reviews a simulated hand, and
+prints each bot's turn on screen (from the request sent to the table drawn, measured by the page), the hints' times
+and the review's. Each table reviews its hand as it ends (as the page does), so the hint asked after that in the
+other table waits for the review's slices. Then one table alone, the other pages closed, for comparison.
 
 --soak (no browser) starts the server the same way and, for the minutes given, sends it a bounded mix of good,
 bad and abandoned requests from a few threads, all to 127.0.0.1: analyses small and large, streamed and not,
@@ -223,6 +230,92 @@ def soak(minutes: float) -> dict:
         server.wait(timeout=60)
 
 
+def practice(hands: int, review_samples: int) -> dict:
+    """The --practice run (module docstring)."""
+    import tempfile
+    import time
+
+    from web.test_practice_page import open_play, play_until, take_turn
+
+    from smear_sim.analysis.simulate import trace_records
+
+    paths = browser_paths()
+    if isinstance(paths, str):
+        sys.exit(f"cannot run: {paths}")
+    games = tempfile.mkdtemp(prefix="smear-sim-games-")
+    server = subprocess.Popen([sys.executable, "-m", "smear_sim", "serve", "--port", "0", "--games-dir", games],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        url = server.stdout.readline().split(" at ")[1].split()[0]
+        with chrome(*paths) as first, chrome(*paths) as second, chrome(*paths) as third:
+            def table(browser, seed: int, out: dict) -> None:
+                from selenium.webdriver.common.by import By
+
+                started = time.perf_counter()
+                open_play(browser, url, seat=seed % 4, seed=seed)
+                hinted = False
+                for number in range(hands):
+                    def stop(state, hinted=hinted):
+                        return not hinted and state["turn"]["decision"] == "card"
+                    play_until(browser, url, stop)
+                    if not hinted and body_data(browser, "play") == "yours":
+                        browser.find_element(By.ID, "play-hint").click()
+                        wait_for(browser, lambda b: body_data(b, "hint-ms") is not None)
+                        out["hint_ms"] = int(body_data(browser, "hint-ms"))
+                        out["hint_server_ms"] = browser.execute_script(  # the hint's own time, and the request's
+                            "return performance.getEntriesByType('resource').filter(e => e.name.endsWith('/hint'))"
+                            ".flatMap(e => e.serverTiming.map(t => [t.name, Math.round(t.duration)]))")
+                        hinted = True
+                        take_turn(browser, url)
+                    play_until(browser, url, lambda s: False)
+                    if number + 1 < hands:
+                        browser.find_element(By.ID, "play-next").click()
+                out["bot_turn_ms"] = browser.execute_script("return window.botTimes ?? []")
+                out["seconds"] = round(time.perf_counter() - started, 1)
+
+            def review(browser, out: dict) -> None:
+                from selenium.webdriver.common.by import By
+                from selenium.webdriver.support.ui import Select
+
+                browser.get(url)
+                wait_for(browser, lambda b: body_data(b, "ready") == "true")
+                browser.find_element(By.CSS_SELECTOR, '.tab[data-view="review-view"]').click()
+                box = browser.find_element(By.ID, "review-text")
+                browser.execute_script("arguments[0].value = arguments[1]", box, json.dumps(trace_records(1, seed=8)[0]))
+                Select(browser.find_element(By.ID, "review-samples")).select_by_value(str(review_samples))
+                started = time.perf_counter()
+                browser.find_element(By.ID, "review-go").click()
+                wait_for(browser, lambda b: body_data(b, "review") == "done", 600)
+                out["review_seconds"] = round(time.perf_counter() - started, 1)
+
+            first.get(url)  # the server warms up (the simulator, the bots) before anything is timed
+            wait_for(first, lambda b: b.execute_script("return fetch('api/rules').then(r => r.json())")["ready"], 600)
+            results: list[dict] = [{}, {}, {}]
+            threads = [threading.Thread(target=table, args=(first, 21, results[0])),
+                       threading.Thread(target=table, args=(second, 22, results[1])),
+                       threading.Thread(target=review, args=(third, results[2]))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            for browser in (second, third):  # their hands' reviews stop with their pages: the table is alone
+                browser.get("about:blank")
+            time.sleep(15)  # a review stops at the end of its chunk of worlds: seconds for a trump or keep
+            alone: dict = {}
+            table(first, 23, alone)
+        def summary(times):
+            return {"median": round(statistics.median(times), 1), "max": round(max(times), 1), "turns": len(times)}
+        return {
+            "together": {"table_1": {**results[0], "bot_turn_ms": summary(results[0]["bot_turn_ms"])},
+                         "table_2": {**results[1], "bot_turn_ms": summary(results[1]["bot_turn_ms"])},
+                         "review": results[2], "review_samples": review_samples},
+            "alone": {**alone, "bot_turn_ms": summary(alone["bot_turn_ms"])},
+        }
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--soak", action="store_true", help="The soak run (no browser); see the docstring.")
@@ -231,7 +324,13 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=20_000)
     parser.add_argument("--big", type=int, default=200_000, help="The larger request of two at once.")
     parser.add_argument("--screenshots", type=Path, default=None)
+    parser.add_argument("--practice", action="store_true", help="Two practice tables and a review at once.")
+    parser.add_argument("--hands", type=int, default=1, help="Hands each practice table plays.")
+    parser.add_argument("--review-samples", type=int, default=64, choices=(4, 16, 64, 256))
     args = parser.parse_args()
+    if args.practice:
+        print(json.dumps(practice(args.hands, args.review_samples), indent=2))
+        return
     if args.soak:
         print(json.dumps(soak(args.minutes), indent=2))
         return

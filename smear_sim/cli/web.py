@@ -36,6 +36,16 @@ def serve(
     max_span: Annotated[int, typer.Option("--max-span", min=1, max=300, help="The most points the match-equity "
                                           "table of one request may span, from the lower of -40 and its scores to "
                                           "the target (its work grows with the square).")] = 120,
+    games_dir: Annotated[Path | None, typer.Option("--games-dir", metavar="DIR", help="Folder where the practice "
+                                                   "table saves each game, one game record a file, after every "
+                                                   "hand. Default: $XDG_DATA_HOME/smear-sim/games "
+                                                   "(~/.local/share/smear-sim/games).")] = None,
+    max_tables: Annotated[int, typer.Option("--max-tables", min=1, max=1000, help="The most practice tables open "
+                                            "at once (each holds a game in memory and may run bots and hints).")]
+    = 16,
+    idle_expiry: Annotated[int, typer.Option("--idle-expiry", min=10, max=604_800, metavar="SECONDS",
+                                             help="Close a practice table untouched for this long (its finished "
+                                             "hands are saved).")] = 3600,
 ) -> None:
     """Serve the page for players: pick a hand, get the advice and charts in a browser.
 
@@ -47,15 +57,20 @@ def serve(
       smear-sim serve --open
 
       smear-sim serve --port 8080 --results results
+
+      smear-sim serve --games-dir ~/smear-games --max-tables 4
     """
     try:
         import uvicorn  # noqa: F401 (what the web extra brings: said here, before anything starts)
 
+        from ..web.games import check_games_dir, default_games_dir
         from ..web.server import BID_TABLE, EQUITY_TABLE, POSITION_TABLE, create_app
         from ..web.serving import server as make_server
     except ImportError as exc:
         raise SmearError(f"the web page needs FastAPI and uvicorn ({exc.name} is missing): "
                          "pip install 'smear-sim[web]'") from None
+    games_dir = default_games_dir() if games_dir is None else games_dir
+    check_games_dir(games_dir)  # before the server starts, as every output is checked before the work
     if not _is_loopback(host):
         typer.echo(f"warning: serving on {host}: anyone who can reach this machine can use the page and its "
                    "CPU; leave out --host to serve this machine only", err=True)
@@ -66,9 +81,9 @@ def serve(
         typer.echo(f"note: {results} has none of {BID_TABLE}, {POSITION_TABLE} and {EQUITY_TABLE}, so the tables "
                    "view will be empty; give --results DIR or make them with 'smear-sim report'", err=True)
     app_ = create_app(results=results, max_samples=max_samples, max_deals=max_deals, max_span=max_span,
-                      host=host)
+                      host=host, games_dir=games_dir, max_tables=max_tables, idle_expiry=idle_expiry)
     server = make_server(app_, on_listening=_opener(url) if open_browser else None)
-    typer.echo(f"smear-sim: the page is at {url} (Ctrl-C stops it)")
+    typer.echo(f"smear-sim: the page is at {url} (Ctrl-C stops it); practice games are saved in {games_dir}")
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops gracefully on Ctrl-C, then raises it again
         server.run(sockets=[listener])
     typer.echo("smear-sim: stopped", err=True)

@@ -55,12 +55,15 @@ class ReviewRequest:
     def decisions(self) -> int:
         return count_decisions(self.hands, self.kinds)
 
-    def run(self, executor, stage: Callable[[str], None] = lambda _: None) -> tuple[dict[str, Any], float]:
+    def run(self, executor, stage: Callable[[str], None] = lambda _: None,
+            progress: Callable[[int], None] | None = None) -> tuple[dict[str, Any], float]:
         """The JSON ``smear-sim review --json`` prints, and the seconds it took; ``executor`` is the simulator's turn
-        (it stops the review at the next chunk of worlds when the client goes away), ``stage`` hears "review"."""
+        (it stops the review at the next chunk of worlds when the client goes away), ``stage`` hears "review" and
+        ``progress`` of each decision graded (``POST /api/review/stream``)."""
         stage("review")
         result = review(list(self.hands), samples=self.samples, seed=self.seed, inference=self.inference,
-                        playout=self.playout, luck=self.luck, kinds=self.kinds, plan=self.plan.but(executor=executor))
+                        playout=self.playout, luck=self.luck, kinds=self.kinds, plan=self.plan.but(executor=executor),
+                        progress=progress)
         return result.to_json(), result.seconds
 
 

@@ -90,7 +90,9 @@ from ..core.rules import Rules, describe_options
 from ..engine.runner import check_count
 from ..output.format import FEATURES, rules_name
 from ..output.report import table_json
+from .games import GameFolder, default_games_dir
 from .guard import BODY_TIMEOUT, MAX_BODY, BodyTimeout, BodyTooLarge, Guard, allowed_hosts
+from .practice import DEFAULT_IDLE_EXPIRY, DEFAULT_MAX_TABLES, TableGone, Tables, TooManyTables, hint_costs, hint_policy
 from .review import DEFAULT_MAX_DECISIONS, DEFAULT_MAX_REVIEW_SAMPLES, review_request
 from .scheduler import AnalysisCancelled, ServerBusy, Simulator
 
@@ -346,6 +348,10 @@ def _answers(endpoint):
             return await endpoint(*args, **kwargs)
         except BadValue as exc:  # the layers below name the parameter; the API words it as the CLI does
             return _error(400, exc.worded())
+        except TableGone as exc:  # a practice table closed for idleness (410) or never opened here (404)
+            return _error(exc.status, str(exc))
+        except TooManyTables as exc:
+            return _error(503, str(exc))
         except CountsFileError as exc:  # a broken bid_table.npz: named as the command line names it
             return _error(400, exc.worded(**BID_TABLE_WORDS))
         except SmearError as exc:
@@ -590,7 +596,9 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
                max_deals: int = DEFAULT_MAX_DEALS, max_span: int = DEFAULT_MAX_SPAN, simulator: Simulator | None = None,
                warm_up: bool = True, host: str | None = None, max_body: int = MAX_BODY,
                body_timeout: float = BODY_TIMEOUT, max_review_samples: int = DEFAULT_MAX_REVIEW_SAMPLES,
-               max_decisions: int = DEFAULT_MAX_DECISIONS) -> FastAPI:
+               max_decisions: int = DEFAULT_MAX_DECISIONS, games_dir: Path | None = None,
+               max_tables: int = DEFAULT_MAX_TABLES, idle_expiry: float = DEFAULT_IDLE_EXPIRY,
+               clock: Callable[[], float] = time.monotonic) -> FastAPI:
     """The app: the API under ``/api`` and the page at ``/``, behind :class:`smear_sim.web.guard.Guard`.
 
     ``results`` is the folder the tables come from (``bid_table.npz``, ``by_position.csv``, ``equity.csv``);
@@ -603,9 +611,15 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     (it is clear only while the warm-up runs). ``host`` is the address
     given to ``--host``, which requests may name besides loopback; ``max_body`` and ``body_timeout`` bound a
     request's body. ``app.state.simulator`` is the simulator, which the server closes as it begins to stop.
+
+    The practice table (:mod:`smear_sim.web.practice`): at most ``max_tables`` open, each closed after
+    ``idle_expiry`` seconds untouched (by ``clock``), each finished hand saved in ``games_dir`` (default
+    :func:`smear_sim.web.games.default_games_dir`) as the game record so far; ``app.state.practice`` holds them.
     """
     simulator = simulator or Simulator()
     tables = _Tables(results)
+    games = GameFolder(default_games_dir() if games_dir is None else games_dir)
+    practice = Tables(games, max_tables=max_tables, idle_expiry=idle_expiry, clock=clock)
     # Cleared only while the warm-up runs: without it, or without the lifespan that starts it (a test client
     # outside "with", a server run with lifespan off), the server is ready at once. Set again if the warm-up
     # fails: then each request loads what it needs itself.
@@ -628,6 +642,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
                 simulator.submit(first.run).add_done_callback(warmed)
             except ServerBusy:
                 ready.set()
+            threading.Thread(target=_warm_bots, name="smear-sim-bots", daemon=True).start()
         yield
         simulator.close()
 
@@ -639,6 +654,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     app = FastAPI(title="smear-sim", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.simulator = simulator
     app.state.ready = ready
+    app.state.practice = practice
     app.add_middleware(Guard, hosts=allowed_hosts(host), max_body=max_body, body_timeout=body_timeout)
 
     @app.exception_handler(HTTPException)
@@ -740,8 +756,187 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
                                                                                             cancelled=cancelled))
         return JSONResponse(data, headers=_timing(seconds, started))
 
+    @app.post("/api/review/stream")
+    @_answers
+    async def review_stream(request: Request) -> StreamingResponse:
+        started = time.perf_counter()
+        asked = review_request(await _json_body(request), max_review_samples, max_decisions, max_span)
+        if not ready.is_set():
+            raise WarmingUp(WARMING_UP)
+        hands = [{"record": h.record, "deal": h.deal, "hand": h.hand.to_json(), "result": h.result.to_json()}
+                 for h in asked.hands]  # what the page draws the tricks from: the rules stay on the server
+        return _streamed(simulator, lambda executor, post: asked.run(executor, progress=lambda n: post(n)),
+                         {"review": asked.decisions}, "review", started, {"hands": hands})
+
+    # -- the practice table (smear_sim.web.practice) --------------------------------------------------------
+
+    async def table_call(table_id: str, request: Request | None, fields: tuple[str, ...], work) -> JSONResponse:
+        body = {} if request is None else await _table_body(request, fields)
+        table = practice.get(table_id)
+
+        def locked() -> dict[str, Any]:
+            with table.lock:
+                if body.get("step") is not None and body["step"] != table.step:
+                    raise SmearError(f"the table has moved on (step {table.step}, not {body['step']}): reload it")
+                extra = work(table, body)
+                return {**table.state(), **(extra or {})}
+
+        return JSONResponse(await run_in_threadpool(locked))
+
+    @app.post("/api/table")
+    @_answers
+    async def table_open(request: Request) -> JSONResponse:
+        table = practice.open(await _json_body(request))
+        with table.lock:
+            return JSONResponse(table.state())
+
+    @app.get("/api/table/{table_id}")
+    @_answers
+    async def table_show(table_id: str) -> JSONResponse:
+        return await table_call(table_id, None, (), lambda table, body: None)
+
+    @app.post("/api/table/{table_id}/act")
+    @_answers
+    async def table_act(table_id: str, request: Request) -> JSONResponse:
+        def act(table, body):
+            if "action" not in body:
+                raise SmearError("action is missing: give your call, trump, six cards to keep or card")
+            table.act(body["action"])
+            if table.hand_over:
+                practice.save(table)
+        return await table_call(table_id, request, ("action", "step"), act)
+
+    @app.post("/api/table/{table_id}/bot")
+    @_answers
+    async def table_bot(table_id: str, request: Request) -> JSONResponse:
+        def step(table, body):
+            move = table.bot_step()
+            if table.hand_over:
+                practice.save(table)
+            return {"move": move}
+        return await table_call(table_id, request, ("step",), step)
+
+    @app.post("/api/table/{table_id}/next")
+    @_answers
+    async def table_next(table_id: str, request: Request) -> JSONResponse:
+        return await table_call(table_id, request, ("step",), lambda table, body: table.next_hand())
+
+    @app.post("/api/table/{table_id}/hint")
+    @_answers
+    async def table_hint(table_id: str, request: Request) -> JSONResponse:
+        started = time.perf_counter()
+        body = await _table_body(request, ("samples", "action", "step"))
+        table = practice.get(table_id)
+        samples = _optional(body, "samples", int, "a whole number of worlds")
+        if samples is not None:
+            check_count("samples", samples)
+            if samples > MAX_HINT_SAMPLES:
+                raise SmearError(f"samples must be at most {MAX_HINT_SAMPLES:,} worlds on this server, got "
+                                 f"{samples:,}")
+        with table.lock:
+            asked = table.hint_question(body.get("action"))
+            step = table.step
+        if not ready.is_set():
+            raise WarmingUp(WARMING_UP)
+        view, action = asked
+        plan = RunPlan.of(hint_policy(table.bots), view.rules)
+
+        def work(executor) -> tuple[dict[str, Any], float]:
+            from ..analysis.decisions import hint
+            from ..analysis.review import mark_of
+
+            extra = [action] if action is not None and view.decision == "keep" else []
+            result = hint(view, samples=samples, seed=1, plan=plan.but(executor=executor), extra=extra)
+            data = {**result.to_json(), "costs": hint_costs(result), "step": step}
+            if action is not None:
+                points, win = result.cost(action)
+                data["taken"] = {"action": action, "points": round(points.value, 4), "win": round(win.value, 5),
+                                 "mark": mark_of(max(win.value, 0.0))}
+            return data, result.seconds
+
+        data, seconds = await _while_connected(request, lambda cancelled: simulator.submit(work, cancelled=cancelled))
+        return JSONResponse(data, headers=_timing(seconds, started))
+
+    @app.get("/api/games")
+    @_answers
+    async def games_list() -> JSONResponse:
+        return JSONResponse({"games": await run_in_threadpool(games.listing)})
+
+    @app.get("/api/games/{name}")
+    @_answers
+    async def games_read(name: str) -> JSONResponse:
+        return JSONResponse(await run_in_threadpool(games.read, name))
+
     app.mount("/", _Page(directory=STATIC, html=True), name="page")
     return app
+
+
+def _warm_bots() -> None:
+    """Compile (or load) the kernels the practice table's heuristic bots call, so that the first bot's turn is
+    quick: a minute or so with Numba's cache cold, under a second with it warm."""
+    from ..analysis.bots import warm_up
+
+    try:
+        started = time.perf_counter()
+        warm_up("heuristic")  # says so on stderr first where Numba's cache does not hold them
+        log.info("the practice table's bots are ready (%.1f s)", time.perf_counter() - started)
+    except Exception as exc:  # the first bot's turn compiles them instead
+        log.error("warming up the bots: %s", _internal_error(exc))
+
+
+async def _table_body(request: Request, fields: tuple[str, ...]) -> dict[str, Any]:
+    """A practice table request's body: a JSON object of ``fields`` (an empty body is an empty object)."""
+    raw = await request.body()
+    if not raw.strip():
+        return {}
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise SmearError("send the request body as JSON, with the header Content-Type: application/json")
+    body = read_json(raw)
+    if not isinstance(body, dict):
+        raise SmearError(f"the request must be a JSON object with the fields {', '.join(fields) or '(none)'}")
+    unknown = sorted(set(body) - set(fields))
+    if unknown:
+        raise SmearError(f"unknown field {unknown[0]!r} in the request: the fields are {', '.join(fields) or '(none)'}")
+    step = body.get("step")
+    if step is not None and (isinstance(step, bool) or not isinstance(step, int)):
+        raise SmearError(f"step must be the table's step, a whole number, got {str(step)[:60]}")
+    return body
+
+
+def _streamed(simulator: Simulator, run, totals: dict[str, int | None], first: str, started: float,
+              head: dict[str, Any] | None = None) -> StreamingResponse:
+    """``run(executor, post)`` on the simulator, answered as NDJSON: ``head`` first (when given), then
+    ``{"progress": {"stage", "done", "total"}}`` as ``post`` hears of work done (a number) or a new stage (a name),
+    then ``{"result": ...}`` or ``{"error": ...}`` (as ``POST /api/hand/stream``); closing the connection stops it."""
+    loop = asyncio.get_running_loop()
+    events: asyncio.Queue = asyncio.Queue()
+    cancelled = threading.Event()
+
+    def post(event) -> None:
+        loop.call_soon_threadsafe(events.put_nowait, event)
+
+    future = simulator.submit(lambda executor: run(executor, post), cancelled=cancelled)
+    future.add_done_callback(lambda _: post(None))
+
+    async def lines() -> AsyncIterator[str]:
+        stage, done = first, 0
+        try:
+            if head:
+                yield _line(head)
+            yield _line({"progress": {"stage": stage, "done": 0, "total": totals.get(stage)}})
+            while (event := await events.get()) is not None:
+                if isinstance(event, str):
+                    if event != stage:
+                        stage, done = event, 0
+                        yield _line({"progress": {"stage": stage, "done": 0, "total": totals.get(stage)}})
+                    continue
+                done += event
+                yield _line({"progress": {"stage": stage, "done": done, "total": totals.get(stage)}})
+            yield _line(_outcome(future, started))
+        finally:
+            cancelled.set()
+
+    return StreamingResponse(lines(), media_type="application/x-ndjson")
 
 
 async def _while_connected(request: Request, start: Callable[[threading.Event], Any]) -> Any:

@@ -30,7 +30,13 @@ EXAMPLES = {
                   "samples": 8, "seed": 1},
     "/api/review": {"record": json.loads((Path(__file__).parents[1] / "golden" / "basic.json").read_text()),
                     "samples": 8, "kinds": "card", "luck": False},
+    "/api/table": {"seat": 1, "bots": "heuristic", "seed": 7},
+    "/api/table/{table_id}/act": {"action": "pass", "step": 1},
+    "/api/table/{table_id}/bot": {"step": 1},
+    "/api/table/{table_id}/next": {"step": 1},
+    "/api/table/{table_id}/hint": {"samples": 8, "step": 1},
 }
+EXAMPLES["/api/review/stream"] = EXAMPLES["/api/review"]
 
 
 @pytest.fixture(scope="module")

@@ -297,7 +297,7 @@ def _long_requests(path: str) -> list[tuple[str, dict]]:
     """For an analysis route: (stage, body) pairs whose stage lasts long enough to drop the connection in it."""
     if path == "/api/hint":  # a card at the first lead on 20,000 worlds: half a minute
         return [("hint", {"view": _hint_view(0, 0), "samples": 20_000})]
-    if path == "/api/review":  # a hand's card play on 20,000 worlds a decision: minutes
+    if path in ("/api/review", "/api/review/stream"):  # a hand's card play on 20,000 worlds a decision: minutes
         return [("review", {"record": _review_record(), "samples": 20_000, "kinds": "card", "luck": False})]
     return [("hand", {"cards": EXAMPLE, "samples": 10_000_000, "seed": 11}),
             ("equity", {"cards": EXAMPLE, "samples": 1000, "seed": 12, "score": [-90, 0]}),
@@ -305,7 +305,11 @@ def _long_requests(path: str) -> list[tuple[str, dict]]:
                          "precision": 1e-6})]
 
 
-ANALYSES = ("/api/hand", "/api/hand/stream", "/api/hint", "/api/review")  # the routes that simulate; add new ones
+ANALYSES = ("/api/hand", "/api/hand/stream", "/api/hint", "/api/review", "/api/review/stream")  # the routes that
+# simulate; add new ones (the practice table's hint has its own test: tests/web/test_practice_server.py)
+TABLE_HINT = "/api/table/{table_id}/hint"
+AT_ONCE = {"/api/calls", "/api/table", "/api/table/{table_id}/act", "/api/table/{table_id}/bot",
+           "/api/table/{table_id}/next"}  # answered at once, without the simulator (a bot's move: a kernel call)
 
 
 def _review_record() -> dict:
@@ -317,7 +321,7 @@ def _review_record() -> dict:
 def test_every_route_that_simulates_is_listed():
     app = create_app(results=RESULTS, warm_up=False)
     posts = {route.path for route in app.routes if "POST" in getattr(route, "methods", ())}
-    assert posts - set(ANALYSES) == {"/api/calls"}  # answered at once, without the simulator
+    assert posts - set(ANALYSES) - {TABLE_HINT} == AT_ONCE
 
 
 @pytest.mark.parametrize("path", ANALYSES)
@@ -334,17 +338,18 @@ def test_a_request_whose_client_goes_away_stops_at_every_stage(monkeypatch, path
     reached = threading.Condition()
     from smear_sim.web.review import ReviewRequest
 
-    request = {"/api/hint": server.HintRequest, "/api/review": ReviewRequest}.get(path, server.HandRequest)
+    request = {"/api/hint": server.HintRequest, "/api/review": ReviewRequest,
+               "/api/review/stream": ReviewRequest}.get(path, server.HandRequest)
     run = request.run
 
-    def watched(self, executor, stage=lambda _: None):
+    def watched(self, executor, stage=lambda _: None, **more):
         def heard(name):
             with reached:
                 stages.append(name)
                 reached.notify_all()
             stage(name)
 
-        return run(self, executor, stage=heard)
+        return run(self, executor, stage=heard, **more)
 
     monkeypatch.setattr(request, "run", watched)
     simulator = Simulator()
@@ -353,9 +358,9 @@ def test_a_request_whose_client_goes_away_stops_at_every_stage(monkeypatch, path
     with running(app) as url:
         port = int(url.rsplit(":", 1)[1].strip("/"))
         post(url + "api/hand", {"cards": EXAMPLE, "samples": 1000, "seed": 1})  # the equity table of seed 1
-        if path in ("/api/hint", "/api/review"):  # compiled first: a compile cannot stop halfway, a slice of work can
+        if path in ("/api/hint", "/api/review", "/api/review/stream"):  # compiled first: a compile cannot stop halfway, a slice of work can
             for _, body in _long_requests(path):
-                post(url + path.lstrip("/"), body | {"samples": 1})
+                post(url + path.removesuffix("/stream").lstrip("/"), body | {"samples": 1})
         for stage, body in _long_requests(path):
             stages.clear()
             data = json.dumps(body).encode()

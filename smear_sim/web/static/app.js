@@ -9,6 +9,8 @@ import {buildOptions, givenScore, handRequest} from './options.js';
 import {buildPicker, syncPicker} from './picker.js';
 import {refreshCalls} from './seat.js';
 import {buildTableControls, loadTables} from './tables.js';
+import {buildPlay, resumeTable} from './play.js';
+import {buildReview, loadGames} from './review.js';
 
 // -- asking for advice ----------------------------------------------------------------------------------
 
@@ -102,6 +104,7 @@ function showView(id) {
     $(tab.dataset.view).hidden = !current;
   }
   if (id === 'tables-view' && !state.tablesBy) loadTables();
+  if (id === 'review-view') loadGames();
 }
 
 async function start() {
@@ -117,6 +120,9 @@ async function start() {
     return;
   }
   buildOptions(state.api);
+  buildPlay();
+  buildReview();
+  if (await resumeTable()) showView('play-view');  // a table in the address or kept from before: back to it
   buildTableControls(state.api.table_features);
   const fields = new Set(state.api.hand.fields);
   $('game').hidden = !fields.has('position') && !fields.has('score');

@@ -1,0 +1,128 @@
+"""One decision of a hand by a player of the kernels: what the practice table's bots do on their turn.
+
+The simulator plays whole hands inside its kernels; a bot at the page's table makes one decision at a time, between
+the person's clicks. :func:`bot_action` makes that one decision with the very functions the kernels' hands call
+(:func:`smear_sim.kernels.hand.policy_call`, :func:`smear_sim.kernels.players.choose_trump`, ``choose_keep`` and
+``choose_play``), so a bot at the table plays exactly as the player does in ``smear-sim simulate``. Each is a kernel
+call of well under a millisecond once compiled (:func:`warm_up` compiles them, a minute or so with a cold cache).
+
+The hand is a :class:`~smear_sim.reference.record.HandRecord` in progress (``partial``); the action comes back
+written as in a record (a call, a suit letter, the six cards kept, a card name). The bot's random stream (the
+``random`` and ``pimc`` players draw from it) is keyed by ``(seed, index)``, so a deal played again with the same
+actions is played the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core import layout as L
+from ..core.cards import SUIT_NAMES, card_name, mask_of
+from ..core.errors import SmearError
+from ..core.players import policy_code
+from ..reference import hand as ref
+from ..reference.record import HandRecord, replay_position
+from .models import player_model
+from .solve import hand_state
+
+__all__ = ["bot_action", "warm_up"]
+
+
+def _cards(mask: int) -> list[int]:
+    mask = int(mask)
+    return [c for c in range(54) if mask >> c & 1]
+
+
+def _call_code(bid: Any) -> int:
+    return L.PASS if bid == ref.PASS else (L.MOON if bid == ref.MOON else int(bid))
+
+
+def _stream(seed: int, index: int) -> np.ndarray:
+    from ..kernels.rng import stream_key
+
+    return np.array([stream_key(np.uint64(seed), np.uint64(index))], dtype=np.uint64)
+
+
+def _call_args(record: HandRecord, seat: int, policy: str, stream: np.ndarray) -> tuple:
+    """The arguments of :func:`smear_sim.kernels.hand.policy_call` for ``seat``'s call after ``record.bids``."""
+    from ..kernels import players as kp
+
+    rules = record.rules
+    code = policy_code(policy)
+    position = len(record.bids)
+    calls = np.zeros(4, dtype=np.int64)
+    calls[:position] = [_call_code(b) for b in record.bids]
+    return (stream, np.uint64(mask_of(record.hands[seat])), np.int64(record.dealer), np.int64(position), calls,
+            np.int64(record.scores_before[0]), np.int64(record.scores_before[1]), rules.to_array(),
+            np.array([code, code], dtype=np.int64), player_model((policy, policy), rules), kp.seated_arg([code]))
+
+
+def bot_action(record: HandRecord, seat: int, decision: str, policy: str, *, seed: int = 1, index: int = 0) -> Any:
+    """``seat``'s action by ``policy`` at ``decision`` (``call``, ``trump``, ``keep`` or ``card``) of the hand in
+    progress ``record``: for a keep, ``record.trump`` is named; for a card, every seat's discards are given and
+    ``record.plays`` holds the cards played so far. ``index`` keys the random stream (module docstring)."""
+    from ..kernels import hand as kh
+    from ..kernels import players as kp
+    from ..kernels import state as ks
+
+    rules = record.rules
+    array = rules.to_array()
+    code = policy_code(policy)
+    seated = kp.seated_arg([code])
+    stream = _stream(seed, index)
+    if decision == "call":
+        made = int(kh.policy_call(*_call_args(record, seat, policy, stream)))
+        return ref.PASS if made == L.PASS else (ref.MOON if made == L.MOON else made)
+    won = ref.auction_winner(record.bids)
+    if won is None:
+        raise SmearError("all four passed: the hand was thrown in and no decision is due")
+    bidder = ref.seat_of_bid(record.dealer, won[0])
+    held = list(record.hands[seat]) + (list(record.kitty) if seat == bidder else [])
+    if decision == "trump":
+        return SUIT_NAMES[int(kp.choose_trump(code, seated, stream, np.uint64(mask_of(held)), array))]
+    if decision == "keep":
+        t = record.trump
+        assert t is not None
+        keep_scores = kp.policy_tables(array)[1]
+        kept = kp.choose_keep(code, seated, stream, np.uint64(mask_of(held)), np.int64(t), keep_scores[t])
+        return [card_name(c) for c in _cards(kept)]
+    if decision == "card":
+        position = replay_position(record)
+        hs = hand_state(position)
+        give = kp.policy_tables(array)[0]
+        c = int(kp.choose_play(code, seated, stream, hs, ks.legal_cards(hs, array), array, give))
+        return card_name(c)
+    raise SmearError(f"unknown decision {decision!r}: call, trump, keep or card")
+
+
+def warm_up(policy: str = "heuristic") -> None:
+    """Compile (or load from Numba's cache) the kernels a bot of ``policy`` calls, on a hand played through; one
+    line on stderr first when they are not in the cache (:mod:`smear_sim.engine.compiling`)."""
+    from ..core.rules import Rules
+    from ..engine.compiling import compiling, will_compile
+    from ..kernels import hand as kh
+
+    rules = Rules()
+    deck = list(range(54))
+    record = HandRecord(rules, 3, (0, 0), tuple(tuple(sorted(deck[9 * s: 9 * s + 9])) for s in range(4)),
+                        tuple(deck[36:40]), (2, ref.PASS, ref.PASS, ref.PASS))
+    start = HandRecord(rules, 3, (0, 0), record.hands, record.kitty, ())
+    # The bots' kernels are compiled together, so the call's says for all of them whether the cache holds them.
+    with compiling(will_compile(kh.policy_call, _call_args(start, 0, policy, _stream(1, 0)))):
+        _play_through(record, start, policy)
+
+
+def _play_through(record: HandRecord, start: HandRecord, policy: str) -> None:
+    rules = record.rules
+    bot_action(start, 0, "call", policy)
+    trump = SUIT_NAMES.index(bot_action(record, 0, "trump", policy))
+    discards = []
+    for seat in range(4):
+        with_trump = HandRecord(rules, 3, (0, 0), record.hands, record.kitty, record.bids, trump)
+        kept = bot_action(with_trump, seat, "keep", policy)
+        held = list(record.hands[seat]) + (list(record.kitty) if seat == 0 else [])
+        discards.append(tuple(c for c in held if card_name(c) not in kept))
+    bot_action(HandRecord(rules, 3, (0, 0), record.hands, record.kitty, record.bids, trump, tuple(discards), ()), 0,
+               "card", policy)

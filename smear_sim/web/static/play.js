@@ -1,0 +1,388 @@
+// The Play view: a practice table against three bots (smear_sim/web/practice.py). The server deals, knows the rules
+// and lists the legal actions: the page shows only those (the calls, the suits, the keeps, the cards) and sends the
+// one clicked. The bots move one request at a time (POST api/table/ID/bot), with the delay the person sets, so their
+// calls and cards appear in turn. Hint asks POST api/table/ID/hint; tutor mode asks it before sending an action and
+// warns when the action is marked bad or worse. After each hand the review streams in (review.js). The table's id
+// is kept in the address (?table=ID) and in localStorage, so a reload finds the table again.
+
+import {pretty, suitSymbol} from './cards.js';
+import {$, getJson, make} from './dom.js';
+import {actionText, renderReview, showProgress, streamReview} from './review.js';
+
+const STORE = 'smear-sim-table';
+const play = {table: null, busy: false, hint: null, selected: new Set(), pending: null, review: null, reviewing: null};
+
+// A hand's review runs on the server's simulator: stop it when the person moves on (a new table, the next hand), so
+// that it does not hold up their hints.
+function stopReview() {
+  play.reviewing?.abort();
+  play.reviewing = null;
+}
+
+function seatName(seat) {
+  const me = play.table?.seat ?? 0;
+  return ['You', 'Left', 'Partner', 'Right'][(seat - me + 4) % 4] + ` (seat ${seat})`;
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function call(path, body = {}) {
+  return getJson(path, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)});
+}
+
+function setError(message) {
+  $('play-error').textContent = message ?? '';
+  $('play-error').hidden = !message;
+}
+
+function remember(id) {
+  const url = new URL(window.location.href);
+  if (id) {
+    localStorage.setItem(STORE, id);
+    url.searchParams.set('table', id);
+  } else {
+    localStorage.removeItem(STORE);
+    url.searchParams.delete('table');
+  }
+  history.replaceState(null, '', url);
+}
+
+// -- drawing the table -------------------------------------------------------------------------------------
+
+function render() {
+  const t = play.table;
+  $('play-table').hidden = !t;
+  if (!t) return;
+  const team = t.seat % 2;
+  $('play-status').textContent = `Game seed ${t.seed}, hand ${t.hand_number} (deal seed ${t.deal_seed}); ` +
+    `${seatName(t.dealer)} deals. Score: your team ${t.scores[team]}, theirs ${t.scores[1 - team]} ` +
+    `(to ${t.target}). Bots: ${t.bots}.`;
+  $('play-bot-cost').textContent = t.bot_ms === null ? t.bot_cost : `${t.bot_cost}; the last bot's turn took ` +
+    `${t.bot_ms} ms on the server.`;
+  // The trick in progress; once it is complete (and until the next card) the last trick stays on the felt, so
+  // that its fourth card is seen.
+  const last = t.tricks.length ? t.tricks[t.tricks.length - 1] : null;
+  const trick = t.trick?.cards.length ? t.trick : last;
+  for (let seat = 0; seat < 4; seat++) {
+    const box = $(`play-seat-${(seat - t.seat + 4) % 4}`);
+    const place = t.bids.length > (seat - t.dealer + 3) % 4 ? t.bids[(seat - t.dealer + 3) % 4] : null;
+    const card = trick ? trick.cards[(seat - trick.leader + 4) % 4] : null;
+    box.dataset.seat = String(seat);
+    box.classList.toggle('turn', t.turn?.seat === seat);
+    box.replaceChildren(
+      make('span', {class: 'who'}, seatName(seat) + (t.bidder === seat ? ` · bid ${t.bid}` : '') +
+        (t.dealer === seat ? ' · dealer' : '')),
+      make('span', {class: 'said'}, place === null ? '' : `called ${actionText(place)}`),
+      make('span', {class: 'played', dataset: {card: card ?? ''}}, card ? pretty(card) : ''),
+    );
+  }
+  $('play-trump').textContent = t.trump ? `Trump ${suitSymbol(t.trump)}` : '';
+  if (trick && trick === last) $('play-trump').textContent += ` · trick ${t.tricks.length} to ${seatName(last.winner)}`;
+  renderPrompt(t);
+  renderHand(t);
+  $('play-tricks').replaceChildren(...t.tricks.map((trick, i) => make('li', {},
+    `${i + 1}: ${trick.cards.map((c, k) => `${pretty(c)}${(trick.leader + k) % 4 === t.seat ? '*' : ''}`).join(' ')}` +
+    ` → ${seatName(trick.winner)}`)));
+  $('play-over').hidden = !t.hand_over;
+  if (t.hand_over) renderResult(t);
+  $('play-hint').disabled = !t.turn?.yours || play.busy;
+  document.body.dataset.play = t.hand_over ? 'over' : t.turn?.yours ? 'yours' : 'bots';
+  document.body.dataset.tableStep = String(t.step);
+}
+
+function renderPrompt(t) {
+  const actions = $('play-actions');
+  actions.replaceChildren();
+  if (t.hand_over) {
+    $('play-prompt').textContent = '';
+    return;
+  }
+  if (!t.turn.yours) {
+    const word = {call: 'calling', trump: 'naming trump', keep: 'keeping', card: 'playing'}[t.turn.decision];
+    $('play-prompt').textContent = `${seatName(t.turn.seat)} is ${word}…`;
+    return;
+  }
+  const decision = t.turn.decision;
+  $('play-prompt').textContent = {call: 'Your call:', trump: 'Name trump:', keep: 'Choose the six cards you keep, ' +
+    'then keep them:', card: 'Your card: click one of the lit cards.'}[decision];
+  if (decision === 'call' || decision === 'trump') {
+    for (const action of t.legal) {
+      const button = make('button', {type: 'button', class: 'action', dataset: {action: String(action)}},
+        decision === 'trump' ? suitSymbol(action) : actionText(action));
+      button.addEventListener('click', () => choose(action));
+      actions.append(button);
+    }
+  } else if (decision === 'keep') {
+    const button = make('button', {type: 'button', id: 'play-keep', class: 'action'}, 'Keep these six');
+    button.addEventListener('click', () => choose(matchingKeep(t)));
+    actions.append(button);
+  }
+}
+
+// The legal keep the selected cards make, or null: the page only compares with the server's list.
+function matchingKeep(t) {
+  const chosen = [...play.selected].sort().join(' ');
+  return t.legal.find((keep) => [...keep].sort().join(' ') === chosen) ?? null;
+}
+
+function renderHand(t) {
+  const hand = $('play-hand');
+  const cards = t.held ?? t.hand;
+  const decision = t.turn?.yours ? t.turn.decision : null;
+  if (decision === 'keep' && play.selected.size === 0) {
+    // The cards every legal keep holds are kept whatever the choice: start from them.
+    for (const card of t.legal[0]) if (t.legal.every((keep) => keep.includes(card))) play.selected.add(card);
+  }
+  hand.replaceChildren(...cards.map((card) => {
+    const red = /[HD]$/.test(card);
+    const button = make('button', {type: 'button', class: `card${red ? ' red' : ''}`, dataset: {card},
+      'aria-pressed': String(decision === 'keep' && play.selected.has(card))}, pretty(card));
+    if (decision === 'card') {
+      button.disabled = !t.legal.includes(card);
+      button.addEventListener('click', () => choose(card));
+    } else if (decision === 'keep') {
+      button.addEventListener('click', () => {
+        if (play.selected.has(card)) play.selected.delete(card);
+        else play.selected.add(card);
+        render();
+      });
+    } else {
+      button.disabled = true;
+    }
+    return button;
+  }));
+  if (decision === 'keep') $('play-keep').disabled = matchingKeep(t) === null;
+}
+
+function renderResult(t) {
+  const r = t.result;
+  const team = t.seat % 2;
+  let text;
+  if (r.bidder === null) text = 'All four passed: the hand is thrown in.';
+  else {
+    text = `${seatName(r.bidder)} bid ${r.bid} in ${suitSymbol(r.trump)} and ${r.made ? 'made it' : 'was set'}` +
+      `${r.moon ? ' (moon)' : ''}. Points: your team ${r.points[team]}, theirs ${r.points[1 - team]}. `;
+  }
+  text += ` Score: your team ${r.scores_after[team]}, theirs ${r.scores_after[1 - team]}.`;
+  if (t.game_over) text += t.winner === team ? ' Your team wins the game!' : ' Their team wins the game.';
+  $('play-result').textContent = text;
+  $('play-saved').textContent = t.save_error ?? (t.saved ? `Saved as ${t.saved}.` : '');
+  $('play-next').hidden = t.game_over;
+}
+
+// -- the person's actions, the bots' moves -----------------------------------------------------------------
+
+async function choose(action) {
+  if (play.busy || action === null) return;
+  const t = play.table;
+  if ($('play-tutor').checked) {
+    play.busy = true;
+    render();
+    try {
+      const hint = await askHint(action);
+      const mark = hint.taken?.mark;
+      if (mark === 'bad' || mark === 'very bad') {
+        play.pending = action;
+        $('play-tutor-text').textContent = `Tutor: ${actionText(action)} is ${mark} here: it costs ` +
+          `${(100 * hint.taken.win).toFixed(1)}% of the game (${hint.taken.points.toFixed(2)} points) against ` +
+          `${actionText(hint.best)}.`;
+        $('play-tutor-box').hidden = false;
+        document.body.dataset.tutor = 'warned';
+        return;
+      }
+    } catch (error) {
+      setError(error.message);
+    } finally {
+      play.busy = false;
+      render();
+    }
+    if (play.pending !== null) return;
+  }
+  await send(t, action);
+}
+
+async function send(t, action) {
+  play.busy = true;
+  try {
+    play.table = await call(`api/table/${t.id}/act`, {action, step: t.step});
+    play.selected.clear();
+    clearHint();
+    setError(null);
+  } catch (error) {
+    setError(error.message);
+  } finally {
+    play.busy = false;
+  }
+  render();
+  runBots();
+}
+
+async function runBots() {
+  if (play.busy) return;
+  play.busy = true;
+  try {
+    while (play.table && !play.table.hand_over && !play.table.turn.yours) {
+      const t = play.table;
+      await sleep(Number($('play-delay').value));
+      if (play.table !== t) return;
+      const sent = performance.now();
+      play.table = await call(`api/table/${t.id}/bot`, {step: t.step});
+      render();
+      (window.botTimes ??= []).push(performance.now() - sent);  // a bot's turn on screen, for benchmarks/web.py
+    }
+  } catch (error) {
+    setError(error.message);
+  } finally {
+    play.busy = false;
+    render();
+  }
+  if (play.table?.hand_over) reviewHand(play.table);
+}
+
+function clearHint() {
+  play.hint = null;
+  $('play-hint-box').replaceChildren();
+}
+
+async function askHint(action = null) {
+  const t = play.table;
+  const body = {samples: Number($('play-hint-samples').value), step: t.step};
+  if (action !== null) body.action = action;
+  return call(`api/table/${t.id}/hint`, body);
+}
+
+async function showHint() {
+  const t = play.table;
+  $('play-hint-box').replaceChildren(make('p', {class: 'hint'}, 'Valuing every legal action…'));
+  $('play-hint').disabled = true;
+  try {
+    const started = performance.now();
+    const hint = await askHint();
+    if (play.table !== t) return;
+    const rows = hint.actions.map((a, i) => make('tr', {dataset: {action: JSON.stringify(a.action)}},
+      make('td', {}, actionText(a.action) + (a.keep && t.turn.decision === 'trump' ? ` (keep ${actionText(a.keep)})`
+        : '')),
+      make('td', {}, `${(100 * a.win).toFixed(1)}%`),
+      make('td', {}, a.points.toFixed(2)),
+      make('td', {}, i === 0 ? 'best' : `${(100 * hint.costs[i].win).toFixed(1)}%, ${hint.costs[i].points.toFixed(2)} pts`),
+      make('td', {}, hint.costs[i].mark ?? '')));
+    const grid = make('table', {id: 'play-hint-table'},
+      make('thead', {}, make('tr', {}, ...['Action', 'P(win)', 'Points', 'Cost', 'Mark'].map((h) => make('th', {}, h)))),
+      make('tbody', {}, ...rows));
+    $('play-hint-box').replaceChildren(make('div', {class: 'scroll'}, grid),
+      make('p', {class: 'hint'}, `${hint.samples} worlds, ${Math.round(performance.now() - started)} ms.`));
+    document.body.dataset.hintMs = String(Math.round(performance.now() - started));
+  } catch (error) {
+    $('play-hint-box').replaceChildren(make('p', {class: 'bad'}, error.message));
+  } finally {
+    render();
+  }
+}
+
+async function reviewHand(t) {
+  if (play.review === t.step) return;
+  play.review = t.step;
+  stopReview();
+  const controller = new AbortController();
+  play.reviewing = controller;
+  const out = $('play-review');
+  out.replaceChildren();
+  document.body.dataset.handReview = 'running';
+  try {
+    const {head, review} = await streamReview(t.record, Number($('play-review-samples').value),
+      (done, total) => showProgress($('play-review-progress'), $('play-review-text'), done, total), controller.signal);
+    renderReview(out, head, review, seatName);
+    document.body.dataset.handReview = 'done';
+  } catch (error) {
+    if (error.name === 'AbortError') return;
+    out.replaceChildren(make('p', {class: 'bad'}, `The review failed: ${error.message}`));
+    document.body.dataset.handReview = 'error';
+  } finally {
+    if (play.reviewing === controller) {
+      play.reviewing = null;
+      $('play-review-progress').hidden = true;
+      $('play-review-text').textContent = '';
+    }
+  }
+}
+
+async function newTable(seed, seat) {
+  setError(null);
+  stopReview();
+  const body = {seat, bots: $('play-bots').value};
+  if (seed !== null) body.seed = seed;
+  try {
+    play.table = await call('api/table', body);
+  } catch (error) {
+    setError(error.message);
+    return;
+  }
+  clearHint();
+  play.selected.clear();
+  play.review = null;
+  $('play-review').replaceChildren();
+  remember(play.table.id);
+  $('play-setup-details').open = false;  // the table in view, the options one click away
+  render();
+  runBots();
+}
+
+export async function resumeTable() {
+  const id = new URL(window.location.href).searchParams.get('table') ?? localStorage.getItem(STORE);
+  if (!id) return false;
+  try {
+    play.table = await getJson(`api/table/${encodeURIComponent(id)}`);
+  } catch (error) {
+    remember(null);
+    setError(`${error.message}`);
+    return true;
+  }
+  remember(play.table.id);
+  $('play-setup-details').open = false;
+  render();
+  if (play.table.hand_over) reviewHand(play.table);
+  else runBots();
+  return true;
+}
+
+export function buildPlay() {
+  $('play-new').addEventListener('click', () => {
+    const seed = $('play-seed').value.trim();
+    newTable(seed === '' ? null : Number(seed), Number($('play-seat').value));
+  });
+  $('play-hint').addEventListener('click', showHint);
+  $('play-next').addEventListener('click', async () => {
+    const t = play.table;
+    stopReview();
+    try {
+      play.table = await call(`api/table/${t.id}/next`, {step: t.step});
+      clearHint();
+      play.selected.clear();
+      $('play-review').replaceChildren();
+      render();
+      runBots();
+    } catch (error) {
+      setError(error.message);
+    }
+  });
+  $('play-again').addEventListener('click', () => newTable(play.table.deal_seed, play.table.seat));
+  $('play-other-seat').addEventListener('click', () => newTable(play.table.deal_seed, Number($('play-switch').value)));
+  $('play-take-back').addEventListener('click', () => {
+    play.pending = null;
+    $('play-tutor-box').hidden = true;
+    document.body.dataset.tutor = 'taken back';
+  });
+  $('play-anyway').addEventListener('click', () => {
+    const action = play.pending;
+    play.pending = null;
+    $('play-tutor-box').hidden = true;
+    if (action !== null) send(play.table, action);
+  });
+  $('play-bots').addEventListener('change', () => {
+    $('play-bots-cost').textContent = $('play-bots').value.startsWith('pimc')
+      ? 'A search player: each of its cards plays out sampled deals double dummy (up to a second or more a card).'
+      : 'A fast player: its turns take milliseconds.';
+  });
+}

@@ -1,0 +1,263 @@
+"""The practice table and the review view in a real browser (headless Chromium through selenium): a whole hand played
+by clicking with a hint asked, its review, a reload in the middle of a hand that finds the table again, a second hand
+with the score carried, and the saved game opened in the review view. Small hint and review samples keep it quick.
+
+Skipped, with the reason, where Chromium, chromedriver or selenium is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from web_helpers import as_phone, body_data, browser_paths, chrome, running, wait_for
+
+from smear_sim.web.server import create_app
+
+DOCS = Path(__file__).parents[2] / "docs"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    paths = browser_paths()
+    if isinstance(paths, str):
+        pytest.skip(paths)
+    with chrome(*paths) as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory):
+    return tmp_path_factory.mktemp("games")
+
+
+@pytest.fixture(scope="module")
+def url(games):
+    with running(create_app(results=None, games_dir=games)) as address:
+        deadline = time.monotonic() + 600
+        while not json.loads(urllib.request.urlopen(address + "api/rules").read())["ready"]:  # the warm-up
+            assert time.monotonic() < deadline
+            time.sleep(0.5)
+        yield address
+
+
+def table_state(url: str, table_id: str) -> dict:
+    return json.loads(urllib.request.urlopen(f"{url}api/table/{table_id}").read())
+
+
+def table_id(browser) -> str:
+    return browser.execute_script("return new URL(location.href).searchParams.get('table')")
+
+
+def open_play(browser, url, seat: int, seed: int) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(url)
+    wait_for(browser, lambda b: body_data(b, "ready") == "true")
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-view="play-view"]').click()
+    details = browser.find_element(By.ID, "play-setup-details")
+    if not details.get_attribute("open"):
+        details.find_element(By.TAG_NAME, "summary").click()
+    Select(browser.find_element(By.ID, "play-seat")).select_by_value(str(seat))
+    Select(browser.find_element(By.ID, "play-delay")).select_by_value("0")
+    Select(browser.find_element(By.ID, "play-hint-samples")).select_by_value("100")
+    Select(browser.find_element(By.ID, "play-review-samples")).select_by_value("4")
+    browser.find_element(By.ID, "play-seed").send_keys(str(seed))
+    before = browser.execute_script("return localStorage.getItem('smear-sim-table')")  # a table found again
+    browser.find_element(By.ID, "play-new").click()
+    wait_for(browser, lambda b: table_id(b) not in (None, before))  # the new table drawn, not the one before
+
+
+def take_turn(browser, url: str) -> None:
+    """Make the person's decision by clicking: the first call or suit offered, the keep the server lists first, the
+    first card lit."""
+    from selenium.webdriver.common.by import By
+
+    state = table_state(url, table_id(browser))
+    assert state["turn"]["yours"]
+    decision = state["turn"]["decision"]
+    if decision in ("call", "trump"):
+        buttons = browser.find_elements(By.CSS_SELECTOR, "#play-actions button.action")
+        assert [b.get_attribute("data-action") for b in buttons] == [str(a) for a in state["legal"]]
+        buttons[0].click()
+    elif decision == "keep":
+        wanted = set(state["legal"][0])
+        names = [b.get_attribute("data-card") for b in browser.find_elements(By.CSS_SELECTOR, "#play-hand .card")]
+        for card in names:  # each click draws the hand again: find the card afresh
+            button = browser.find_element(By.CSS_SELECTOR, f'#play-hand button[data-card="{card}"]')
+            if (button.get_attribute("aria-pressed") == "true") != (card in wanted):
+                button.click()
+        browser.find_element(By.ID, "play-keep").click()
+    else:
+        lit = [b for b in browser.find_elements(By.CSS_SELECTOR, "#play-hand button.card") if b.is_enabled()]
+        assert sorted(b.get_attribute("data-card") for b in lit) == sorted(state["legal"])
+        lit[0].click()
+    wait_for(browser, lambda b: body_data(b, "table-step") != str(state["step"]), 60)
+
+
+def play_until(browser, url: str, stop) -> None:
+    """Click through the person's decisions (the bots move by themselves) until ``stop(state)`` or the hand ends."""
+    while True:
+        wait_for(browser, lambda b: body_data(b, "play") in ("yours", "over"), 60)
+        if body_data(browser, "play") == "over" or stop(table_state(url, table_id(browser))):
+            return
+        take_turn(browser, url)
+
+
+def test_play_a_game_by_clicking_with_hints_reviews_a_reload_and_the_saved_game(browser, url, games):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.set_window_size(1280, 1000)
+    open_play(browser, url, seat=1, seed=12)
+    wait_for(browser, lambda b: table_id(b) is not None)
+    first_id = table_id(browser)
+
+    # hand 1: a hint at the first card of the person's, then to the end
+    play_until(browser, url, lambda s: s["turn"]["decision"] == "card")
+    if body_data(browser, "play") == "yours":
+        browser.find_element(By.ID, "play-hint").click()
+        wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#play-hint-table tbody tr"), 60)
+        state = table_state(url, first_id)
+        rows = browser.find_elements(By.CSS_SELECTOR, "#play-hint-table tbody tr")
+        assert sorted(json.loads(r.get_attribute("data-action")) for r in rows) == sorted(state["legal"])
+        assert "best" in rows[0].text
+    play_until(browser, url, lambda s: False)
+    wait_for(browser, lambda b: body_data(b, "hand-review") == "done", 300)
+    first = table_state(url, first_id)
+    assert first["hand_over"] and first["saved"]
+    assert "Saved as " + first["saved"] in browser.find_element(By.ID, "play-saved").text
+    assert browser.find_elements(By.CSS_SELECTOR, "#play-review .review-tricks tbody tr")  # trick by trick
+    assert browser.find_elements(By.CSS_SELECTOR, "#play-review #review-totals tbody tr")
+    team = 1 % 2
+    assert f"your team {first['scores'][team]}, theirs {first['scores'][1 - team]}" in \
+        browser.find_element(By.ID, "play-result").text
+
+    # hand 2: the score carried and the deal passed left; a reload in the middle finds the table again
+    browser.find_element(By.ID, "play-next").click()
+    wait_for(browser, lambda b: table_state(url, first_id)["hand_number"] == 2)
+    second = table_state(url, first_id)
+    assert second["scores_before"] == first["scores"] and second["dealer"] == 0
+    assert f"your team {first['scores'][team]}, theirs {first['scores'][1 - team]}" in \
+        browser.find_element(By.ID, "play-status").text
+    play_until(browser, url, lambda s: len(s["bids"]) == 4 or s["turn"]["decision"] != "call")
+    wait_for(browser, lambda b: body_data(b, "play") in ("yours", "over"), 60)
+    before = table_state(url, first_id)
+    browser.refresh()
+    wait_for(browser, lambda b: body_data(b, "ready") == "true")
+    wait_for(browser, lambda b: body_data(b, "table-step") is not None)
+    assert table_id(browser) == first_id
+    assert not browser.find_element(By.ID, "play-view").get_attribute("hidden")
+    assert table_state(url, first_id)["step"] >= before["step"]
+    play_until(browser, url, lambda s: False)
+    wait_for(browser, lambda b: body_data(b, "hand-review") == "done", 300)
+    saved = json.loads((games / first["saved"]).read_text())
+    assert len(saved["deals"]) == 2
+
+    # the saved game in the review view
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-view="review-view"]').click()
+    wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, f'#review-games option[value="{first["saved"]}"]'))
+    Select(browser.find_element(By.ID, "review-games")).select_by_value(first["saved"])
+    Select(browser.find_element(By.ID, "review-samples")).select_by_value("4")
+    Select(browser.find_element(By.ID, "review-kinds")).select_by_value("card")  # quicker: the cards only
+    browser.find_element(By.ID, "review-open").click()
+    wait_for(browser, lambda b: body_data(b, "review") == "done", 300)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#review-out .review-hand")) == 2
+    assert browser.find_elements(By.CSS_SELECTOR, "#review-luck tbody tr")
+    assert browser.get_log("browser") == []  # no script errors
+
+
+def test_a_pasted_hand_record_is_reviewed_and_bad_input_says_why(browser, url, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from smear_sim.analysis.simulate import trace_records
+
+    browser.get(url)
+    wait_for(browser, lambda b: body_data(b, "ready") == "true")
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-view="review-view"]').click()
+    box = browser.find_element(By.ID, "review-text")
+    trace = tmp_path / "trace.jsonl"  # an uploaded file fills the box, to be reviewed as pasted text is
+    trace.write_text("".join(json.dumps(r) + "\n" for r in trace_records(2, seed=8)))
+    browser.find_element(By.ID, "review-file").send_keys(str(trace))
+    wait_for(browser, lambda b: b.find_element(By.ID, "review-text").get_attribute("value") == trace.read_text())
+    box.clear()
+    box.send_keys('{"dealer": 9}')
+    browser.find_element(By.ID, "review-go").click()
+    wait_for(browser, lambda b: body_data(b, "review") == "error")
+    assert "dealer must be a seat" in browser.find_element(By.ID, "review-error").text
+    box.clear()
+    browser.execute_script("arguments[0].value = arguments[1]", box, json.dumps(trace_records(1, seed=8)[0]))
+    Select(browser.find_element(By.ID, "review-samples")).select_by_value("4")
+    Select(browser.find_element(By.ID, "review-kinds")).select_by_value("card")
+    browser.find_element(By.ID, "review-go").click()
+    wait_for(browser, lambda b: body_data(b, "review") == "done", 300)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#review-out .review-tricks tbody tr")) == 6
+
+
+def test_practice_table_screenshots_phone_and_desktop(browser, url, tmp_path):
+    """The table at 390 x 844 (a phone) fits without sideways scrolling. With SMEAR_SIM_SCREENSHOTS=1 the two
+    screenshots replace docs/practice.png and docs/practice-phone.png (the README shows them)."""
+    from selenium.webdriver.common.by import By
+
+    folder = DOCS if os.environ.get("SMEAR_SIM_SCREENSHOTS") == "1" else tmp_path
+    browser.set_window_size(1280, 1000)
+    open_play(browser, url, seat=0, seed=5)
+    play_until(browser, url, lambda s: s["turn"]["decision"] == "card" and len(s["tricks"]) >= 1)
+    browser.find_element(By.ID, "play-hint").click()
+    wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#play-hint-table tbody tr"), 60)
+    browser.save_screenshot(str(folder / "practice.png"))
+    as_phone(browser)
+    try:
+        browser.refresh()
+        wait_for(browser, lambda b: body_data(b, "play") == "yours", 60)
+        assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+        browser.execute_script("document.getElementById('play-table').scrollIntoView()")
+        browser.save_screenshot(str(folder / "practice-phone.png"))
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+FAKE_BAD_HINT = """
+const real = window.fetch;
+window.fetch = (input, init) => {
+  if (String(input).endsWith('/hint') && String(init?.body ?? '').includes('"action"')) {
+    const action = JSON.parse(init.body).action;
+    const body = {best: 'AS', actions: [], costs: [], taken: {action, mark: 'bad', win: 0.03, points: 1.2}};
+    return Promise.resolve(new Response(JSON.stringify(body), {headers: {'Content-Type': 'application/json'}}));
+  }
+  return real(input, init);
+};
+"""
+
+
+def test_tutor_warns_before_a_bad_action_and_lets_it_be_taken_back(browser, url):
+    """Tutor mode asks the hint for the action first; marked bad (the hint's answer is stood in for here, as no deal
+    is sure to offer a bad card), it warns: Take it back sends nothing, Play it anyway sends the action."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(1280, 1000)
+    open_play(browser, url, seat=0, seed=5)
+    play_until(browser, url, lambda s: s["turn"]["decision"] == "card")
+    browser.execute_script("document.getElementById('play-tutor').checked = true;" + FAKE_BAD_HINT)
+    before = table_state(url, table_id(browser))
+
+    def lit():
+        return [b for b in browser.find_elements(By.CSS_SELECTOR, "#play-hand button.card") if b.is_enabled()][0]
+
+    lit().click()
+    wait_for(browser, lambda b: body_data(b, "tutor") == "warned", 60)
+    assert "is bad here" in browser.find_element(By.ID, "play-tutor-text").text
+    browser.find_element(By.ID, "play-take-back").click()
+    assert body_data(browser, "tutor") == "taken back"
+    assert table_state(url, table_id(browser)) == before  # nothing was sent
+    lit().click()
+    wait_for(browser, lambda b: body_data(b, "tutor") == "warned", 60)
+    browser.find_element(By.ID, "play-anyway").click()
+    wait_for(browser, lambda b: table_state(url, table_id(b))["step"] > before["step"], 60)
+    assert not browser.find_element(By.ID, "play-tutor-box").is_displayed()
