@@ -6,7 +6,11 @@
   per second on `--threads` threads and per CPU-second (on a shared machine the wall-clock rate depends on the
   others' load);
 - worlds: on `--deals` hands with `expert:K` against `heuristic`, the worlds its card decisions drew and the share
-  that fell back to ignoring the calls (no world fitting them in `worlds.MAX_TRIES` draws).
+  that fell back to ignoring the calls (no world fitting them in `worlds.MAX_TRIES` draws);
+- decisions: on one thread, the mean time of the bidder's trump-and-keep search and of the opening lead's card
+  search (K worlds each), over real deals and auctions (`expert:K` against `heuristic`).
+
+    python benchmarks/expert.py --only worlds,decisions   # skip the matches
 """
 
 from __future__ import annotations
@@ -45,17 +49,72 @@ def worlds(k: int, deals: int, seed: int) -> dict[str, float]:
             "fallback_share": round(counts[SEARCH_FALLBACKS] / max(counts[SEARCH_WORLDS], 1), 4)}
 
 
+def decisions(k: int, deals: int, seed: int) -> dict[str, float]:
+    from smear_sim.core.layout import REC_BIDS, ST_CALLS, ST_DEALER, ST_N_CALLS
+    from smear_sim.kernels import state as ks
+    from smear_sim.kernels.bits import ZERO
+    from smear_sim.kernels.hand import auction, card_pool, deal_playable, scratch
+    from smear_sim.kernels.players import expert, policy_tables
+    from smear_sim.kernels.rng import stream_key
+
+    rules = Rules()
+    array = rules.to_array()
+    policies = (f"expert:{k}", "heuristic")
+    codes = policy_array(policies)
+    model = player_model(policies, rules)
+    seated = seated_arg(codes)
+    give, keep = policy_tables(array)
+    pool, _ = card_pool(ZERO)
+    trump_s, play_s, n = 0.0, 0.0, 0
+    for i in range(deals + 1):  # deal 0 compiles
+        state, deck, hands, known, rec, hs = scratch()
+        state[0] = stream_key(np.uint64(seed), i)
+        deal_playable(state, pool, 54, -1, ZERO, deck, hands, True)
+        bidder, bid = auction(state, hands, np.int64(3), 0, 0, array, codes, model, seated, rec)
+        if bidder < 0:
+            continue
+        calls = rec[REC_BIDS: REC_BIDS + 4].copy()
+        started = time.perf_counter()
+        packed = expert.trump_keep(state, hands[bidder], hands[4], bidder, -1, 3, calls, 4, 0, 0, bid, array, keep,
+                                   codes, model, seated, k)
+        middle = time.perf_counter()
+        t = int(packed >> np.uint64(56))
+        for seat in range(4):
+            known[seat] = hands[seat]
+        known[bidder] |= hands[4]
+        kept = np.array([expert.heuristic_keep(known[s], t, keep[t]) for s in range(4)], dtype=np.uint64)
+        kept[bidder] = packed & np.uint64((1 << 54) - 1)
+        ks.start_play(hs, kept, known, t, bidder, bid, 0, 0)
+        hs[ST_DEALER], hs[ST_N_CALLS] = 3, 4
+        hs[ST_CALLS: ST_CALLS + 4] = calls
+        lead_start = time.perf_counter()
+        expert.play(state, hs, ks.legal_cards(hs, array), array, give, k, codes, model, seated)
+        done = time.perf_counter()
+        if i > 0:
+            trump_s += middle - started
+            play_s += done - lead_start
+            n += 1
+    return {"bidder_hands": n, "trump_keep_ms": round(trump_s / max(n, 1) * 1e3, 2),
+            "opening_lead_ms": round(play_s / max(n, 1) * 1e3, 2)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--k", type=int, default=16)
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", default="match,worlds,decisions")
     args = parser.parse_args()
-    out = {"k": args.k, "deals": args.deals, "threads": args.threads, "seed": args.seed,
-           "expert": rate(f"expert:{args.k}", args.deals, args.seed, args.threads),
-           "pimc": rate(f"pimc:{args.k}", args.deals, args.seed, args.threads),
-           "worlds": worlds(args.k, args.deals, args.seed)}
+    parts = args.only.split(",")
+    out: dict = {"k": args.k, "deals": args.deals, "threads": args.threads, "seed": args.seed}
+    if "match" in parts:
+        out["expert"] = rate(f"expert:{args.k}", args.deals, args.seed, args.threads)
+        out["pimc"] = rate(f"pimc:{args.k}", args.deals, args.seed, args.threads)
+    if "worlds" in parts:
+        out["worlds"] = worlds(args.k, args.deals, args.seed)
+    if "decisions" in parts:
+        out["decisions"] = decisions(args.k, args.deals, args.seed)
     print(json.dumps(out, indent=2))
 
 
