@@ -93,6 +93,8 @@ ST_N_CALLS = _st.add()  # how many of them were made: 4 after an auction, 0 in h
 ST_WORLDS = _st.add()
 ST_FALLBACKS = _st.add()
 ST_SIZE = _st.size
+# A searched trump and keep travels as one number: the kept cards' mask, with the trump in the bits from this one.
+SEARCHED_TRUMP_SHIFT = 56
 
 # -- simulate: streamed aggregate counts (all integers, so sums are order-free) -------------------------
 _agg = _Fields()

@@ -55,6 +55,7 @@ from ..core.layout import (
     REC_TRICK_WINNERS,
     REC_TRUMP,
     REC_WINNER,
+    SEARCHED_TRUMP_SHIFT,
     ST_CALLS,
     ST_DEALER,
     ST_HANDS,
@@ -82,7 +83,7 @@ _SCORING_RANK_MASKS = TABLES.rank_masks[_SCORING_RANKS]
 _SCORING_POINTS = TABLES.rank_points[_SCORING_RANKS]
 _NOT_MISDEAL = ~np.uint64(MISDEAL_MASK)
 _DECK = (ONE << np.uint64(54)) - ONE
-_TRUMP_SHIFT = np.uint64(56)  # where a searched trump-and-keep holds the trump (players.expert.trump_keep)
+_TRUMP_SHIFT = np.uint64(SEARCHED_TRUMP_SHIFT)  # trump_keep packs the trump above the card bits
 
 
 # -- plain values for the hand kernels' arguments ---------------------------------------------------------

@@ -41,6 +41,7 @@ from ...core.layout import (
     REC_BID,
     REC_BIDDER,
     REC_SIZE,
+    SEARCHED_TRUMP_SHIFT,
     ST_BEFORE,
     ST_BID,
     ST_BIDDER,
@@ -73,7 +74,7 @@ _SCORING_MASK = TABLES.scoring_trump_mask
 TT_BITS = 14  # as pimc: the positions met in one decision are few
 WIN_SCALE = 1 << 24  # P(win) in fixed point, so that totals over worlds are exact integers (no order dependence)
 MAX_CANDIDATES = 12  # trump-and-keep candidates searched at most (4 trumps + swaps)
-_TRUMP_SHIFT = np.uint64(56)  # trump_keep packs the trump above the 54 card bits
+_TRUMP_SHIFT = np.uint64(SEARCHED_TRUMP_SHIFT)  # trump_keep packs the trump above the card bits
 
 
 @njit(cache=True)
