@@ -35,7 +35,7 @@ def hint(
     seed: Seed = 1,
     policy: Annotated[str, typer.Option("--policy", help="The policy the other seats are modelled by (their calls "
                                         "and discards), and that plays out a call: heuristic, heuristic-v1, random, "
-                                        "equity, count, pimc:K or expert:K.")] = "heuristic",
+                                        "equity, count or pimc:K.")] = "heuristic",
     inference: Annotated[str, typer.Option("--inference", metavar="policy|none", help="policy: the worlds fit the "
                                            "other seats' calls under --policy; none: the calls are left out.")]
     = "policy",

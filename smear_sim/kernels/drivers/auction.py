@@ -92,8 +92,8 @@ def _play_call(state, hands, work, known, hs, dealer, score0, score1, rules, pol
     if bidder < 0:
         throw_in(rec)
         return OUT_THROWN_IN
-    play_contract(state, work, known, hs, dealer, calls, score0, score1, rules, policies, model, seated, bidder, bid,
-                  POLICY_TRUMP, give, keep, rec, NO_TRACE)
+    play_contract(state, work, known, hs, score0, score1, rules, policies, seated, bidder, bid, POLICY_TRUMP, give, keep,
+                  rec, NO_TRACE)
     return outcome_code(rec, team)
 
 
