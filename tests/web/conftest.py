@@ -6,6 +6,18 @@ import pytest
 
 
 @pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium for the page tests of one file; skipped, saying why, where none is installed."""
+    from web_helpers import browser_paths, chrome
+
+    paths = browser_paths()
+    if isinstance(paths, str):
+        pytest.skip(paths)
+    with chrome(*paths) as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
 def small_results(tmp_path_factory):
     """A results folder with a small table of what to call by position (judged at 3-5) and a small match-equity
     table, as 'smear-sim bid-table --by-position' and 'smear-sim equity' write them (no bid table)."""

@@ -10,22 +10,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from web_helpers import as_phone, ask, body_data, browser_paths, chrome, post, running, wait_for
+from web_helpers import as_phone, ask, body_data, post, running, wait_for
 
 from smear_sim.core.count import KIND_LABELS, KINDS, load_counts
 from smear_sim.web.server import create_app
 
 EXAMPLE = "AH KH 2H JD 10C 5S 9S 4D 3C"
 RESULTS = Path(__file__).parents[2] / "results"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    paths = browser_paths()
-    if isinstance(paths, str):
-        pytest.skip(paths)
-    with chrome(*paths) as driver:
-        yield driver
 
 
 @pytest.fixture(scope="module")

@@ -14,20 +14,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from web_helpers import as_phone, body_data, browser_paths, chrome, running, wait_for
+from web_helpers import as_phone, body_data, running, wait_for
 
 from smear_sim.web.server import create_app
 
 DOCS = Path(__file__).parents[2] / "docs"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    paths = browser_paths()
-    if isinstance(paths, str):
-        pytest.skip(paths)
-    with chrome(*paths) as driver:
-        yield driver
 
 
 @pytest.fixture(scope="module")
