@@ -745,13 +745,18 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
 
         return StreamingResponse(lines(), media_type="application/x-ndjson")
 
+    async def review_asked(request: Request):
+        """The review a request asks for, checked, once the simulator is ready (both review routes)."""
+        asked = review_request(await _json_body(request), max_review_samples, max_decisions, max_span)
+        if not ready.is_set():
+            raise WarmingUp(WARMING_UP)
+        return asked
+
     @app.post("/api/review")
     @_answers
     async def review_endpoint(request: Request) -> JSONResponse:
         started = time.perf_counter()
-        asked = review_request(await _json_body(request), max_review_samples, max_decisions, max_span)
-        if not ready.is_set():
-            raise WarmingUp(WARMING_UP)
+        asked = await review_asked(request)
         data, seconds = await _while_connected(request, lambda cancelled: simulator.submit(asked.run,
                                                                                             cancelled=cancelled))
         return JSONResponse(data, headers=_timing(seconds, started))
@@ -760,9 +765,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     @_answers
     async def review_stream(request: Request) -> StreamingResponse:
         started = time.perf_counter()
-        asked = review_request(await _json_body(request), max_review_samples, max_decisions, max_span)
-        if not ready.is_set():
-            raise WarmingUp(WARMING_UP)
+        asked = await review_asked(request)
         hands = [{"record": h.record, "deal": h.deal, "hand": h.hand.to_json(), "result": h.result.to_json()}
                  for h in asked.hands]  # what the page draws the tricks from: the rules stay on the server
         return _streamed(simulator, lambda executor, post: asked.run(executor, progress=lambda n: post(n)),

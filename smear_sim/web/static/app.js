@@ -4,7 +4,7 @@
 
 import {thousands} from './format.js';
 import {bringAnswerIntoView, render} from './answer.js';
-import {$, getJson, show, showError, state} from './dom.js';
+import {$, getJson, messages, show, showError, state} from './dom.js';
 import {buildOptions, givenScore, handRequest} from './options.js';
 import {buildPicker, syncPicker} from './picker.js';
 import {refreshCalls} from './seat.js';
@@ -58,28 +58,12 @@ async function advise(event) {
   $('advise').disabled = true;
   bringAnswerIntoView();
   try {
-    const response = await ask(handRequest(), controller.signal);
-    if (!response.ok) {
-      const body = await response.json().catch(() => ({}));
-      throw new Error(body.error ?? `the server answered ${response.status}`);
-    }
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    for (;;) {
-      const {value, done} = await reader.read();
-      if (done) break;
-      buffer += value;
-      let end;
-      while ((end = buffer.indexOf('\n')) >= 0) {
-        const message = JSON.parse(buffer.slice(0, end));
-        buffer = buffer.slice(end + 1);
-        if (message.progress) progress(message.progress.done, message.progress.total, message.progress.stage);
-        else if (message.error) throw new Error(message.error);
-        else if (message.result) {
-          show('progress', false);
-          render(message.result, message.seconds, givenScore() !== null);
-          document.body.dataset.adviceMs = String(Math.round(performance.now() - clicked));
-        }
+    for await (const message of messages(await ask(handRequest(), controller.signal))) {
+      if (message.progress) progress(message.progress.done, message.progress.total, message.progress.stage);
+      else if (message.result) {
+        show('progress', false);
+        render(message.result, message.seconds, givenScore() !== null);
+        document.body.dataset.adviceMs = String(Math.round(performance.now() - clicked));
       }
     }
   } catch (error) {

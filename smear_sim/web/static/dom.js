@@ -34,6 +34,29 @@ export async function getJson(url, options = {}) {
   return body;
 }
 
+// The messages of a streamed answer (one JSON object a line: progress, then the result), as they come. A refused
+// request or an error line throws with the server's one-line message.
+export async function* messages(response) {
+  if (!response.ok) {
+    const body = await response.json().catch(() => ({}));
+    throw new Error(body.error ?? `the server answered ${response.status}`);
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const {value, done} = await reader.read();
+    if (done) return;
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf('\n')) >= 0) {
+      const message = JSON.parse(buffer.slice(0, end));
+      buffer = buffer.slice(end + 1);
+      if (message.error) throw new Error(message.error);
+      yield message;
+    }
+  }
+}
+
 export function showError(message) {
   $('error').textContent = message;
   show('error', true);

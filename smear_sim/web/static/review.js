@@ -5,7 +5,7 @@
 // leaders and winners come from it.
 
 import {pretty, suitSymbol} from './cards.js';
-import {$, getJson, make, table} from './dom.js';
+import {$, getJson, make, messages, table} from './dom.js';
 
 const MARK_SIGNS = {doubtful: '?!', bad: '?', 'very bad': '??'};
 
@@ -111,26 +111,11 @@ export async function streamReview(record, samples, progress, signal, kinds = ''
   const response = await fetch('api/review/stream', {
     method: 'POST', headers: {'Content-Type': 'application/json'}, signal, body: JSON.stringify(body),
   });
-  if (!response.ok) {
-    const body = await response.json().catch(() => ({}));
-    throw new Error(body.error ?? `the server answered ${response.status}`);
-  }
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
   let head = null;
-  for (;;) {
-    const {value, done} = await reader.read();
-    if (done) break;
-    buffer += value;
-    let end;
-    while ((end = buffer.indexOf('\n')) >= 0) {
-      const message = JSON.parse(buffer.slice(0, end));
-      buffer = buffer.slice(end + 1);
-      if (message.hands) head = message;
-      else if (message.progress) progress(message.progress.done, message.progress.total);
-      else if (message.error) throw new Error(message.error);
-      else if (message.result) return {head, review: message.result};
-    }
+  for await (const message of messages(response)) {
+    if (message.hands) head = message;
+    else if (message.progress) progress(message.progress.done, message.progress.total);
+    else if (message.result) return {head, review: message.result};
   }
   throw new Error('the review stopped before its answer came');
 }
