@@ -225,6 +225,7 @@ def _ready_first(function: Any) -> Any:
     @functools.wraps(function)
     def ready_then_run(*args: Any, **kwargs: Any) -> Any:
         from .analysis.bidder_tables import ready_tables
+        from .core.players import reads_tables
 
         try:
             bound = signature.bind(*args, **kwargs)
@@ -236,7 +237,7 @@ def _ready_first(function: Any) -> Any:
             value = bound.arguments.get(name)
             names = [value] if isinstance(value, str) else list(value or ())
             for policies in names:
-                if isinstance(policies, str) and isinstance(rules, Rules) and "equity" in policies.lower():
+                if isinstance(policies, str) and isinstance(rules, Rules) and reads_tables(policies):
                     ready_tables(policies, rules)
         return function(*args, **kwargs)
 

@@ -59,7 +59,7 @@ import numpy as np
 
 from ..core.bidder import MARGIN, MIN_COUNT, BidderTables, empty_model
 from ..core.errors import SmearError, SmearWarning
-from ..core.players import parse_policies
+from ..core.players import parse_policies, reads_tables
 from ..core.rules import Rules
 from ..engine.bidder_store import cache_path, code_version
 from ..engine.runner import Executor, Progress
@@ -317,5 +317,5 @@ def ready_tables(
 ) -> None:
     """Make sure the tables the players of ``policies`` read under ``rules`` are at hand (made now if need be):
     what an entry point calls before work that looks them up (:func:`smear_sim.analysis.models.player_model`)."""
-    if "equity" in parse_policies(policies):
+    if reads_tables(parse_policies(policies)):
         bidder_tables(rules, progress=progress, notify=notify)

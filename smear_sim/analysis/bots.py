@@ -35,6 +35,9 @@ def _cards(mask: int) -> list[int]:
     return [c for c in range(54) if mask >> c & 1]
 
 
+_DECK = (1 << 54) - 1  # the card bits of a searched trump and keep (L.SEARCHED_TRUMP_SHIFT)
+
+
 def _call_code(bid: Any) -> int:
     return L.PASS if bid == ref.PASS else (L.MOON if bid == ref.MOON else int(bid))
 
@@ -80,19 +83,40 @@ def bot_action(record: HandRecord, seat: int, decision: str, policy: str, *, see
         raise SmearError("all four passed: the hand was thrown in and no decision is due")
     bidder = ref.seat_of_bid(record.dealer, won[0])
     held = list(record.hands[seat]) + (list(record.kitty) if seat == bidder else [])
+    give, keep_scores = kp.policy_tables(array)
+    policies = np.array([code, code], dtype=np.int64)
+    model = player_model((policy, policy), rules)
+    calls = np.array([_call_code(b) for b in record.bids], dtype=np.int64)
+    # The search player (expert) chooses trump and keep together, and a defender's keep, on worlds that read the
+    # auction; the kernels answer ZERO for a player that does not search them (as in a simulated hand).
+    search = (np.int64(record.dealer), calls, np.int64(4), np.int64(record.scores_before[0]),
+              np.int64(record.scores_before[1]), np.int64(_call_code(won[1])), array, keep_scores, policies, model)
+    if decision in ("trump", "keep") and seat == bidder:
+        t = -1 if decision == "trump" else record.trump
+        searched = int(kp.search_trump_keep(code, seated, stream, np.uint64(mask_of(record.hands[seat])),
+                                            np.uint64(mask_of(record.kitty)), np.int64(bidder), np.int64(t), *search))
+        if searched:
+            if decision == "trump":
+                return SUIT_NAMES[searched >> L.SEARCHED_TRUMP_SHIFT]
+            return [card_name(c) for c in _cards(searched & _DECK)]
     if decision == "trump":
         return SUIT_NAMES[int(kp.choose_trump(code, seated, stream, np.uint64(mask_of(held)), array))]
     if decision == "keep":
         t = record.trump
         assert t is not None
-        keep_scores = kp.policy_tables(array)[1]
-        kept = kp.choose_keep(code, seated, stream, np.uint64(mask_of(held)), np.int64(t), keep_scores[t])
+        kept = 0
+        if seat != bidder:
+            kept = int(kp.search_keep(code, seated, stream, np.uint64(mask_of(held)), np.int64(seat), np.int64(bidder),
+                                      np.int64(t), *search))
+        if not kept:
+            kept = kp.choose_keep(code, seated, stream, np.uint64(mask_of(held)), np.int64(t), keep_scores[t])
         return [card_name(c) for c in _cards(kept)]
     if decision == "card":
-        position = replay_position(record)
-        hs = hand_state(position)
-        give = kp.policy_tables(array)[0]
-        c = int(kp.choose_play(code, seated, stream, hs, ks.legal_cards(hs, array), array, give))
+        hs = hand_state(replay_position(record))
+        hs[L.ST_DEALER] = record.dealer  # the auction, for a player that reads it (as a simulated hand has it)
+        hs[L.ST_N_CALLS] = 4
+        hs[L.ST_CALLS: L.ST_CALLS + 4] = calls
+        c = int(kp.search_play(code, seated, stream, hs, ks.legal_cards(hs, array), array, give, policies, model))
         return card_name(c)
     raise SmearError(f"unknown decision {decision!r}: call, trump, keep or card")
 

@@ -218,6 +218,9 @@ def hint(
         raise SmearError("the plan's rules differ from the view's; give the rules in the view or in the plan")
     model_policy = plan.one_policy("a hint models")
     playout_policy = None if playout in (None, DOUBLE_DUMMY) else parse_policies(playout)[0]
+    if playout_policy is not None and playout_policy.split(":")[0] == "expert":
+        raise SmearError("expert searches at every card, so it cannot play out each world: give a fast player or "
+                         "pimc:K as the playout")
     decision = decision_of(view)
     score = check_scores(_team_scores(view), view.rules, "scores_before")
     if equity is None:

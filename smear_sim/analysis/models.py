@@ -11,6 +11,7 @@ import numpy as np
 
 from ..core.bidder import BidderTables, empty_model
 from ..core.errors import SmearError
+from ..core.players import reads_tables
 from ..core.rules import Rules
 from ..engine.bidder_store import load_tables
 
@@ -47,7 +48,7 @@ def tables_ready(rules: Rules) -> bool:
 
 def player_model(policies: tuple[str, str], rules: Rules) -> tuple[np.ndarray, ...]:
     """The tables the kernels' players read: the equity bidder's when it plays, else an empty model."""
-    if "equity" not in policies:
+    if not reads_tables(policies):
         return empty_model()
     if loaded_tables(rules) is None:
         raise TablesMissing(f"the equity bidder's tables for {rules.summary()} are not made yet: make them first "

@@ -237,7 +237,8 @@ Threads = Annotated[
 PolicyOpt = Annotated[
     str, typer.Option("--policy", metavar="NAME[,NAME]", help="Player policy for both teams, or team 0,team 1: "
                       "heuristic, heuristic-v1, random, equity (bids to win the game from precomputed tables), count "
-                      "(bids by the count a person adds up) or pimc:K (search with K sampled deals a card).")
+                      "(bids by the count a person adds up), pimc:K (search with K sampled deals a card) or expert:K "
+                      "(calls as equity, then searches trump, keep and cards on K deals that fit the auction).")
 ]
 ChunkSize = Annotated[
     int | None, typer.Option("--chunk-size", min=1, help="Hands (or games) per kernel call, or per task on a "
@@ -322,9 +323,9 @@ def checkpoint_beside(output: Path | None, arguments: Mapping[str, Any],
 def ready_players(policy: str, rules) -> None:
     """When the equity bidder plays under rules whose tables are neither shipped nor cached, make them now, with a
     progress bar and the time left after each step, before the command's own work (analysis/bidder_tables.py)."""
-    from ..core.players import parse_policies
+    from ..core.players import parse_policies, reads_tables
 
-    if "equity" not in parse_policies(policy):
+    if not reads_tables(parse_policies(policy)):
         return  # the bidder's module imports the analyses (and their kernels): only where they are needed
     from ..analysis.bidder_tables import ready_tables
 

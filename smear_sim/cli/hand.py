@@ -47,7 +47,7 @@ def hand(
                                                        "standard error of the mean points is below SE.")] = None,
     seed: Seed = 1,
     policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats: heuristic, heuristic-v1, random, "
-                                             "equity, count or pimc:K.")]
+                                             "equity, count, pimc:K or expert:K.")]
     = "heuristic",
     threads: Threads = None,
     rules_file: RulesFile = None,

@@ -35,7 +35,7 @@ def hint(
     seed: Seed = 1,
     policy: Annotated[str, typer.Option("--policy", help="The policy the other seats are modelled by (their calls "
                                         "and discards), and that plays out a call: heuristic, heuristic-v1, random, "
-                                        "equity, count or pimc:K.")] = "heuristic",
+                                        "equity, count, pimc:K or expert:K.")] = "heuristic",
     inference: Annotated[str, typer.Option("--inference", metavar="policy|none", help="policy: the worlds fit the "
                                            "other seats' calls under --policy; none: the calls are left out.")]
     = "policy",
@@ -83,8 +83,9 @@ def hint(
     if inference not in INFERENCE:
         raise BadValue("--inference", f"must be policy or none, got {inference!r}")
     parse_policies(policy)
-    if playout is not None:
-        parse_policies(playout)
+    if playout is not None and parse_policies(playout)[0].split(":")[0] == "expert":
+        raise BadValue("--playout", "expert searches at every card, so it cannot play out each world: give a fast "
+                                    "player or pimc:K")
     seat_view = parse_view(load_record(view), rule_settings(rules_file, rule or ()))
     ready_players(policy, seat_view.rules)
     with executor_for(threads, cluster, scheduler) as executor:

@@ -203,7 +203,7 @@ def tournament(
                                                  "heuristic-v1 heuristic pimc:8.")],
     deals: Annotated[int, typer.Option("--deals", min=1, help="Deals per pair; each is played twice.")] = 200_000,
     search_deals: Annotated[int | None, typer.Option("--search-deals", min=1, help="Deals for the pairs with a "
-                                                        "search player (pimc), which play about a thousand times "
+                                                        "search player (pimc, expert), which play about a thousand times "
                                                         "slower (default: --deals).")] = None,
     games: Annotated[int | None, typer.Option("--games", min=1, help="Also play this many complete games per pair, "
                                               "each twice with the teams swapped; the ratings then come from "
@@ -286,23 +286,28 @@ def tournament(
 def bench(
     hands: Annotated[int, typer.Option("--hands", "-n", min=1000, help="Hands per timed run.")] = 1_000_000,
     repeats: Annotated[int, typer.Option("--repeats", min=1, help="Timed runs per figure (median).")] = 5,
+    search_hands: Annotated[int, typer.Option("--search-hands", min=0, max=100_000,
+                                              help="Hands per timed run of pimc:16 and expert:16 against heuristic "
+                                                   "(0: leave the search players out).")] = 100,
     threads: Threads = None,
     rules_file: RulesFile = None,
     rule: RuleOverrides = None,
     json_output: JsonFlag = False,
 ) -> None:
-    """Measure dealing and full-hand throughput on this machine (median of repeated runs).
+    """Measure dealing, full-hand and game throughput on this machine, and the search players' hands per second
+    (median of repeated runs).
 
     [bold]Examples[/bold]
 
       smear-sim bench --json
 
-      smear-sim bench --rule round_points=true
+      smear-sim bench --search-hands 0 --rule round_points=true
     """
     from ..engine.bench import run_bench
 
     active = rules_from(rules_file, rule)
-    figures = run_bench(hands=hands, deal_hands=4 * hands, repeats=repeats, rules=active, threads=threads)
+    figures = run_bench(hands=hands, deal_hands=4 * hands, repeats=repeats, rules=active, threads=threads,
+                        search_hands=search_hands)
     if json_output:
         print_json(figures)
     else:

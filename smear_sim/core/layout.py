@@ -84,7 +84,17 @@ ST_TRUMP = _st.add()
 ST_BIDDER = _st.add()
 ST_BID = _st.add()  # bid code; PASS in hand analysis, where no bid was made
 ST_BEFORE = _st.add(2)  # both teams' scores before the hand
+# The auction, public to every seat, for a player that reads it (expert's worlds, kernels/players/expert.py):
+ST_DEALER = _st.add()
+ST_CALLS = _st.add(4)  # the calls in auction order (opener first)
+ST_N_CALLS = _st.add()  # how many of them were made: 4 after an auction, 0 in hand analysis (no auction)
+# The search player's world counts this hand (kernels/players/expert.py): worlds drawn for its card decisions, and
+# those that fell back to a world ignoring the calls (none fitting in MAX_TRIES draws).
+ST_WORLDS = _st.add()
+ST_FALLBACKS = _st.add()
 ST_SIZE = _st.size
+# A searched trump and keep travels as one number: the kept cards' mask, with the trump in the bits from this one.
+SEARCHED_TRUMP_SHIFT = 56
 
 # -- simulate: streamed aggregate counts (all integers, so sums are order-free) -------------------------
 _agg = _Fields()

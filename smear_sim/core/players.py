@@ -5,8 +5,8 @@ A policy is a complete player (bidding, trump, discards, play). The kernels disp
 parameter, written after a colon: ``pimc:16`` is the search player with 16 sampled deals a decision. The
 kernel code packs both: ``code = number + PARAM_SCALE * parameter``, where ``number`` is the name's index in
 :data:`POLICIES`; a policy without a parameter has parameter 0, so its code is its number. This module
-imports no Numba, so the command line can check a ``--policy`` before any kernel loads. ``equity`` bids from
-tables made for the rules in play: :func:`smear_sim.analysis.bidder_tables.player_model` gives the kernels those tables.
+imports no Numba, so the command line can check a ``--policy`` before any kernel loads. ``equity`` and
+``expert`` bid from tables made for the rules in play (:func:`reads_tables`): :func:`smear_sim.analysis.bidder_tables.player_model` gives the kernels those tables.
 """
 
 from __future__ import annotations
@@ -21,19 +21,25 @@ __all__ = [
     "FAST_POLICIES",
     "PARAM_SCALE",
     "POLICIES",
+    "TABLE_POLICIES",
     "PolicySpec",
     "parse_policies",
     "parse_policy",
     "policy_array",
     "policy_code",
+    "reads_tables",
 ]
 
-POLICIES = ("random", "heuristic", "heuristic-v1", "pimc", "equity", "count")  # index = the kernels' policy number
+# index = the kernels' policy number; a new player goes at the end, so that no existing code changes
+POLICIES = ("random", "heuristic", "heuristic-v1", "pimc", "equity", "count", "expert")
 FAST_POLICIES = ("random", "heuristic", "heuristic-v1", "equity", "count")  # the ones that play about a million hands a second
 PARAM_SCALE = 256  # code = number + PARAM_SCALE * parameter
 
 # Policies that take a parameter: (meaning, default, smallest, largest).
-_PARAMETERS = {"pimc": ("sampled deals per card decision", 16, 1, 4096)}
+_PARAMETERS = {"pimc": ("sampled deals per card decision", 16, 1, 4096),
+               "expert": ("sampled deals per decision", 16, 1, 4096)}
+# Policies whose kernels read the equity bidder's tables (the ``model``): they must be at hand before such a run.
+TABLE_POLICIES = ("equity", "expert")
 
 
 @dataclass(frozen=True)
@@ -99,3 +105,16 @@ def policy_code(name: str) -> int:
 def policy_array(policies: tuple[str, str]) -> np.ndarray:
     """The kernels' policy codes for team 0 and team 1."""
     return np.array([policy_code(p) for p in policies], dtype=np.int64)
+
+
+def reads_tables(policies: str | tuple[str, ...] | list[str]) -> bool:
+    """Whether any of ``policies`` (one name, ``"a,b"``, or a sequence of names) reads the equity bidder's tables
+    (:data:`TABLE_POLICIES`). A name that is not a policy reads none (the parse that rejects it comes later)."""
+    names = policies.split(",") if isinstance(policies, str) else list(policies)
+    for name in names:
+        try:
+            if parse_policy(str(name)).name in TABLE_POLICIES:
+                return True
+        except SmearError:
+            continue
+    return False

@@ -1,4 +1,5 @@
-"""Throughput benchmark: the dealing ceiling, full hands and complete games per second, measured in one run.
+"""Throughput benchmark: the dealing ceiling, full hands and complete games per second, and the search players'
+hands per second, measured in one run.
 
 Every figure is the median of ``repeats`` timed runs after a warm-up call (which also compiles the
 kernels or loads them from the cache), so one noisy run on a shared machine does not decide the result.
@@ -31,8 +32,14 @@ from .runner import (
 __all__ = ["run_bench"]
 
 
-def _median_rate(run, hands: int, repeats: int) -> float:
-    run(min(hands, 1000))  # warm-up: compile or load from cache
+# The search players, each against heuristic (the figures pimc_hand_per_s and expert_hand_per_s).
+SEARCH_POLICIES = ("pimc:16", "expert:16")
+MAX_SEARCH_HANDS = 100_000
+SEARCH_WARM_UP = 4  # hands: enough to compile (or load) the kernel
+
+
+def _median_rate(run, hands: int, repeats: int, warm_up: int = 1000) -> float:
+    run(min(hands, warm_up))  # warm-up: compile or load from cache
     rates = []
     for _ in range(repeats):
         started = time.perf_counter()
@@ -49,16 +56,19 @@ def run_bench(
     seed: int = 1,
     rules: Rules | None = None,
     threads: int | None = None,
+    search_hands: int = 100,
 ) -> dict[str, Any]:
     """The bench figures of docs/formats.md, the same for every fast policy under ``rules`` (the equity bidder
-    where its tables are at hand), and complete games. (The search players play about a thousand times slower;
-    benchmarks/pimc.py measures them.)
+    where its tables are at hand), complete games, and the search players: ``pimc:16`` and ``expert:16`` against
+    ``heuristic`` over ``search_hands`` hands a run (0: not measured; they play thousands of times slower, and
+    ``expert`` only where the equity bidder's tables are at hand, since it calls by them).
 
     Games are played from 0-0 with the default policy, ``hands // 10`` of them per timed run (about as many
     hands as a run of hands). ``game_hand_ratio`` is games/s times the mean hands per game over full hands/s:
     1 when a hand played inside a game costs what a lone hand does.
     """
     check_count("hands", hands, minimum=1000)
+    check_count("search_hands", search_hands, minimum=0, maximum=MAX_SEARCH_HANDS)
     drivers = kernels()
     rules = rules or Rules()
     rules_array = rules.to_array()
@@ -77,16 +87,17 @@ def run_bench(
     models = {policy: none for policy in FAST_POLICIES if policy != "equity"}
     if tables is not None:
         models["equity"] = tables.model()
+    model_of = dict(models)
 
-    def full(policy: str, n_threads: int):
-        codes = policy_array((policy, policy))
+    def full(policy: str, n_threads: int, against: str | None = None):
+        codes = policy_array((policy, against or policy))
 
         seated = drivers.seated_arg(codes)
 
         def run(n: int) -> None:
             for start, count in chunk_ranges(n, DEFAULT_CHUNK):
                 across_threads(lambda first, size: drivers.simulate_hands(key, first, size, 1, rules_array, codes,
-                                                                          models[policy], seated),
+                                                                          model_of[policy], seated),
                                start, count, n_threads)
 
         return run
@@ -112,6 +123,15 @@ def run_bench(
                                                                              none, 0, 0, 3, seated).sum(axis=0),
                                   0, n, threads))
 
+    search: dict[str, int] = {}
+    if search_hands:
+        for policy in SEARCH_POLICIES:
+            name = policy.split(":")[0]
+            if name == "expert" and tables is None:
+                continue  # it calls by the tables, and these rules have none at hand
+            model_of[policy] = models["equity"] if name == "expert" else none
+            search[f"{name}_hand_per_s"] = round(_median_rate(full(policy, threads, "heuristic"), search_hands,
+                                                              repeats, warm_up=SEARCH_WARM_UP), 1)
     counts = play_games(games)
     hands_per_game = counts[L.GAME_DEALS] / counts[L.GAMES]
     game_rate = _median_rate(play_games, games, repeats)
@@ -126,6 +146,8 @@ def run_bench(
         "game_hand_ratio": round(game_rate * float(hands_per_game) / default["full_hand_per_s"], 3),
         "policy": "heuristic",
         "policies": per_policy,
+        **search,
+        "search_hands_per_run": search_hands,
         "rules": rules.as_dict(),
         "hands_per_run": hands,
         "repeats": repeats,

@@ -34,10 +34,6 @@ from ..core.layout import (
     MOON,
     N_POINTS,
     PASS,
-    R_FORCED_BID,
-    R_MIN_BID,
-    R_MOON,
-    R_ROUND_POINTS,
     R_TRUMP_ANYTIME,
     REC_AWARDS,
     REC_BID,
@@ -59,15 +55,21 @@ from ..core.layout import (
     REC_TRICK_WINNERS,
     REC_TRUMP,
     REC_WINNER,
+    SEARCHED_TRUMP_SHIFT,
+    ST_CALLS,
+    ST_DEALER,
     ST_HANDS,
     ST_LEADER,
     ST_LED_SUIT,
+    ST_N_CALLS,
     ST_N_IN_TRICK,
     ST_SIZE,
 )
 from ..core.tables import MISDEAL_MASK, TABLES
 from .bits import ONE, ZERO, bit, has, lowest_card
-from .players import choose_bid, choose_keep, choose_play, choose_trump
+from .players import EXPERT, SEATED, choose_keep, choose_play, choose_trump, search_keep, search_play, search_trump_keep
+from .players.bids import legal_calls as legal_calls  # where the tests and older callers find it
+from .players.bids import policy_call, when
 from .rng import below
 from .scoring import score_state
 from .state import play_card, start_play
@@ -80,6 +82,8 @@ _SCORING_RANKS = np.flatnonzero(TABLES.rank_points)  # the ranks that carry card
 _SCORING_RANK_MASKS = TABLES.rank_masks[_SCORING_RANKS]
 _SCORING_POINTS = TABLES.rank_points[_SCORING_RANKS]
 _NOT_MISDEAL = ~np.uint64(MISDEAL_MASK)
+_DECK = (ONE << np.uint64(54)) - ONE
+_TRUMP_SHIFT = np.uint64(SEARCHED_TRUMP_SHIFT)  # trump_keep packs the trump above the card bits
 
 
 # -- plain values for the hand kernels' arguments ---------------------------------------------------------
@@ -169,42 +173,6 @@ def deal_playable(state, pool, n_pool, fixed_seat, fixed_hand, deck, hands, misd
 # -- auction ------------------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
-def legal_calls(rules, position, calls):
-    """The calls open to the seat at ``position`` (0 = the opener) after ``calls[:position]``:
-    ``(low, high, moon_ok, must, moon_called)``. The numbers run from ``low`` to ``high`` (none when low > high),
-    PASS is allowed unless ``must``, MOON when ``moon_ok``; after a moon (``moon_called``) only PASS is."""
-    highest = 0
-    anyone = False
-    moon_called = False
-    for i in range(position):
-        c = calls[i]
-        if c == MOON:
-            moon_called = True
-        elif c != PASS:
-            highest = c
-        anyone |= c != PASS
-    max_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
-    if moon_called:
-        return max_points + 1, max_points, False, False, True
-    forced = rules[R_FORCED_BID]
-    must = (forced == 0 and position == 0) or (forced == 1 and position == 3 and not anyone)
-    return max(rules[R_MIN_BID], highest + 1), max_points, rules[R_MOON] == 1, must, False
-
-
-@njit(cache=True)
-def policy_call(state, hand, dealer, position, calls, score0, score1, rules, policies, model, seated):
-    """The call the seat at ``position`` makes by its team's policy after ``calls[:position]``."""
-    low, high, moon_ok, must, moon_called = legal_calls(rules, position, calls)
-    if moon_called:
-        return PASS
-    seat = (dealer + 1 + position) % 4
-    us, them = (score0, score1) if seat & 1 == 0 else (score1, score0)
-    max_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
-    return choose_bid(policies[seat & 1], model, seated, state, hand, seat, dealer, calls, position, us, them, low,
-                      high, moon_ok, must, rules, max_points)
-
-
 @njit(cache=True)
 def auction_from(state, hands, dealer, score0, score1, rules, policies, model, seated, calls, first):
     """Finish an auction whose first ``first`` calls are in ``calls``: each later seat calls by its policy, which
@@ -276,8 +244,8 @@ def play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, 
             return
     else:
         bid = PASS
-    play_contract(state, hands, known, hs, score0, score1, rules, policies, seated, bidder, bid, trump, give, keep, rec,
-                  trace)
+    contract(seated, state, hands, known, hs, dealer, rec[REC_BIDS: REC_BIDS + 4], score0, score1, rules, policies,
+             model, seated, bidder, bid, trump, give, keep, rec, trace)
 
 
 @njit(cache=True)
@@ -302,7 +270,8 @@ def play_contract(state, hands, known, hs, score0, score1, rules, policies, seat
                   trace):
     """The hand after the auction: ``bidder`` takes the kitty and names trump (``trump`` -1: by its policy),
     everyone discards, six tricks are played and the hand is scored for ``bid`` (PASS: hand analysis, where
-    the caller settles every bid from the points). ``hands`` is played down to nothing."""
+    the caller settles every bid from the points). ``hands`` is played down to nothing. This is the fast players'
+    way; a table where ``expert`` sits plays :func:`search_contract` (:func:`contract` chooses as it compiles)."""
     rec[REC_BIDDER] = bidder
     rec[REC_BID] = bid
     for seat in range(4):
@@ -329,6 +298,74 @@ def play_contract(state, hands, known, hs, score0, score1, rules, policies, seat
         if winner >= 0:
             rec[REC_TRICK_WINNERS + k // 4] = winner
     score_state(hs, rules, rec)
+
+
+@njit(cache=True)
+def search_contract(state, hands, known, hs, dealer, calls, score0, score1, rules, policies, model, seated, bidder, bid,
+                  trump, give, keep, rec, trace):
+    """The hand after the auction: ``bidder`` takes the kitty and names trump (``trump`` -1: by its policy),
+    everyone discards, six tricks are played and the hand is scored for ``bid`` (PASS: hand analysis, where
+    the caller settles every bid from the points). ``hands`` is played down to nothing. ``dealer`` and ``calls``
+    (the auction's 4 calls; not read in hand analysis) go into the hand state for the players that read them. The
+    way of a table where ``expert`` sits: it searches its trump, keep and cards (:func:`play_contract` is the
+    others')."""
+    rec[REC_BIDDER] = bidder
+    rec[REC_BID] = bid
+    n_calls = 0 if bid == PASS else 4
+    for seat in range(4):
+        known[seat] = hands[seat]
+    known[bidder] |= hands[4]
+    # A search player chooses trump and keep together (ZERO: the policy does not search them).
+    searched = search_trump_keep(policies[bidder & 1], seated, state, hands[bidder], hands[4], bidder, trump, dealer,
+                                 calls, n_calls, score0, score1, bid, rules, keep, policies, model)
+    if searched != ZERO:
+        trump = np.int64(searched >> _TRUMP_SHIFT)
+    elif trump < 0:
+        trump = choose_trump(policies[bidder & 1], seated, state, known[bidder], rules)
+    rec[REC_TRUMP] = trump
+    t = trump
+    for seat in range(4):
+        if seat == bidder and searched != ZERO:
+            kept = searched & _DECK
+        else:
+            kept = ZERO
+            if seat != bidder:
+                kept = search_keep(policies[seat & 1], seated, state, known[seat], seat, bidder, t, dealer, calls,
+                                   n_calls, score0, score1, bid, rules, keep, policies, model)
+            if kept == ZERO:
+                kept = choose_keep(policies[seat & 1], seated, state, known[seat], t, keep[t])
+        if trace:
+            _write_cards(rec, REC_DISCARDS + 7 * seat, known[seat] & ~kept, 7)
+        hands[seat] = kept
+
+    start_play(hs, hands, known, t, bidder, bid, score0, score1)
+    hs[ST_DEALER] = dealer
+    hs[ST_N_CALLS] = n_calls
+    for i in range(n_calls):
+        hs[ST_CALLS + i] = calls[i]
+    anytime = rules[R_TRUMP_ANYTIME] == 1
+    for k in range(24):
+        seat = (hs[ST_LEADER] + hs[ST_N_IN_TRICK]) % 4  # state.to_play, and legal_cards below, by hand:
+        legal = legal_mask(np.uint64(hs[ST_HANDS + seat]), t, hs[ST_LED_SUIT], anytime)  # no array arguments
+        c = search_play(policies[seat & 1], seated, state, hs, legal, rules, give, policies, model)
+        rec[REC_PLAYS + k] = c
+        winner = play_card(hs, c, anytime)
+        if winner >= 0:
+            rec[REC_TRICK_WINNERS + k // 4] = winner
+    score_state(hs, rules, rec)
+
+
+@njit(cache=True, inline="always")
+def _fast_contract(state, hands, known, hs, dealer, calls, score0, score1, rules, policies, model, seated, bidder, bid,
+                   trump, give, keep, rec, trace):
+    return play_contract(state, hands, known, hs, score0, score1, rules, policies, seated, bidder, bid, trump, give,
+                         keep, rec, trace)
+
+
+# The hand after the auction, ``contract(seated, <search_contract's arguments>)``: search_contract where expert sits,
+# else play_contract, chosen as the kernel compiles and inlined, so that the fast players' hands run exactly the code
+# they ran before expert existed (with expert's branches in their card loop, heuristic simulation ran 25% slower).
+contract = when(SEATED.index(EXPERT), search_contract, _fast_contract, 19, inline="always")
 
 
 @njit(cache=True)

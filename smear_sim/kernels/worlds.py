@@ -33,7 +33,7 @@ from numba import njit
 from ..core.layout import R_MISDEAL, ST_BIDDER, ST_HANDS, ST_PLAYED, ST_TRUMP
 from ..core.tables import MISDEAL_MASK, TABLES
 from .bits import ONE, ZERO, bit, nth_card, popcount
-from .hand import policy_call
+from .players.bids import policy_call
 from .rng import below, random_subset
 from .state import mask_at, sample_world, seen_by
 

@@ -43,8 +43,8 @@ from ..reference.view import SeatView, legal_actions, parse_view
 from .games import GameFolder
 
 __all__ = ["BOT_PLAYERS", "DEFAULT_IDLE_EXPIRY", "DEFAULT_MAX_TABLES", "IDLE_EXPIRY_RANGE", "MAX_PIMC",
-           "MAX_TABLES_RANGE", "TABLE_FIELDS", "Table", "TableGone", "Tables", "TooManyTables", "bot_cost", "deal",
-           "hint_costs", "hint_policy"]
+           "MAX_TABLES_RANGE", "SEARCH_BOTS", "TABLE_FIELDS", "Table", "TableGone", "Tables", "TooManyTables",
+           "bot_cost", "deal", "hint_costs", "hint_policy"]
 
 DEFAULT_MAX_TABLES = 16  # each a few KB, but each may run bots and hints on the shared simulator
 MAX_TABLES_RANGE = (1, 1000)
@@ -52,6 +52,7 @@ DEFAULT_IDLE_EXPIRY = 3600  # seconds untouched before a table is closed
 IDLE_EXPIRY_RANGE = (10, 7 * 24 * 3600)
 REMEMBERED = 1024  # ids of expired tables kept, to answer 410 rather than 404
 BOT_PLAYERS = ("heuristic", "equity", "count")  # offered first; any fast player, or pimc:K, is taken too
+SEARCH_BOTS = ("expert", "pimc")  # search players, offered with their cost
 MAX_PIMC = 64  # sampled deals a search bot plays out per card here: about K double-dummy solves a card
 MAX_SEED = 2**53  # a seed the page's JavaScript holds exactly, and S + hands still fits
 TABLE_FIELDS = ("seat", "bots", "seed", "rules")
@@ -83,14 +84,14 @@ def _bots(value: Any, rules: Rules) -> str:
         raise SmearError(f"bots must be a player's name such as {' or '.join(BOT_PLAYERS)} or pimc:8, "
                          f"got {str(value)[:60]}")
     spec = parse_policy(value)
-    if spec.name == "pimc":
+    if spec.name in SEARCH_BOTS:
         if spec.param > MAX_PIMC:
-            raise SmearError(f"bots pimc:{spec.param} plays out too many deals a card for the page: at most "
-                             f"pimc:{MAX_PIMC}")
+            raise SmearError(f"bots {spec.name}:{spec.param} plays out too many deals a card for the page: at most "
+                             f"{spec.name}:{MAX_PIMC}")
     elif spec.name not in FAST_POLICIES:
-        raise SmearError(f"bots {value!r} is not offered: choose {', '.join(BOT_PLAYERS)} or pimc:K")
-    name = spec.name if spec.name != "pimc" else f"pimc:{spec.param}"
-    if spec.name == "equity":
+        raise SmearError(f"bots {value!r} is not offered: choose {', '.join(BOT_PLAYERS)}, expert:K or pimc:K")
+    name = str(spec)
+    if spec.name in ("equity", "expert"):  # expert calls as equity does
         from ..analysis.models import tables_ready
 
         if not tables_ready(rules):
@@ -101,7 +102,7 @@ def _bots(value: Any, rules: Rules) -> str:
 
 def bot_cost(bots: str) -> str:
     """What a bot's turn costs, in words, for the page."""
-    if bots.startswith("pimc"):
+    if parse_policy(bots).name in SEARCH_BOTS:
         k = parse_policy(bots).param
         return (f"a search player: each of its cards plays out {k} sampled deals double dummy (about {k} solves a "
                 "card, up to a second or more); its first use compiles the solver (a minute or more)")
@@ -497,7 +498,8 @@ def _duration(seconds: float) -> str:
 
 # The decisions a hint is asked about at a table: every policy the hints model is a fast one.
 def hint_policy(bots: str) -> str:
-    """The player a table's hints model the other seats by: the bots' own, a search player's fast twin
-    (``heuristic``: pimc bids and keeps as it does)."""
-    return bots if parse_policy(bots).name in FAST_POLICIES else "heuristic"
+    """The player a table's hints model the other seats by: the bots' own, or a search player's fast twin (pimc bids
+    as ``heuristic`` does, expert as ``equity``)."""
+    name = parse_policy(bots).name
+    return bots if name in FAST_POLICIES else ("equity" if name == "expert" else "heuristic")
 

@@ -44,6 +44,7 @@ def test_bad_input_is_refused_before_work(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(json.loads(Path(view).read_text()) | {"plays": ["AH", "AH"]}))
     assert "already played" in assert_clean_failure(invoke("hint", str(bad)))
+    assert "cannot play out" in assert_clean_failure(invoke("hint", view, "--playout", "expert:4"))
 
 
 def test_help_has_examples():

@@ -111,6 +111,13 @@ def test_match_json_and_table():
     assert "heuristic vs random" in out and "gains per hand" in out
 
 
+def test_match_expert_games():
+    """The strongest player plays a duplicate match from the command line (the smallest size: it searches)."""
+    data = ok_json("match", "expert:2", "pimc:2", "--games", "1", "--seed", "3", "--threads", "1")
+    assert (data["policy_a"], data["policy_b"], data["games_played"]) == ("expert:2", "pimc:2", 2)
+    assert data["wins"] + data["losses"] + data["unfinished"] == 2
+
+
 def test_match_games_json_and_table():
     data = ok_json("match", "equity", "heuristic", "--games", "300", "--seed", "2")
     assert (data["policy_a"], data["policy_b"], data["games"], data["games_played"]) == ("equity", "heuristic", 300,
@@ -144,10 +151,11 @@ def test_equity_under_new_rules_makes_its_tables_first_with_the_steps_and_time_l
 
 
 def test_bench_json_fields():
-    out = ok("bench", "--hands", "1000", "--repeats", "1", "--threads", "1").stdout
-    assert "Throughput" in out and "Complete games" in out
+    out = ok("bench", "--hands", "1000", "--repeats", "1", "--threads", "1", "--search-hands", "2").stdout
+    assert "Throughput" in out and "Complete games" in out and "Search, expert:16 against heuristic" in out
     # all threads again afterwards; bench takes the rule options like every command that simulates
-    data = ok_json("bench", "--hands", "1000", "--repeats", "1", "--rule", "round_points=true")
+    data = ok_json("bench", "--hands", "1000", "--repeats", "1", "--rule", "round_points=true", "--search-hands", "0")
+    assert "pimc_hand_per_s" not in data and "expert_hand_per_s" not in data
     assert data["rules"] == Rules(round_points=True).as_dict()
     for name in ("threads", "deal_only_per_s", "full_hand_per_s", "full_hand_per_s_single", "ratio_to_deal_only",
                  "full_game_per_s", "hands_per_game", "game_hand_ratio"):
@@ -163,7 +171,7 @@ def test_bench_json_fields():
 
 BAD = {
     "threads_999": (["simulate", "--hands", "10", "--threads", "999"], "--threads must be between 1 and"),
-    "unknown_policy": (["simulate", "--hands", "10", "--policy", "clever"], "choose random, heuristic, heuristic-v1, pimc:K, equity or count"),
+    "unknown_policy": (["simulate", "--hands", "10", "--policy", "clever"], "choose random, heuristic, heuristic-v1, pimc:K, equity, count or expert:K"),
     "three_policies": (["simulate", "--hands", "10", "--policy", "a,b,c"], "two separated by a comma"),
     "misspelt_rule": (["simulate", "--hands", "10", "--rule", "round_point=true"], "did you mean 'round_points'"),
     "bad_rule_value": (["simulate", "--hands", "10", "--rule", "target=lots"], "whole number"),
@@ -171,9 +179,11 @@ BAD = {
     "rule_without_value": (["simulate", "--hands", "10", "--rule", "moon"], "KEY=VALUE"),
     "missing_rules_file": (["simulate", "--hands", "10", "--rules", "no-such-file.toml"], "does not exist"),
     "seed_too_big": (["simulate", "--hands", "10", "--seed", str(2**64)], "--seed must be a whole number"),
-    "match_unknown_policy": (["match", "heuristic", "genius", "--deals", "10"], "choose random, heuristic, heuristic-v1, pimc:K, equity or count"),
+    "match_unknown_policy": (["match", "heuristic", "genius", "--deals", "10"], "choose random, heuristic, heuristic-v1, pimc:K, equity, count or expert:K"),
     "match_threads_999": (["match", "--deals", "10", "--threads", "999"], "--threads must be between 1 and"),
     "match_games_and_deals": (["match", "--games", "10", "--deals", "10"], "--deals cannot apply with --games"),
+    "match_expert_no_k": (["match", "expert:0", "pimc:16", "--games", "2"], "expert:K needs K"),
+    "match_expert_bad_k": (["match", "expert:x", "heuristic", "--games", "2"], "expert:K needs K"),
     "bench_threads_999": (["bench", "--hands", "1000", "--threads", "999"], "--threads must be between 1 and"),
     "bench_bad_rule": (["bench", "--hands", "1000", "--rule", "target=0"], "target=0 is out of range"),
     "huge_target": (["simulate", "--hands", "10", "--rule", f"target={10**30}"], "is out of range"),

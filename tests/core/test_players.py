@@ -15,7 +15,7 @@ def test_parse_policies():
     assert parse_policies(["random", "heuristic"]) == ("random", "heuristic")
     assert parse_policies("pimc, heuristic-v1") == ("pimc:16", "heuristic-v1")
     assert parse_policies("PIMC:8") == ("pimc:8", "pimc:8")
-    with pytest.raises(SmearError, match="choose random, heuristic, heuristic-v1, pimc:K, equity or count"):
+    with pytest.raises(SmearError, match="choose random, heuristic, heuristic-v1, pimc:K, equity, count or expert:K"):
         parse_policies("greedy")
     with pytest.raises(SmearError, match="two separated by a comma"):
         parse_policies("random,random,random")
@@ -37,3 +37,19 @@ def test_policy_array_matches_the_kernel_numbers():
     codes = policy_array(("pimc:12", "heuristic-v1"))
     assert list(codes) == [players.PIMC + PARAM_SCALE * 12, players.HEURISTIC_V1]
     assert players.policy_kind(codes[0]) == players.PIMC and players.policy_param(codes[0]) == 12
+
+
+def test_expert_is_the_last_policy_and_takes_k():
+    """``expert`` was added at the end, so the codes of the earlier players are unchanged."""
+    from smear_sim.core.players import reads_tables
+
+    assert POLICIES[:6] == ("random", "heuristic", "heuristic-v1", "pimc", "equity", "count")
+    assert POLICIES[-1] == "expert"
+    assert parse_policies("expert,pimc") == ("expert:16", "pimc:16")
+    assert parse_policies("EXPERT:4") == ("expert:4", "expert:4")
+    assert list(policy_array(("expert:8", "heuristic"))) == [POLICIES.index("expert") + PARAM_SCALE * 8, 1]
+    for bad in ("expert:0", "expert:x", "expert:", "expert:5000"):
+        with pytest.raises(SmearError, match="expert:K needs K"):
+            parse_policies(bad)
+    assert reads_tables("expert:4,heuristic") and reads_tables(("heuristic", "equity"))
+    assert not reads_tables("pimc:16") and not reads_tables(("heuristic", "random")) and not reads_tables("nonsense")

@@ -37,7 +37,7 @@ POLICIES = {"random": kp.RANDOM, "heuristic": kp.HEURISTIC, "heuristic-v1": kp.H
 NO_MODEL = empty_model()
 ACE, KING, QUEEN, JACK, TEN, TWO = 12, 11, 10, 9, 8, 0
 
-EVERYONE = kp.seated_arg(range(len(kp.SEATED) + 1))  # every player compiled in (policy codes 0..4)
+EVERYONE = kp.seated_arg(range(len(kp.SEATED) + 1))  # every player compiled in (policy codes 0..6)
 
 
 def new_state(seed: int = 1, index: int = 0) -> np.ndarray:
@@ -403,8 +403,8 @@ def play(policy: int, hs: np.ndarray, rules: Rules | None = None) -> int:
     rules = rules or Rules()
     array = rules.to_array()
     give, _ = policy_tables(array)
-    return int(kp.choose_play(policy, kp.seated_arg([policy]), new_state(), hs, ks.legal_cards(hs, array), array,
-                              give))
+    return int(kp.search_play(policy, kp.seated_arg([policy]), new_state(), hs, ks.legal_cards(hs, array), array,
+                              give, np.array([policy, policy], dtype=np.int64), NO_MODEL))
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(trump_anytime=True, round_points=True, low_to="taker")],
@@ -417,8 +417,9 @@ def test_choose_play_is_always_legal(rules):
     for hs, legal in _play_states(rules, random.Random(str(rules)), 40):
         kernel_legal = ks.legal_cards(hs, array)
         assert cards_in(kernel_legal) == legal
-        for policy in (kp.RANDOM, kp.HEURISTIC, kp.HEURISTIC_V1, policy_code("pimc:2")):
-            c = kp.choose_play(policy, kp.seated_arg([policy]), state, hs, kernel_legal, array, give)
+        for policy in (kp.RANDOM, kp.HEURISTIC, kp.HEURISTIC_V1, policy_code("pimc:2"), policy_code("expert:2")):
+            c = kp.search_play(policy, kp.seated_arg([policy]), state, hs, kernel_legal, array, give,
+                               np.array([policy, policy], dtype=np.int64), NO_MODEL)
             assert c in legal, (policy, legal)
         n += 1
     assert n == 40 * 24
@@ -527,22 +528,28 @@ def test_v2_fix6_moon_only_with_the_jack():
 
 
 def test_a_kernel_compiles_only_the_players_at_its_table(tmp_path):
-    """``seated`` decides, by its type, which players' code a kernel compiles: none of the search player's (nor
-    its solver's) for heuristic players, and the search player's where it plays. Fresh process, empty cache."""
+    """``seated`` decides, by its type, which players' code a kernel compiles: none of the search players' (nor
+    their solver's) for heuristic players, and a search player's where it plays (pimc's not expert's, and the other
+    way round). Fresh process, empty cache."""
     script = (
         "import numba\n"
+        "from smear_sim.core.bidder import empty_model\n"
         "from smear_sim.core.players import policy_code\n"
         "from smear_sim.kernels import players as kp, solver\n"
-        "from smear_sim.kernels.players import pimc\n"
+        "from smear_sim.kernels.players import expert, pimc\n"
         "def signature(seated):\n"
         "    return (numba.int64, numba.typeof(seated), numba.uint64[::1], numba.int64[::1], numba.uint64,\n"
-        "            numba.int64[::1], numba.int64[:, ::1])\n"
-        "kp.choose_play.compile(signature(kp.seated_arg([kp.HEURISTIC])))\n"
-        "print(len(pimc.play.signatures), len(solver.solve.signatures))\n"
-        "kp.choose_play.compile(signature(kp.seated_arg([policy_code('pimc:2')])))\n"
-        "print(len(pimc.play.signatures), len(solver.solve.signatures))\n"
+        "            numba.int64[::1], numba.int64[:, ::1], numba.int64[::1], numba.typeof(empty_model()))\n"
+        "def counts():\n"
+        "    print(len(pimc.play.signatures), len(expert.play.signatures), len(solver.solve.signatures))\n"
+        "kp.search_play.compile(signature(kp.seated_arg([kp.HEURISTIC])))\n"
+        "counts()\n"
+        "kp.search_play.compile(signature(kp.seated_arg([policy_code('pimc:2')])))\n"
+        "counts()\n"
+        "kp.search_play.compile(signature(kp.seated_arg([policy_code('expert:2')])))\n"
+        "counts()\n"
     )
     done = subprocess.run([sys.executable, "-c", script], env=os.environ | {"NUMBA_CACHE_DIR": str(tmp_path)},
-                          capture_output=True, text=True, timeout=900)
+                          capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split()[:4] == ["0", "0", "1", "1"]
+    assert done.stdout.split() == ["0", "0", "0", "1", "0", "1", "1", "1", "1"]

@@ -30,7 +30,7 @@ from .auction import auction_deals, auction_hands, position_outcomes
 from .decisions import card_hint, deal_hint
 from .duplicate import duplicate_games, duplicate_hands
 from .games import simulate_games, trace_games
-from .hands import deal_only, simulate_hands, trace_hands
+from .hands import deal_only, search_worlds, simulate_hands, trace_hands
 from .outcomes import analyze_hands, deal_outcomes, hand_outcomes, outcome_code
 
 __all__ = [
@@ -47,6 +47,7 @@ __all__ = [
     "hand_outcomes",
     "outcome_code",
     "position_outcomes",
+    "search_worlds",
     "seated_arg",
     "simulate_games",
     "simulate_hands",

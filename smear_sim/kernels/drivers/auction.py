@@ -33,9 +33,9 @@ from ..hand import (
     SEAT_3,
     auction_from,
     card_pool,
+    contract,
     deal_playable,
     legal_calls,
-    play_contract,
     policy_call,
     scratch,
     throw_in,
@@ -92,8 +92,8 @@ def _play_call(state, hands, work, known, hs, dealer, score0, score1, rules, pol
     if bidder < 0:
         throw_in(rec)
         return OUT_THROWN_IN
-    play_contract(state, work, known, hs, score0, score1, rules, policies, seated, bidder, bid, POLICY_TRUMP, give, keep,
-                  rec, NO_TRACE)
+    contract(seated, state, work, known, hs, dealer, calls, score0, score1, rules, policies, model, seated, bidder, bid,
+             POLICY_TRUMP, give, keep, rec, NO_TRACE)
     return outcome_code(rec, team)
 
 

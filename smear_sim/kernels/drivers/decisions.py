@@ -20,14 +20,7 @@ import numpy as np
 from numba import njit
 
 from ...core.layout import (
-    MOON,
     N_OUTCOMES,
-    OUT_MAX,
-    OUT_MOON_FAILED,
-    OUT_MOON_MADE,
-    OUT_NUMERIC,
-    R_ROUND_POINTS,
-    R_TARGET,
     R_TRUMP_ANYTIME,
     REC_BID,
     REC_BIDDER,
@@ -44,6 +37,7 @@ from ...core.layout import (
     ST_TRICKS_DONE,
     ST_TRUMP,
 )
+from ..outcome_codes import outcome_code, value_outcome
 from ..players import check_seated, choose_keep, choose_play, policy_tables
 from ..rng import stream_key
 from ..scoring import score_state
@@ -52,7 +46,6 @@ from ..state import apply_card, play_card, start_play
 from ..trick import legal_mask
 from ..worlds import deal_world, play_world
 from .blocks import block_bounds
-from .outcomes import outcome_code
 
 __all__ = ["HINT_FALLBACK", "HINT_HIST", "HINT_TRIES", "HINT_WORLDS", "card_hint", "deal_hint", "hint_size",
            "value_outcome"]
@@ -65,29 +58,6 @@ TT_BITS = 16
 def hint_size(n):
     """The length of a hint's counts for ``n`` actions."""
     return HINT_HIST + n * N_OUTCOMES + 2 * n * n
-
-
-@njit(cache=True)
-def value_outcome(v, bidder, bid, team, rules):
-    """The outcome code (seen from ``team``) of a hand whose solver value is ``v``, or -1 when more than one
-    outcome has that value (then the line must be played out)."""
-    side = 0 if (bidder & 1) == team else 1
-    if bid == MOON:
-        if v == rules[R_TARGET]:
-            return OUT_MOON_MADE + side * (OUT_MAX + 1)  # a moon made leaves the other team no point
-        return OUT_MOON_FAILED + side
-    n_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
-    found = -1
-    for won in range(n_points + 1):
-        for other in range(n_points + 1 - won):
-            delta = won if won >= bid else -bid
-            if delta - other != v:
-                continue
-            code = OUT_NUMERIC + (side * (2 * OUT_MAX + 1) + delta + OUT_MAX) * (OUT_MAX + 1) + other
-            if found >= 0 and code != found:
-                return -1
-            found = code
-    return found
 
 
 @njit(cache=True)

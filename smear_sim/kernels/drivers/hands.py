@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...core.layout import AGG_SIZE, R_MISDEAL, REC_MISDEALS, REC_SIZE
+from ...core.layout import AGG_SIZE, R_MISDEAL, REC_MISDEALS, REC_SIZE, ST_FALLBACKS, ST_WORLDS
 from ..bits import ZERO
 from ..hand import (
     AUCTION,
@@ -23,7 +23,11 @@ from ..players import check_seated, policy_tables
 from ..rng import stream_key
 from .blocks import block_bounds
 
-__all__ = ["DEAL_MIX", "DEAL_REDEALS", "DEAL_SIZE", "deal_only", "simulate_hands", "trace_hands"]
+__all__ = ["DEAL_MIX", "DEAL_REDEALS", "DEAL_SIZE", "SEARCH_FALLBACKS", "SEARCH_HANDS", "SEARCH_SIZE", "SEARCH_WORLDS",
+           "deal_only", "search_worlds", "simulate_hands", "trace_hands"]
+
+SEARCH_HANDS, SEARCH_WORLDS, SEARCH_FALLBACKS = 0, 1, 2  # search_worlds' counts
+SEARCH_SIZE = 3
 
 
 @njit(cache=True, nogil=True)
@@ -48,6 +52,33 @@ def simulate_hands(seed, start, count, n_blocks, rules, policies, model, seated)
                       POLICY_TRUMP, give, keep, rec, NO_TRACE)
             count_hand(agg[b], rec)
     return agg
+
+
+@njit(cache=True, nogil=True)
+def search_worlds(seed, start, count, n_blocks, rules, policies, model, seated):
+    """The hands of :func:`simulate_hands`, counting the worlds a search player that reads the auction drew for its
+    card decisions and how many of them fell back to ignoring the calls (the hand state's ``ST_WORLDS`` and
+    ``ST_FALLBACKS``; :mod:`smear_sim.kernels.players.expert`). Per block ``[n_blocks, SEARCH_SIZE]``."""
+    acc = np.zeros((n_blocks, SEARCH_SIZE), dtype=np.int64)
+    pool, _ = card_pool(ZERO)
+    misdeal_rule = rules[R_MISDEAL] == 1
+    check_seated(policies, seated)
+    give, keep = policy_tables(rules)
+    for b in range(n_blocks):
+        lo, hi = block_bounds(count, n_blocks, b)
+        state, deck, hands, known, rec, hs = scratch()
+        for i in range(lo, hi):
+            index = start + i
+            state[0] = stream_key(seed, index)
+            rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
+            hs[ST_WORLDS] = 0  # a thrown-in hand never starts play
+            hs[ST_FALLBACKS] = 0
+            play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, model, seated, AUCTION,
+                      POLICY_TRUMP, give, keep, rec, NO_TRACE)
+            acc[b, SEARCH_HANDS] += 1
+            acc[b, SEARCH_WORLDS] += hs[ST_WORLDS]
+            acc[b, SEARCH_FALLBACKS] += hs[ST_FALLBACKS]
+    return acc
 
 
 @njit(cache=True, nogil=True)

@@ -17,20 +17,11 @@ from ...core.layout import (
     CLS_SIZE,
     CLS_TRUMP,
     MAX_K,
-    MOON,
     N_CLASSES,
     N_OUTCOMES,
-    OUT_MAX,
-    OUT_MOON_FAILED,
-    OUT_MOON_MADE,
-    OUT_NUMERIC,
-    OUT_THROWN_IN,
     R_MISDEAL,
     R_ROUND_POINTS,
     REC_AWARDS,
-    REC_BID,
-    REC_BIDDER,
-    REC_DELTA,
     REC_MOON,
     REC_POINTS,
     REC_TRUMP,
@@ -49,28 +40,12 @@ from ..hand import (
     play_hand,
     scratch,
 )
+from ..outcome_codes import outcome_code
 from ..players import check_seated, policy_tables
 from ..rng import stream_key
 from .blocks import block_bounds
 
 __all__ = ["analyze_hands", "deal_outcomes", "hand_outcomes", "outcome_code"]
-
-
-@njit(cache=True)
-def outcome_code(rec, dealer_team):
-    """The hand's outcome code (layout ``OUT_*``), seen from the dealing team."""
-    bidder = rec[REC_BIDDER]
-    if bidder < 0:
-        return OUT_THROWN_IN
-    team = bidder & 1
-    side = 0 if team == dealer_team else 1
-    other_points = rec[REC_POINTS + 1 - team]
-    if rec[REC_BID] == MOON:
-        if rec[REC_MOON] == 1:
-            return OUT_MOON_MADE + side * (OUT_MAX + 1) + other_points
-        return OUT_MOON_FAILED + side
-    delta = rec[REC_DELTA + team]
-    return OUT_NUMERIC + (side * (2 * OUT_MAX + 1) + delta + OUT_MAX) * (OUT_MAX + 1) + other_points
 
 
 @njit(cache=True, nogil=True)

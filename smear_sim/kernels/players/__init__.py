@@ -3,7 +3,10 @@
 Each decision (bid, trump, keep, play) takes the policy code of the seat's team (:mod:`smear_sim.core.players`
 names them: ``code = number + PARAM_SCALE * parameter``) and calls that policy's function. A new player is
 a module here, a member of SEATED and a branch in each function below (through ``_when``, so that its code is
-compiled only where it plays); the hand and game kernels call only these.
+compiled only where it plays); the hand and game kernels call only these. The bids, the policy codes and
+``seated`` are in :mod:`smear_sim.kernels.players.bids` (re-exported here), apart so that the search player's worlds
+can ask for the others' calls without importing this module, which imports the search player.
+``expert`` also searches its trump and keep (:func:`search_trump_keep`, :func:`search_keep`).
 ``equity`` bids from its tables (the ``model``) and otherwise plays as ``heuristic`` does, so it has a branch in
 :func:`choose_bid` only; so does ``count``, which bids by the count a person adds up (:mod:`smear_sim.core.count`).
 
@@ -15,8 +18,7 @@ every hand, so each player reads only what its seat may know: its own hand, the 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from ...core.layout import (
     R_LOW_TO,
@@ -33,25 +35,28 @@ from ...core.layout import (
     ST_WIN_KEY,
     ST_WIN_SEAT,
 )
-from ...core.players import PARAM_SCALE, POLICIES
 from ...core.tables import P_HIGH_JOKER, P_JACK, P_JICK, P_LOW, P_LOW_JOKER, TABLES
 from ..bits import ZERO, has, popcount
 from ..rng import random_subset
-from . import count, equity, heuristic, heuristic_v1, pimc, random
-
-RANDOM = POLICIES.index("random")
-HEURISTIC = POLICIES.index("heuristic")
-HEURISTIC_V1 = POLICIES.index("heuristic-v1")
-PIMC = POLICIES.index("pimc")
-EQUITY = POLICIES.index("equity")
-COUNT = POLICIES.index("count")
-
-# Which players sit at the table, as a type. ``seated`` has one member per player in SEATED (every player but
-# ``heuristic``, which is always compiled: the others fall back on it), True where that player plays and None where
-# it does not. Numba compiles a kernel once per argument types, so a player's code is compiled only into the
-# kernels of tables where it plays: a command of heuristic players compiles neither the search player (pimc and
-# the double-dummy solver) nor the other players. The values are never read; seated_arg() makes the argument.
-SEATED = (RANDOM, HEURISTIC_V1, PIMC, EQUITY, COUNT)
+from . import expert, heuristic, heuristic_v1, pimc, random
+from .bids import (
+    COUNT,
+    EQUITY,
+    EXPERT,
+    HEURISTIC,
+    HEURISTIC_V1,
+    PIMC,
+    RANDOM,
+    SEATED,
+    _no_card,
+    _no_cards,
+    check_seated,
+    choose_bid,
+    policy_kind,
+    policy_param,
+    seated_arg,
+)
+from .bids import when as _when
 
 _TRUMP_MASK = TABLES.trump_mask
 _SCORING_MASK = TABLES.scoring_trump_mask
@@ -90,31 +95,6 @@ def policy_tables(rules):
     return give, keep
 
 
-def seated_arg(policies) -> tuple:
-    """The ``seated`` argument of the kernels for a table where the teams play the policy codes ``policies``
-    (see SEATED)."""
-    kinds = {int(p) % PARAM_SCALE for p in policies}
-    return tuple(True if kind in kinds else None for kind in SEATED)
-
-
-def check_seated(policies, seated):
-    """Raise where a policy of ``policies`` plays that ``seated`` leaves out (its code is not compiled in)."""
-
-
-@overload(check_seated)
-def _check_seated_impl(policies, seated):
-    absent = 0
-    for kind, member in zip(SEATED, seated.types, strict=True):
-        if isinstance(member, types.NoneType):
-            absent |= 1 << kind
-
-    def check(policies, seated):
-        for p in policies:
-            if (absent >> (p % PARAM_SCALE)) & 1:
-                raise ValueError("a player sits at this table that the kernel was not compiled for: pass "
-                                 "seated_arg(policies)")
-    return check
-
 
 @njit(cache=True)
 def player_set(rules, policies, model, tables, seated):
@@ -125,34 +105,6 @@ def player_set(rules, policies, model, tables, seated):
     give, keep = tables
     return rules, policies, model, give, keep, seated
 
-
-def _when(member, function, absent, arity):
-    """A function ``f(seated, a0, .., a{arity-1})`` that is ``function(a0, ..)`` where the player
-    ``SEATED[member]`` sits at the table and ``absent(a0, ..)`` (never called: :func:`check_seated`) where it does
-    not, chosen by the type of ``seated`` as the kernel compiles, so that an absent player's code is never compiled.
-    (Written out for its arity: Numba inlines no call with ``*args``.)"""
-    params = ", ".join(f"a{i}" for i in range(arity))
-    namespace = {"function": function, "absent": absent}
-    exec(f"def dispatch(seated, {params}):\n    raise NotImplementedError('kernels only')\n"
-         f"def present(seated, {params}):\n    return function({params})\n"
-         f"def missing(seated, {params}):\n    return absent({params})\n", namespace)
-
-    def choose(seated, *args):
-        return namespace["missing"] if isinstance(seated.types[member], types.NoneType) else namespace["present"]
-
-    exec(f"def typing(seated, {params}):\n    return choose(seated)\n", namespace | {"choose": choose}, namespace)
-    overload(namespace["dispatch"])(namespace["typing"])
-    return namespace["dispatch"]
-
-
-@njit(cache=True)
-def _no_card(*args):
-    return np.int64(-1)
-
-
-@njit(cache=True)
-def _no_cards(*args):
-    return ZERO
 
 
 @njit(cache=True, inline="always")
@@ -166,65 +118,17 @@ def _heuristic_v1_play(hs, legal, give):
                              hs[ST_WIN_KEY], np.uint64(hs[ST_TRICK]), seen, hs[ST_BIDDER] & 1, give)
 
 
-_RANDOM, _V1, _PIMC, _EQUITY, _COUNT = range(5)  # members of seated
-_random_bid = _when(_RANDOM, random.bid, _no_card, 14)
+_RANDOM, _V1, _PIMC, _EQUITY, _COUNT, _EXPERT = range(6)  # members of seated (bids.SEATED)
 _random_trump = _when(_RANDOM, random.trump, _no_card, 1)
 _random_keep = _when(_RANDOM, random_subset, _no_cards, 3)
 _random_play = _when(_RANDOM, random.play, _no_card, 2)
-_v1_bid = _when(_V1, heuristic_v1.bid, _no_card, 14)
 _v1_trump = _when(_V1, heuristic_v1.trump, _no_card, 2)
 _v1_keep = _when(_V1, heuristic_v1.choose_cards, _no_cards, 3)
 _v1_play = _when(_V1, _heuristic_v1_play, _no_card, 3)
 _pimc_play = _when(_PIMC, pimc.play, _no_card, 6)
-_equity_bid = _when(_EQUITY, equity.bid, _no_card, 15)
-_count_bid = _when(_COUNT, count.bid, _no_card, 14)
-
-
-@njit(cache=True, inline="always")
-def policy_kind(policy):
-    """The policy number of a policy code (its index in ``POLICIES``)."""
-    return policy % PARAM_SCALE
-
-
-@njit(cache=True, inline="always")
-def policy_param(policy):
-    """The parameter of a policy code (0 for policies without one)."""
-    return policy // PARAM_SCALE
-
-
-@njit(cache=True, inline="always")
-def choose_bid(policy, model, seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must,
-               rules, max_points):
-    """The call of ``seat`` holding ``hand``: a number from ``low..high`` (none when low > high), PASS (unless
-    ``must``) or MOON (if ``moon_ok``).
-
-    Every player's ``bid`` takes these arguments after ``policy``, whether it uses them or not:
-
-    - ``seat`` and ``dealer`` are seats 0-3; the seat's place in the auction is ``n_calls``
-      (0 = the opener, left of the dealer, .. 3 = the dealer);
-    - ``calls[:n_calls]`` are the calls made before it, in auction order (int64 codes: PASS, 1..7 or MOON);
-    - ``us`` and ``them`` are the scores before the hand of the seat's own team and of the other team;
-    - ``low``, ``high``, ``moon_ok`` and ``must`` are the legal calls, worked out from the calls and the rules
-      (``high`` = ``max_points``, the points at stake).
-
-    ``pimc`` bids as ``heuristic``; ``count`` bids by the count (:mod:`smear_sim.kernels.players.count`). ``model`` holds the tables the ``equity`` bidder reads
-    (:mod:`smear_sim.core.bidder`); the others ignore it. ``seated`` says which players are compiled in (SEATED).
-    """
-    kind = policy_kind(policy)
-    if kind == RANDOM:
-        return _random_bid(seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must,
-                           rules, max_points)
-    if kind == HEURISTIC_V1:
-        return _v1_bid(seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
-                       max_points)
-    if kind == EQUITY:
-        return _equity_bid(seated, model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok,
-                           must, rules, max_points)
-    if kind == COUNT:
-        return _count_bid(seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
-                          max_points)
-    return heuristic.bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
-                         max_points)
+_expert_trump_keep = _when(_EXPERT, expert.trump_keep, _no_cards, 17)
+_expert_keep = _when(_EXPERT, expert.keep, _no_cards, 17)
+_expert_play = _when(_EXPERT, expert.play, _no_card, 9)
 
 
 @njit(cache=True, inline="always")
@@ -266,11 +170,37 @@ def choose_keep(policy, seated, state, hand, t, keep_score):
 
 
 @njit(cache=True, inline="always")
+def search_trump_keep(policy, seated, state, own9, kitty, bidder, trump, dealer, calls, n_calls, score0, score1, bid,
+                      rules, keep, policies, model):
+    """A searched trump and keep for the bidder (``expert``; ``trump`` -1 to choose it, else the keep only), packed
+    as :func:`smear_sim.kernels.players.expert.trump_keep` does; ZERO for a policy that does not search them (then
+    :func:`choose_trump` and :func:`choose_keep` decide). ``keep`` is the keep-score table of
+    :func:`policy_tables`, ``policies`` and ``model`` model the others' calls."""
+    if policy_kind(policy) == EXPERT:
+        return _expert_trump_keep(seated, state, own9, kitty, bidder, trump, dealer, calls, n_calls, score0, score1,
+                                  bid, rules, keep, policies, model, seated, policy_param(policy))
+    return ZERO
+
+
+@njit(cache=True, inline="always")
+def search_keep(policy, seated, state, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid, rules,
+                keep, policies, model):
+    """A defender's searched keep (``expert``), or ZERO for a policy that does not search it (then
+    :func:`choose_keep` decides)."""
+    if policy_kind(policy) == EXPERT:
+        return _expert_keep(seated, state, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid, rules,
+                            keep, policies, model, seated, policy_param(policy))
+    return ZERO
+
+
+@njit(cache=True, inline="always")
 def choose_play(policy, seated, state, hs, legal, rules, give):
     """The card the seat to play (``state.to_play(hs)``) plays from ``legal``, a non-empty mask of its legal
     cards. ``state`` is the hand's random stream, ``hs`` the hand state, ``give`` the card table of
-    :func:`policy_tables` for the rules; ``seated`` says which players are compiled in (SEATED). (The players read ``hs`` by plain indexing: in Numba an array handed
-    to a helper costs a reference count, and this runs for every card of every hand.)"""
+    :func:`policy_tables` for the rules; ``seated`` says which players are compiled in (SEATED). (The players read
+    ``hs`` by plain indexing: in Numba an array handed to a helper costs a reference count, and this runs for every
+    card of every hand.) ``expert`` plays through :func:`search_play`, which also takes what it models the others'
+    calls by."""
     kind = policy_kind(policy)
     if kind == RANDOM:
         return _random_play(seated, state, legal)
@@ -281,9 +211,20 @@ def choose_play(policy, seated, state, hs, legal, rules, give):
     return heuristic.play(hs, legal, rules, give)
 
 
+@njit(cache=True, inline="always")
+def search_play(policy, seated, state, hs, legal, rules, give, policies, model):
+    """:func:`choose_play` at a table where ``expert`` may sit: ``policies`` (the teams' codes) and ``model`` are
+    what it models the others' calls by. Only the hands of such tables run this (:func:`smear_sim.kernels.hand.
+    contract`), so that the fast players' card loop stays as it was."""
+    if policy_kind(policy) == EXPERT:
+        return _expert_play(seated, state, hs, legal, rules, give, policy_param(policy), policies, model, seated)
+    return choose_play(policy, seated, state, hs, legal, rules, give)
+
+
 __all__ = [
     "COUNT",
     "EQUITY",
+    "EXPERT",
     "HEURISTIC",
     "HEURISTIC_V1",
     "PIMC",
@@ -298,5 +239,9 @@ __all__ = [
     "policy_kind",
     "policy_param",
     "policy_tables",
+    "search_keep",
+    "search_play",
+    "search_trump_keep",
+    "searching",
     "seated_arg",
 ]

@@ -141,3 +141,7 @@ def print_bench(figures: dict) -> None:
               f"{figures['hands_per_game']:.2f} hands each from 0–0, so "
               f"{figures['full_game_per_s'] * figures['hands_per_game']:,.0f} hands/s: "
               f"{figures['game_hand_ratio']:.2f} of the full-hand rate.")
+    for name in ("pimc", "expert"):
+        if f"{name}_hand_per_s" in figures:
+            out.print(f"Search, {name}:16 against heuristic: {figures[f'{name}_hand_per_s']:,.1f} hands/s "
+                      f"({figures['search_hands_per_run']:,} hands a run).")

@@ -381,7 +381,7 @@ export function buildPlay() {
     if (action !== null) send(play.table, action);
   });
   $('play-bots').addEventListener('change', () => {
-    $('play-bots-cost').textContent = $('play-bots').value.startsWith('pimc')
+    $('play-bots-cost').textContent = /^(pimc|expert)/.test($('play-bots').value)
       ? 'A search player: each of its cards plays out sampled deals double dummy (up to a second or more a card).'
       : 'A fast player: its turns take milliseconds.';
   });

@@ -1,0 +1,334 @@
+"""``expert:K``: the strongest player, search at every decision after the auction, on worlds that read the auction,
+valued by the game.
+
+- **Calls**: as ``equity`` (its tables; :mod:`smear_sim.kernels.players.bids` dispatches them).
+- **Worlds that read the auction.** Every search below samples K worlds per decision from what its seat has seen
+  (:mod:`smear_sim.kernels.worlds`, the one sampler the hint uses): each other seat's dealt 9 cards must make that
+  seat's call under the policy that seat is modelled by (the table's policy of its team), by rejection. When no
+  world fits in ``worlds.MAX_TRIES`` draws the last draw without the calls is used (the fallback); the card
+  decisions count their worlds and fallbacks in the hand state (``ST_WORLDS``, ``ST_FALLBACKS``) so that a driver
+  can report them (:func:`smear_sim.kernels.drivers.search.search_counts`).
+- **Trump and keep by search.** The bidder's candidates are each trump with the heuristic's keep for it, and, for
+  the heuristic's trump, that keep with its weakest freely chosen card swapped for each card it would discard. A
+  defender with a choice of keep compares the heuristic's keep and the same swaps. Every candidate is played out
+  double dummy on the same K worlds (the other seats keeping as ``heuristic`` does), and the best by value is kept;
+  ties go to the heuristic's choice.
+- **Card play to win the game.** Each legal card is solved double dummy on each world
+  (:mod:`smear_sim.kernels.solver`); the hand's outcome that card leads to (from the value when only one outcome
+  has it, else by playing out the solver's line) is valued by P(win the game) from the score it leaves, read from
+  the match-equity grid the equity tables carry (:func:`smear_sim.kernels.equity.outcome_win`). The card of
+  highest total P(win) over the worlds is played, the solver's points (its team's score change minus the
+  other's) breaking ties, then the heuristic's favourite, then the cheapest card. In hand analysis (no bid, no
+  game) or without the tables, points alone decide, as for ``pimc``.
+
+Known limits: the line each card is valued by is the solver's best line for points, scored by the game (the
+solver
+does not search the game value itself); each world is solved with every card visible (strategy fusion); the
+other seats' keeps in the worlds are the heuristic's; the worlds for a keep ignore what the bidder's trump says.
+Randomness comes from the hand's own stream, so results do not depend on threads or chunks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...core.layout import (
+    BM_LOADED,
+    BM_SOLVE_FLOOR,
+    PASS,
+    R_TARGET,
+    REC_BID,
+    REC_BIDDER,
+    REC_SIZE,
+    SEARCHED_TRUMP_SHIFT,
+    ST_BEFORE,
+    ST_BID,
+    ST_BIDDER,
+    ST_CALLS,
+    ST_DEALER,
+    ST_FALLBACKS,
+    ST_KNOWN,
+    ST_N_CALLS,
+    ST_SIZE,
+    ST_TRICK,
+    ST_TRUMP,
+    ST_WORLDS,
+)
+from ...core.tables import TABLES
+from ..bits import ONE, ZERO, bit, has, lowest_card, popcount
+from ..equity import outcome_win
+from ..outcome_codes import outcome_code, value_outcome
+from ..scoring import score_state
+from ..solver import distinct_moves, new_solver, play_line, representative, rule_masks, solve, solve_value
+from ..state import apply_card, played_cards, start_play, to_play
+from ..worlds import deal_world, play_world
+from . import heuristic
+
+__all__ = ["MAX_CANDIDATES", "WIN_SCALE", "auction_world", "candidate_keeps", "heuristic_keep", "keep", "line_outcome", "play",
+           "trump_keep"]
+
+_DECK = (ONE << np.uint64(54)) - ONE
+_TRUMP_MASK = TABLES.trump_mask
+_SCORING_MASK = TABLES.scoring_trump_mask
+TT_BITS = 14  # as pimc: the positions met in one decision are few
+WIN_SCALE = 1 << 24  # P(win) in fixed point, so that totals over worlds are exact integers (no order dependence)
+MAX_CANDIDATES = 12  # trump-and-keep candidates searched at most (4 trumps + swaps)
+_TRUMP_SHIFT = np.uint64(SEARCHED_TRUMP_SHIFT)  # trump_keep packs the trump above the card bits
+
+
+@njit(cache=True)
+def _choosable(hand, t):
+    """The discard rule for ``hand`` with trump ``t``: ``(fixed, pool, room)``, the cards kept whole and the class
+    from which ``room`` cards are chosen (room 0: no choice)."""
+    scoring = hand & _SCORING_MASK[t]
+    classes = (scoring, hand & _TRUMP_MASK[t] & ~scoring, hand & ~_TRUMP_MASK[t])
+    fixed = ZERO
+    room = 6
+    for cards in classes:
+        n = popcount(cards)
+        if n <= room:
+            fixed |= cards
+            room -= n
+        else:
+            return fixed, cards, room
+    return fixed, ZERO, 0
+
+
+@njit(cache=True)
+def heuristic_keep(hand, t, keep_score):
+    """The keep of ``heuristic`` (and of choose_keep for it): the discard rule, the choice by keep score."""
+    fixed, pool, room = _choosable(hand, t)
+    if room == 0:
+        return fixed
+    return fixed | heuristic.choose_cards(pool, room, keep_score)
+
+
+@njit(cache=True)
+def candidate_keeps(hand, t, keep_score, out, n):
+    """Write into ``out[n:]`` the heuristic's keep of ``hand`` for trump ``t`` and then that keep with its weakest
+    freely chosen card swapped for each card it discards from the same class; returns the new count (at most
+    ``MAX_CANDIDATES`` in all)."""
+    base = heuristic_keep(hand, t, keep_score)
+    out[n] = base
+    n += 1
+    fixed, pool, room = _choosable(hand, t)
+    if room == 0:
+        return n
+    chosen = base & pool
+    weakest = -1
+    m = chosen
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        if weakest < 0 or keep_score[c] < keep_score[weakest]:
+            weakest = c
+    dropped = pool & ~chosen
+    while dropped and n < MAX_CANDIDATES:
+        c = lowest_card(dropped)
+        dropped &= dropped - ONE
+        out[n] = (base & ~bit(weakest)) | bit(c)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _loaded(model):
+    return model[0][BM_LOADED] == 1
+
+
+@njit(cache=True)
+def line_outcome(solver, st, v, rules, rec, team):
+    """The outcome code (seen from ``team``) of the hand at ``st``, a position of the solver's last solve whose
+    value is ``v``: from the value when only one outcome has it, else by playing the solver's line to the end
+    (``st`` changed) and scoring it into ``rec``."""
+    code = value_outcome(v, st[ST_BIDDER], st[ST_BID], team, rules)
+    if code < 0:
+        play_line(solver, st, rules, v)
+        rec[REC_BIDDER] = st[ST_BIDDER]
+        rec[REC_BID] = st[ST_BID]
+        score_state(st, rules, rec)
+        code = outcome_code(rec, team)
+    return code
+
+
+@njit(cache=True)
+def _game_win(solver, st, v, rules, rec, team, model):
+    """P(win the game) in fixed point (``WIN_SCALE``) for ``team`` of the hand at ``st`` (see :func:`line_outcome`),
+    from the score before the hand and the dealer in ``st``."""
+    code = line_outcome(solver, st, v, rules, rec, team)
+    us = st[ST_BEFORE + team]
+    them = st[ST_BEFORE + 1 - team]
+    next_dealer = 0 if ((st[ST_DEALER] + 1) & 1) == team else 1
+    win = outcome_win(model[6], model[0][BM_SOLVE_FLOOR], rules[R_TARGET], us, them, next_dealer, code)
+    return np.int64(win * WIN_SCALE + 0.5)
+
+
+@njit(cache=True)
+def _set_auction(st, dealer, calls, n_calls):
+    st[ST_DEALER] = dealer
+    st[ST_N_CALLS] = n_calls
+    for i in range(4):
+        st[ST_CALLS + i] = calls[i] if i < n_calls else PASS
+
+
+@njit(cache=True)
+def _best(wins, points, n):
+    """The index of the highest ``(wins, points)`` among ``n`` (the first among equals)."""
+    best = 0
+    for a in range(1, n):
+        if wins[a] > wins[best] or (wins[a] == wins[best] and points[a] > points[best]):
+            best = a
+    return best
+
+
+@njit(cache=True)
+def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid,
+                 rules, keep_table, policies, model, seated, k):
+    """Each candidate ``a`` (trump ``trumps[a]``, ``seat`` keeping ``keeps[a]``) played out double dummy on the
+    same ``k`` worlds for ``seat``; returns the index of the best (module docstring)."""
+    wins = np.zeros(n, dtype=np.int64)
+    points = np.zeros(n, dtype=np.int64)
+    hands = np.zeros(5, dtype=np.uint64)
+    known = np.zeros(4, dtype=np.uint64)
+    kept = np.zeros(4, dtype=np.uint64)
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    rec = np.zeros(REC_SIZE, dtype=np.int64)
+    solver = new_solver(TT_BITS)
+    team = seat & 1
+    sign = 1 if team == (bidder & 1) else -1
+    game = _loaded(model) and bid != PASS
+    for _ in range(k):
+        deal_world(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, seated,
+                   n_calls > 0, hands)
+        for a in range(n):
+            t = trumps[a]
+            for s in range(4):
+                known[s] = hands[s]
+            known[bidder] |= hands[4]
+            for s in range(4):
+                kept[s] = keeps[a] if s == seat else heuristic_keep(known[s], t, keep_table[t])
+            start_play(st, kept, known, t, bidder, bid, score0, score1)
+            _set_auction(st, dealer, calls, n_calls)
+            v = solve_value(solver, st, rules)
+            points[a] += sign * v
+            if game:
+                wins[a] += _game_win(solver, st, v, rules, rec, team, model)
+    return _best(wins, points, n)
+
+
+@njit(cache=True)
+def trump_keep(rng, own9, kitty, bidder, fixed_trump, dealer, calls, n_calls, score0, score1, bid, rules, keep_table,
+               policies, model, seated, k):
+    """The bidder's trump and keep by search (module docstring), packed: the kept cards' mask with the trump in the
+    bits from 56. ``fixed_trump`` -1 lets it choose the trump, else only the keep is searched."""
+    hand = own9 | kitty
+    trumps = np.zeros(MAX_CANDIDATES, dtype=np.int64)
+    keeps = np.zeros(MAX_CANDIDATES, dtype=np.uint64)
+    first = heuristic.trump(hand, rules) if fixed_trump < 0 else fixed_trump
+    n = candidate_keeps(hand, first, keep_table[first], keeps, 0)
+    for a in range(n):
+        trumps[a] = first
+    if fixed_trump < 0:
+        for t in range(4):
+            if t != first and popcount(hand & _TRUMP_MASK[t]) >= 2 and n < MAX_CANDIDATES:
+                keeps[n] = heuristic_keep(hand, t, keep_table[t])
+                trumps[n] = t
+                n += 1
+    best = 0
+    if n > 1:
+        best = _value_keeps(rng, bidder, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0,
+                            score1, bid, rules, keep_table, policies, model, seated, k)
+    return keeps[best] | (np.uint64(trumps[best]) << _TRUMP_SHIFT)
+
+
+@njit(cache=True)
+def keep(rng, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid, rules, keep_table, policies, model,
+         seated, k):
+    """A defender's keep by search (module docstring); ``own9`` is its hand, ``t`` the trump named."""
+    keeps = np.zeros(MAX_CANDIDATES, dtype=np.uint64)
+    n = candidate_keeps(own9, t, keep_table[t], keeps, 0)
+    if n == 1:
+        return keeps[0]
+    trumps = np.full(MAX_CANDIDATES, t, dtype=np.int64)
+    best = _value_keeps(rng, seat, own9, ZERO, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid,
+                        rules, keep_table, policies, model, seated, k)
+    return keeps[best]
+
+
+@njit(cache=True)
+def auction_world(rng, hs, seat, rules, policies, model, seated, calls, world, dealt):
+    """Write into ``world`` a world for ``seat`` at the hand state ``hs`` that honours the auction the state holds
+    (``ST_CALLS``; none in hand analysis) under ``policies``, as :func:`smear_sim.kernels.worlds.play_world` draws it,
+    and count it in ``hs`` (``ST_WORLDS``, ``ST_FALLBACKS``). ``calls`` (4) and ``dealt`` (every seat's dealt 9) are
+    working arrays. Returns the draws, negated when it fell back."""
+    n_calls = hs[ST_N_CALLS]
+    for i in range(4):
+        calls[i] = hs[ST_CALLS + i]
+    tries = play_world(rng, hs, seat, np.uint64(hs[ST_KNOWN + seat]), hs[ST_DEALER], calls, n_calls, hs[ST_BEFORE],
+                       hs[ST_BEFORE + 1], rules, policies, model, seated, n_calls > 0, world, dealt)
+    hs[ST_WORLDS] += 1
+    if tries < 0:
+        hs[ST_FALLBACKS] += 1
+    return tries
+
+
+@njit(cache=True)
+def play(rng, hs, legal, rules, give, k, policies, model, seated):
+    """The card the seat to play plays from ``legal`` (module docstring); ``rng`` is the hand's random stream,
+    ``policies`` the teams' policy codes that model the others' calls."""
+    if popcount(legal) == 1:
+        return lowest_card(legal)
+    t = hs[ST_TRUMP]
+    unplayed = _DECK & ~played_cards(hs)
+    moves = distinct_moves(legal, rule_masks(t, rules)[1], unplayed | np.uint64(hs[ST_TRICK]), t)
+    if popcount(moves) == 1:
+        return heuristic.play(hs, legal, rules, give)
+    seat = to_play(hs)
+    team = seat & 1
+    sign = 1 if team == (hs[ST_BIDDER] & 1) else -1
+    game = _loaded(model) and hs[ST_BID] != PASS
+    calls = np.zeros(4, dtype=np.int64)
+    world = np.zeros(ST_SIZE, dtype=np.int64)
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    dealt = np.zeros(4, dtype=np.uint64)
+    values = np.zeros(54, dtype=np.int64)
+    rec = np.zeros(REC_SIZE, dtype=np.int64)
+    wins = np.zeros(54, dtype=np.int64)
+    points = np.zeros(54, dtype=np.int64)
+    solver = new_solver(TT_BITS)
+    for _ in range(k):
+        auction_world(rng, hs, seat, rules, policies, model, seated, calls, world, dealt)
+        solve(solver, world, rules, values)
+        m = legal
+        while m:
+            c = lowest_card(m)
+            m &= m - ONE
+            points[c] += sign * values[c]
+            if game and has(moves, c):
+                st[:] = world
+                apply_card(st, c, rules)
+                wins[c] += _game_win(solver, st, values[c], rules, rec, team, model)
+    out = unplayed | np.uint64(hs[ST_TRICK])
+    m = legal & ~moves  # a card the solver treats as the same move as another shares its outcome
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        wins[c] = wins[representative(c, moves, out, t)]
+    tied = ZERO
+    best = -1
+    m = legal
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        if best < 0 or wins[c] > wins[best] or (wins[c] == wins[best] and points[c] > points[best]):
+            best = c
+            tied = bit(c)
+        elif wins[c] == wins[best] and points[c] == points[best]:
+            tied |= bit(c)
+    if popcount(tied) == 1:
+        return best
+    favourite = heuristic.play(hs, legal, rules, give)
+    if tied & bit(favourite):
+        return favourite
+    return heuristic.cheapest(tied, t, give)

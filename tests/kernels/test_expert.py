@@ -1,0 +1,269 @@
+"""The strongest player, ``expert:K`` (smear_sim/kernels/players/expert.py): its worlds honour the auction, its
+trump and keep candidates obey the discard rule, the outcome it values a card by is the solver's, its hands carry
+the auction and the world counts, and its results do not depend on threads or chunks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from smear_sim.analysis.models import player_model
+from smear_sim.core.layout import (
+    MOON,
+    OUT_MAX,
+    OUT_MOON_MADE,
+    OUT_NUMERIC,
+    PASS,
+    REC_BIDS,
+    REC_SIZE,
+    ST_BID,
+    ST_BIDDER,
+    ST_CALLS,
+    ST_DEALER,
+    ST_FALLBACKS,
+    ST_HANDS,
+    ST_N_CALLS,
+    ST_PLAYED,
+    ST_SIZE,
+    ST_WORLDS,
+)
+from smear_sim.core.players import policy_array
+from smear_sim.core.rules import Rules
+from smear_sim.core.tables import TABLES
+from smear_sim.kernels import state as ks
+from smear_sim.kernels.bits import ZERO
+from smear_sim.kernels.hand import auction, card_pool, deal_playable, play_hand, scratch
+from smear_sim.kernels.players import expert as ke
+from smear_sim.kernels.players import policy_tables, seated_arg
+from smear_sim.kernels.players.bids import policy_call
+from smear_sim.kernels.rng import stream_key
+from smear_sim.kernels.solver import new_solver, solve
+
+RULES = Rules()
+ARRAY = RULES.to_array()
+POLICIES = ("expert:2", "heuristic")
+CODES = policy_array(POLICIES)
+SEATED = seated_arg(CODES)
+MODEL = player_model(POLICIES, RULES)
+GIVE, KEEP = policy_tables(ARRAY)
+
+
+def popcount(mask) -> int:
+    return bin(int(mask)).count("1")
+
+
+def first_lead(seed: int, dealer: int = 3):
+    """A real deal and auction (the teams playing ``POLICIES``), everyone keeping as the heuristic does, at the
+    first lead: ``(hs, calls, hands)``, or None when everyone passed."""
+    state, deck, hands, known, rec, hs = scratch()
+    pool, _ = card_pool(ZERO)
+    state[0] = stream_key(np.uint64(seed), 0)
+    deal_playable(state, pool, 54, -1, ZERO, deck, hands, True)
+    bidder, bid = auction(state, hands, np.int64(dealer), 0, 0, ARRAY, CODES, MODEL, SEATED, rec)
+    if bidder < 0:
+        return None
+    for seat in range(4):
+        known[seat] = hands[seat]
+    known[bidder] |= hands[4]
+    t = int(ke.heuristic.trump(known[bidder], ARRAY))
+    kept = np.array([ke.heuristic_keep(known[s], t, KEEP[t]) for s in range(4)], dtype=np.uint64)
+    ks.start_play(hs, kept, known, t, bidder, bid, 0, 0)
+    hs[ST_DEALER] = dealer
+    hs[ST_N_CALLS] = 4
+    hs[ST_CALLS: ST_CALLS + 4] = rec[REC_BIDS: REC_BIDS + 4]
+    return hs, rec[REC_BIDS: REC_BIDS + 4].copy(), hands.copy()
+
+
+def test_the_worlds_it_plays_on_replay_the_auction():
+    """A world the card player samples (worlds that fitted, not the fallback) gives every other seat a dealt hand
+    that makes its call under its team's policy, and holds the observer's own cards; the state counts every world
+    and every fallback."""
+    checked = 0
+    fell_back = 0
+    for seed in range(12):
+        found = first_lead(seed)
+        if found is None:
+            continue
+        hs, calls, _ = found
+        dealer = int(hs[ST_DEALER])
+        for observer in range(4):
+            world = np.zeros(ST_SIZE, dtype=np.int64)
+            dealt = np.zeros(4, dtype=np.uint64)
+            work = np.zeros(4, dtype=np.int64)
+            rng = np.zeros(1, dtype=np.uint64)
+            for i in range(3):
+                rng[0] = stream_key(np.uint64(100 + seed), 4 * observer + i)
+                before = (hs[ST_WORLDS], hs[ST_FALLBACKS])
+                tries = ke.auction_world(rng, hs, observer, ARRAY, CODES, MODEL, SEATED, work, world, dealt)
+                assert hs[ST_WORLDS] == before[0] + 1 and hs[ST_FALLBACKS] == before[1] + (tries < 0)
+                assert world[ST_HANDS + observer] == hs[ST_HANDS + observer]
+                if tries < 0:
+                    fell_back += 1
+                    continue
+                for position in range(4):
+                    seat = (dealer + 1 + position) % 4
+                    if seat == observer:
+                        continue
+                    held = np.uint64(world[ST_HANDS + seat]) | np.uint64(world[ST_PLAYED + seat])
+                    assert held & ~dealt[seat] == 0 or seat == hs[ST_BIDDER]  # the bidder's 6 may come from the kitty
+                    call = policy_call(rng, dealt[seat], dealer, position, calls, 0, 0, ARRAY, CODES, MODEL, SEATED)
+                    assert call == calls[position], (seed, observer, position)
+                checked += 1
+    assert checked >= 60 and fell_back <= checked // 4, (checked, fell_back)
+
+
+def test_without_an_auction_the_worlds_ignore_the_calls():
+    """Hand analysis (no auction: ST_N_CALLS 0) draws one world a time, never falling back."""
+    found = first_lead(3)
+    assert found is not None
+    hs = found[0]
+    hs[ST_N_CALLS] = 0
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = stream_key(np.uint64(7), 0)
+    world = np.zeros(ST_SIZE, dtype=np.int64)
+    for _ in range(5):
+        assert ke.auction_world(rng, hs, 1, ARRAY, CODES, MODEL, SEATED, np.zeros(4, dtype=np.int64), world,
+                                np.zeros(4, dtype=np.uint64)) == 1
+
+
+def _obeys_the_discard_rule(hand: int, t: int, kept: int) -> bool:
+    scoring = hand & int(TABLES.scoring_trump_mask[t])
+    trumps = hand & int(TABLES.trump_mask[t])
+    if popcount(kept) != 6 or kept & ~hand:
+        return False
+    if popcount(trumps) <= 6:
+        return kept & trumps == trumps
+    if popcount(scoring) <= 6:
+        return kept & scoring == scoring and kept & ~trumps == 0
+    return kept & ~scoring == 0
+
+
+def test_candidate_keeps_obey_the_discard_rule_and_start_with_the_heuristic():
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        cards = rng.choice(54, size=13, replace=False)
+        hand = np.uint64(sum(1 << int(c) for c in cards))
+        for t in range(4):
+            out = np.zeros(ke.MAX_CANDIDATES, dtype=np.uint64)
+            n = ke.candidate_keeps(hand, t, KEEP[t], out, 0)
+            assert 1 <= n <= ke.MAX_CANDIDATES
+            assert out[0] == ke.heuristic_keep(hand, t, KEEP[t])
+            assert len(set(out[:n].tolist())) == n
+            for a in range(n):
+                assert _obeys_the_discard_rule(int(hand), t, int(out[a])), (t, a)
+
+
+def test_searched_trump_and_keep_are_legal_and_reproducible():
+    for seed in range(6):
+        found = first_lead(seed)
+        if found is None:
+            continue
+        hs, calls, hands = found
+        bidder = int(hs[ST_BIDDER])
+        bid = int(hs[ST_BID])
+        results = []
+        for _ in range(2):
+            rng = np.zeros(1, dtype=np.uint64)
+            rng[0] = stream_key(np.uint64(seed), 99)
+            packed = ke.trump_keep(rng, hands[bidder], hands[4], bidder, -1, 3, calls, 4, 0, 0, bid, ARRAY, KEEP,
+                                   CODES, MODEL, SEATED, 2)
+            results.append(int(packed))
+        assert results[0] == results[1]
+        t = results[0] >> 56
+        kept = results[0] & ((1 << 54) - 1)
+        assert 0 <= t < 4 and _obeys_the_discard_rule(int(hands[bidder] | hands[4]), t, kept)
+        defender = (bidder + 1) % 4
+        rng = np.zeros(1, dtype=np.uint64)
+        rng[0] = stream_key(np.uint64(seed), 98)
+        kept = int(ke.keep(rng, hands[defender], defender, bidder, t, 3, calls, 4, 0, 0, bid, ARRAY, KEEP, CODES,
+                           MODEL, SEATED, 2))
+        assert _obeys_the_discard_rule(int(hands[defender]), t, kept)
+
+
+def _decode(code: int) -> tuple[int, int, int] | None:
+    """``(side, delta, other)`` of a numeric outcome code (layout OUT_*), None for the others."""
+    if code < OUT_NUMERIC or code >= OUT_MOON_MADE:
+        return None
+    x = code - OUT_NUMERIC
+    width = OUT_MAX + 1
+    return (x // width) // (2 * OUT_MAX + 1), (x // width) % (2 * OUT_MAX + 1) - OUT_MAX, x % width
+
+
+def test_the_outcome_a_card_is_valued_by_has_the_solvers_value():
+    """For every legal card of positions in play, the outcome that card leads to under the solver's line (the one
+    its game value is read from) gives the bidding team exactly the solver's value (score change minus the other
+    team's points)."""
+    rng = np.random.default_rng(11)
+    solver = new_solver(14)
+    values = np.zeros(54, dtype=np.int64)
+    rec = np.zeros(REC_SIZE, dtype=np.int64)
+    checked = 0
+    for seed in range(40):
+        found = first_lead(seed)
+        if found is None:
+            continue
+        hs = found[0]
+        if hs[ST_BID] == MOON:
+            continue
+        for _ in range(int(rng.integers(0, 12))):  # some cards into the hand
+            legal = ks.legal_cards(hs, ARRAY)
+            cards = [c for c in range(54) if legal >> np.uint64(c) & np.uint64(1)]
+            ks.apply_card(hs, int(rng.choice(cards)), ARRAY)
+        solve(solver, hs, ARRAY, values)
+        legal = ks.legal_cards(hs, ARRAY)
+        team = ks.to_play(hs) & 1
+        for c in [c for c in range(54) if legal >> np.uint64(c) & np.uint64(1)]:
+            st = hs.copy()
+            ks.apply_card(st, c, ARRAY)
+            code = ke.line_outcome(solver, st, values[c], ARRAY, rec, team)
+            decoded = _decode(int(code))
+            assert decoded is not None
+            side, delta, other = decoded
+            bidder_side = 0 if (hs[ST_BIDDER] & 1) == team else 1
+            assert side == bidder_side
+            assert delta - other == values[c], (seed, c)
+            checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("policies", [("expert:2", "heuristic"), ("heuristic", "expert:2")])
+def test_its_hands_carry_the_auction_and_the_world_counts(policies):
+    codes = policy_array(policies)
+    seated = seated_arg(codes)
+    model = player_model(policies, RULES)
+    state, deck, hands, known, rec, hs = scratch()
+    pool, _ = card_pool(ZERO)
+    give, keep = policy_tables(ARRAY)
+    worlds = 0
+    for i in range(4):
+        state[0] = stream_key(np.uint64(3), i)
+        deal_playable(state, pool, 54, -1, ZERO, deck, hands, True)
+        play_hand(state, hands, known, hs, np.int64(i % 4), np.int64(0), np.int64(0), ARRAY, codes, model, seated,
+                  np.int64(-1), np.int64(-1), give, keep, rec, np.bool_(False))
+        if rec[REC_BIDS: REC_BIDS + 4].max() == PASS:
+            continue
+        assert hs[ST_DEALER] == i % 4 and hs[ST_N_CALLS] == 4
+        assert list(hs[ST_CALLS: ST_CALLS + 4]) == list(rec[REC_BIDS: REC_BIDS + 4])
+        assert 0 <= hs[ST_FALLBACKS] <= hs[ST_WORLDS]
+        worlds += hs[ST_WORLDS]
+    assert worlds > 0  # the expert searched, two worlds a decision
+
+
+def test_results_do_not_depend_on_threads_or_chunks():
+    from smear_sim.analysis.match import duplicate_games
+
+    first = duplicate_games("expert:2", "heuristic", games=2, seed=4, threads=1, chunk_size=2)
+    again = duplicate_games("expert:2", "heuristic", games=2, seed=4, threads=2, chunk_size=1)
+    assert first.to_json() == again.to_json()
+
+
+def test_the_fallbacks_can_be_counted():
+    """The driver that reports them: every hand counted, fallbacks no more than worlds, none for heuristic players."""
+    from smear_sim.kernels.drivers.hands import SEARCH_FALLBACKS, SEARCH_HANDS, SEARCH_WORLDS, search_worlds
+
+    counts = search_worlds(np.uint64(2), 0, 4, 1, ARRAY, CODES, MODEL, SEATED).sum(axis=0)
+    assert counts[SEARCH_HANDS] == 4 and counts[SEARCH_WORLDS] > 0 and counts[SEARCH_FALLBACKS] >= 0
+    assert counts[SEARCH_FALLBACKS] <= counts[SEARCH_WORLDS]
+    plain = policy_array(("heuristic", "heuristic"))
+    counts = search_worlds(np.uint64(2), 0, 4, 1, ARRAY, plain, MODEL, seated_arg(plain)).sum(axis=0)
+    assert counts[SEARCH_WORLDS] == 0
