@@ -44,7 +44,7 @@ def table_id(browser) -> str:
     return browser.execute_script("return new URL(location.href).searchParams.get('table')")
 
 
-def open_play(browser, url, seat: int, seed: int) -> None:
+def open_play(browser, url, seat: int, seed: int, rules: str | None = None, bots: str | None = None) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -55,6 +55,10 @@ def open_play(browser, url, seat: int, seed: int) -> None:
     if not details.get_attribute("open"):
         details.find_element(By.TAG_NAME, "summary").click()
     Select(browser.find_element(By.ID, "play-seat")).select_by_value(str(seat))
+    if rules is not None:
+        Select(browser.find_element(By.ID, "play-rules")).select_by_value(rules)
+    if bots is not None:
+        Select(browser.find_element(By.ID, "play-bots")).select_by_value(bots)
     Select(browser.find_element(By.ID, "play-delay")).select_by_value("0")
     Select(browser.find_element(By.ID, "play-hint-samples")).select_by_value("100")
     Select(browser.find_element(By.ID, "play-review-samples")).select_by_value("4")
@@ -252,3 +256,40 @@ def test_tutor_warns_before_a_bad_action_and_lets_it_be_taken_back(browser, url)
     browser.find_element(By.ID, "play-anyway").click()
     wait_for(browser, lambda b: table_state(url, table_id(b))["step"] > before["step"], 60)
     assert not browser.find_element(By.ID, "play-tutor-box").is_displayed()
+
+
+def test_a_deal_played_again_and_from_another_seat_under_round_points(browser, url):
+    """A table under round points (the Play view's Rules): once its hand is over, "Play this deal again" opens a new
+    table with the same cards at the same seat, and "Same deal, seat" with the hand the chosen seat was dealt; both
+    keep the first table's bots and rules."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from smear_sim.core.cards import card_name
+    from smear_sim.web.practice import deal
+
+    browser.set_window_size(1280, 1000)
+    open_play(browser, url, seat=0, seed=31, rules="round-points", bots="count")
+    first_id = table_id(browser)
+    first = table_state(url, first_id)
+    assert first["rules"] == {"round_points": True} and first["bots"] == "count"
+    assert "Round points." in browser.find_element(By.ID, "play-status").text
+    play_until(browser, url, lambda s: False)
+    dealt, _ = deal(first["deal_seed"])
+
+    def replayed(seat: int) -> dict:
+        wait_for(browser, lambda b: table_id(b) not in (None, first_id))
+        state = table_state(url, table_id(browser))
+        assert (state["seat"], state["deal_seed"], state["bots"], state["rules"]) == \
+            (seat, first["deal_seed"], "count", {"round_points": True})
+        assert sorted(state["hand"]) == sorted(card_name(c) for c in dealt[seat])
+        return state
+
+    browser.find_element(By.ID, "play-again").click()
+    assert replayed(0)["hand"] == first["hand"]
+    browser.get(f"{url}?table={first_id}")  # back to the first table, its hand over
+    wait_for(browser, lambda b: body_data(b, "play") == "over", 60)
+    Select(browser.find_element(By.ID, "play-switch")).select_by_value("2")
+    browser.find_element(By.ID, "play-other-seat").click()
+    replayed(2)
+    assert browser.get_log("browser") == []

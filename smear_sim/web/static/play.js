@@ -58,7 +58,7 @@ function render() {
   const team = t.seat % 2;
   $('play-status').textContent = `Game seed ${t.seed}, hand ${t.hand_number} (deal seed ${t.deal_seed}); ` +
     `${seatName(t.dealer)} deals. Score: your team ${t.scores[team]}, theirs ${t.scores[1 - team]} ` +
-    `(to ${t.target}). Bots: ${t.bots}.`;
+    `(to ${t.target}). Bots: ${t.bots}.${t.rules.round_points ? ' Round points.' : ''}`;
   $('play-bot-cost').textContent = t.bot_ms === null ? t.bot_cost : `${t.bot_cost}; the last bot's turn took ` +
     `${t.bot_ms} ms on the server.`;
   // The trick in progress; once it is complete (and until the next card) the last trick stays on the felt, so
@@ -308,10 +308,16 @@ async function reviewHand(t) {
   }
 }
 
-async function newTable(seed, seat) {
+// The rules the Play view's select offers, as the table's rule options (the two sets the bidders' tables ship for).
+const RULES = {'default': {}, 'round-points': {round_points: true}};
+
+// A new table. Without `same`, from the options; with it (a table), the same bots and rules as that table's, so
+// that "play this deal again" and "same deal, seat" replay the deal as it was dealt.
+async function newTable(seed, seat, same = null) {
   setError(null);
   stopReview();
-  const body = {seat, bots: $('play-bots').value};
+  const body = same ? {seat, bots: same.bots, rules: same.rules}
+    : {seat, bots: $('play-bots').value, rules: RULES[$('play-rules').value]};
   if (seed !== null) body.seed = seed;
   try {
     play.table = await call('api/table', body);
@@ -367,8 +373,9 @@ export function buildPlay() {
       setError(error.message);
     }
   });
-  $('play-again').addEventListener('click', () => newTable(play.table.deal_seed, play.table.seat));
-  $('play-other-seat').addEventListener('click', () => newTable(play.table.deal_seed, Number($('play-switch').value)));
+  $('play-again').addEventListener('click', () => newTable(play.table.deal_seed, play.table.seat, play.table));
+  $('play-other-seat').addEventListener('click',
+    () => newTable(play.table.deal_seed, Number($('play-switch').value), play.table));
   $('play-take-back').addEventListener('click', () => {
     play.pending = null;
     $('play-tutor-box').hidden = true;
