@@ -203,7 +203,7 @@ def tournament(
                                                  "heuristic-v1 heuristic pimc:8.")],
     deals: Annotated[int, typer.Option("--deals", min=1, help="Deals per pair; each is played twice.")] = 200_000,
     search_deals: Annotated[int | None, typer.Option("--search-deals", min=1, help="Deals for the pairs with a "
-                                                        "search player (pimc, expert), which play about a thousand times "
+                                                        "search player (pimc, expert, oracle), which play about a thousand times "
                                                         "slower (default: --deals).")] = None,
     games: Annotated[int | None, typer.Option("--games", min=1, help="Also play this many complete games per pair, "
                                               "each twice with the teams swapped; the ratings then come from "

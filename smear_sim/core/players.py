@@ -22,6 +22,8 @@ __all__ = [
     "PARAM_SCALE",
     "POLICIES",
     "TABLE_POLICIES",
+    "PLAYOUT_REFUSAL",
+    "SEARCHING_PLAYOUTS",
     "PolicySpec",
     "parse_policies",
     "parse_policy",
@@ -31,7 +33,7 @@ __all__ = [
 ]
 
 # index = the kernels' policy number; a new player goes at the end, so that no existing code changes
-POLICIES = ("random", "heuristic", "heuristic-v1", "pimc", "equity", "count", "expert")
+POLICIES = ("random", "heuristic", "heuristic-v1", "pimc", "equity", "count", "expert", "oracle")
 FAST_POLICIES = ("random", "heuristic", "heuristic-v1", "equity", "count")  # the ones that play about a million hands a second
 PARAM_SCALE = 256  # code = number + PARAM_SCALE * parameter
 
@@ -40,6 +42,10 @@ _PARAMETERS = {"pimc": ("sampled deals per card decision", 16, 1, 4096),
                "expert": ("sampled deals per decision", 16, 1, 4096)}
 # Policies whose kernels read the equity bidder's tables (the ``model``): they must be at hand before such a run.
 TABLE_POLICIES = ("equity", "expert")
+# Policies that search at every card: no hint or review can use one to play out its worlds (a search in every world
+# of a search; ``oracle`` would also see the cards the hint must not).
+SEARCHING_PLAYOUTS = ("expert", "oracle")
+PLAYOUT_REFUSAL = "cannot play out a hint's worlds (it searches every card, or sees them all): give a fast player or pimc:K"
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,7 @@ from ..core.layout import (
 )
 from ..core.tables import MISDEAL_MASK, TABLES
 from .bits import ONE, ZERO, bit, has, lowest_card
-from .players import EXPERT, SEATED, choose_keep, choose_play, choose_trump, search_keep, search_play, search_trump_keep
+from .players import EXPERT, ORACLE, SEATED, choose_keep, choose_play, choose_trump, search_keep, search_play, search_trump_keep
 from .players.bids import legal_calls as legal_calls  # where the tests and older callers find it
 from .players.bids import policy_call, when
 from .rng import below
@@ -362,10 +362,11 @@ def _fast_contract(state, hands, known, hs, dealer, calls, score0, score1, rules
                          keep, rec, trace)
 
 
-# The hand after the auction, ``contract(seated, <search_contract's arguments>)``: search_contract where expert sits,
+# The hand after the auction, ``contract(seated, <search_contract's arguments>)``: search_contract where expert or
+# oracle sits,
 # else play_contract, chosen as the kernel compiles and inlined, so that the fast players' hands run exactly the code
 # they ran before expert existed (with expert's branches in their card loop, heuristic simulation ran 25% slower).
-contract = when(SEATED.index(EXPERT), search_contract, _fast_contract, 19, inline="always")
+contract = when((SEATED.index(EXPERT), SEATED.index(ORACLE)), search_contract, _fast_contract, 19, inline="always")
 
 
 @njit(cache=True)

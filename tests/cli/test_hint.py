@@ -44,7 +44,8 @@ def test_bad_input_is_refused_before_work(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(json.loads(Path(view).read_text()) | {"plays": ["AH", "AH"]}))
     assert "already played" in assert_clean_failure(invoke("hint", str(bad)))
-    assert "cannot play out" in assert_clean_failure(invoke("hint", view, "--playout", "expert:4"))
+    for searching in ("expert:4", "oracle"):
+        assert "cannot play out" in assert_clean_failure(invoke("hint", view, "--playout", searching))
 
 
 def test_help_has_examples():

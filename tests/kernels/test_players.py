@@ -37,7 +37,7 @@ POLICIES = {"random": kp.RANDOM, "heuristic": kp.HEURISTIC, "heuristic-v1": kp.H
 NO_MODEL = empty_model()
 ACE, KING, QUEEN, JACK, TEN, TWO = 12, 11, 10, 9, 8, 0
 
-EVERYONE = kp.seated_arg(range(len(kp.SEATED) + 1))  # every player compiled in (policy codes 0..6)
+EVERYONE = kp.seated_arg(range(len(kp.SEATED) + 1))  # every player compiled in (every policy code)
 
 
 def new_state(seed: int = 1, index: int = 0) -> np.ndarray:

@@ -45,6 +45,7 @@ from .bids import (
     EXPERT,
     HEURISTIC,
     HEURISTIC_V1,
+    ORACLE,
     PIMC,
     RANDOM,
     SEATED,
@@ -118,7 +119,7 @@ def _heuristic_v1_play(hs, legal, give):
                              hs[ST_WIN_KEY], np.uint64(hs[ST_TRICK]), seen, hs[ST_BIDDER] & 1, give)
 
 
-_RANDOM, _V1, _PIMC, _EQUITY, _COUNT, _EXPERT = range(6)  # members of seated (bids.SEATED)
+_RANDOM, _V1, _PIMC, _EQUITY, _COUNT, _EXPERT, _ORACLE = range(7)  # members of seated (bids.SEATED)
 _random_trump = _when(_RANDOM, random.trump, _no_card, 1)
 _random_keep = _when(_RANDOM, random_subset, _no_cards, 3)
 _random_play = _when(_RANDOM, random.play, _no_card, 2)
@@ -129,6 +130,7 @@ _pimc_play = _when(_PIMC, pimc.play, _no_card, 6)
 _expert_trump_keep = _when(_EXPERT, expert.trump_keep, _no_cards, 17)
 _expert_keep = _when(_EXPERT, expert.keep, _no_cards, 17)
 _expert_play = _when(_EXPERT, expert.play, _no_card, 9)
+_oracle_play = _when(_ORACLE, pimc.oracle, _no_card, 4)
 
 
 @njit(cache=True, inline="always")
@@ -213,11 +215,14 @@ def choose_play(policy, seated, state, hs, legal, rules, give):
 
 @njit(cache=True, inline="always")
 def search_play(policy, seated, state, hs, legal, rules, give, policies, model):
-    """:func:`choose_play` at a table where ``expert`` may sit: ``policies`` (the teams' codes) and ``model`` are
-    what it models the others' calls by. Only the hands of such tables run this (:func:`smear_sim.kernels.hand.
-    contract`), so that the fast players' card loop stays as it was."""
-    if policy_kind(policy) == EXPERT:
+    """:func:`choose_play` at a table where ``expert`` or ``oracle`` may sit: ``policies`` (the teams' codes) and
+    ``model`` are what expert models the others' calls by. Only the hands of such tables run this
+    (:func:`smear_sim.kernels.hand.contract`), so that the fast players' card loop stays as it was."""
+    kind = policy_kind(policy)
+    if kind == EXPERT:
         return _expert_play(seated, state, hs, legal, rules, give, policy_param(policy), policies, model, seated)
+    if kind == ORACLE:
+        return _oracle_play(seated, hs, legal, rules, give)
     return choose_play(policy, seated, state, hs, legal, rules, give)
 
 
@@ -227,6 +232,7 @@ __all__ = [
     "EXPERT",
     "HEURISTIC",
     "HEURISTIC_V1",
+    "ORACLE",
     "PIMC",
     "RANDOM",
     "SEATED",

@@ -23,6 +23,7 @@ __all__ = [
     "EXPERT",
     "HEURISTIC",
     "HEURISTIC_V1",
+    "ORACLE",
     "PIMC",
     "RANDOM",
     "SEATED",
@@ -43,13 +44,14 @@ PIMC = POLICIES.index("pimc")
 EQUITY = POLICIES.index("equity")
 COUNT = POLICIES.index("count")
 EXPERT = POLICIES.index("expert")
+ORACLE = POLICIES.index("oracle")
 
 # Which players sit at the table, as a type. ``seated`` has one member per player in SEATED (every player but
 # ``heuristic``, which is always compiled: the others fall back on it), True where that player plays and None where
 # it does not. Numba compiles a kernel once per argument types, so a player's code is compiled only into the
 # kernels of tables where it plays: a command of heuristic players compiles neither the search player (pimc and
 # the double-dummy solver) nor the other players. The values are never read; seated_arg() makes the argument.
-SEATED = (RANDOM, HEURISTIC_V1, PIMC, EQUITY, COUNT, EXPERT)
+SEATED = (RANDOM, HEURISTIC_V1, PIMC, EQUITY, COUNT, EXPERT, ORACLE)
 
 
 def seated_arg(policies) -> tuple:
@@ -81,7 +83,8 @@ def _check_seated_impl(policies, seated):
 
 def when(member, function, absent, arity, inline="never"):
     """A function ``f(seated, a0, .., a{arity-1})`` that is ``function(a0, ..)`` where the player
-    ``SEATED[member]`` sits at the table and ``absent(a0, ..)`` where it does not, chosen by the type of ``seated``
+    ``SEATED[member]`` (or, ``member`` a tuple, any of those) sits at the table and ``absent(a0, ..)`` where it does
+    not, chosen by the type of ``seated``
     as the kernel compiles, so that an absent player's code is never compiled. ``absent`` is never called where it
     stands for a player's decision (:func:`check_seated`); it may also be the fast players' own way, as for the
     hand after the auction (:func:`smear_sim.kernels.hand.contract`, ``inline="always"``, so that the choice costs
@@ -92,8 +95,11 @@ def when(member, function, absent, arity, inline="never"):
          f"def present(seated, {params}):\n    return function({params})\n"
          f"def missing(seated, {params}):\n    return absent({params})\n", namespace)
 
+    members = member if isinstance(member, tuple) else (member,)
+
     def choose(seated, *args):
-        return namespace["missing"] if isinstance(seated.types[member], types.NoneType) else namespace["present"]
+        present = any(not isinstance(seated.types[m], types.NoneType) for m in members)
+        return namespace["present"] if present else namespace["missing"]
 
     exec(f"def typing(seated, {params}):\n    return choose(seated)\n", namespace | {"choose": choose}, namespace)
     overload(namespace["dispatch"], inline=inline)(namespace["typing"])
@@ -111,7 +117,7 @@ def _no_cards(*args):
 
 
 
-_RANDOM, _V1, _PIMC, _EQUITY, _COUNT, _EXPERT = range(6)  # members of seated
+_RANDOM, _V1, _PIMC, _EQUITY, _COUNT, _EXPERT, _ORACLE = range(7)  # members of seated
 _random_bid = when(_RANDOM, random.bid, _no_card, 14)
 _v1_bid = when(_V1, heuristic_v1.bid, _no_card, 14)
 _equity_bid = when(_EQUITY, equity.bid, _no_card, 15)
@@ -146,7 +152,7 @@ def choose_bid(policy, model, seated, state, hand, seat, dealer, calls, n_calls,
     - ``low``, ``high``, ``moon_ok`` and ``must`` are the legal calls, worked out from the calls and the rules
       (``high`` = ``max_points``, the points at stake).
 
-    ``pimc`` bids as ``heuristic``, ``expert`` as ``equity``; ``count`` bids by the count (:mod:`smear_sim.kernels.players.count`). ``model`` holds the tables the ``equity`` bidder reads
+    ``pimc`` and ``oracle`` bid as ``heuristic``, ``expert`` as ``equity``; ``count`` bids by the count (:mod:`smear_sim.kernels.players.count`). ``model`` holds the tables the ``equity`` bidder reads
     (:mod:`smear_sim.core.bidder`); the others ignore it. ``seated`` says which players are compiled in (SEATED).
     """
     kind = policy_kind(policy)

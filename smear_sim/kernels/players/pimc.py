@@ -13,6 +13,8 @@
 - Randomness: the worlds are drawn from the hand's own random stream, so results do not depend on threads
   or chunks.
 
+``oracle`` (:func:`oracle`) is the same card play with one world, the real one: it sees every card.
+
 Known weaknesses of the method: each world is solved as if everyone could see every card, so it cannot
 value hiding or discovering information (strategy fusion), and the worlds ignore what the auction and
 the other players' earlier choices say about their hands.
@@ -63,6 +65,13 @@ def play(rng, hs, legal, rules, give, k):
     totals = np.zeros(54, dtype=np.int64)
     card_totals(rng, hs, legal, rules, k, new_solver(TT_BITS), np.zeros(ST_SIZE, dtype=np.int64),
                 np.zeros(54, dtype=np.int64), totals)
+    return best_card(totals, hs, legal, rules, give)
+
+
+@njit(cache=True)
+def best_card(totals, hs, legal, rules, give):
+    """The legal card with the best total; among equal totals the card ``heuristic`` would play when that card is
+    one of them, else the cheapest of them."""
     best_total = -(1 << 60)
     tied = ZERO
     m = legal
@@ -80,3 +89,23 @@ def play(rng, hs, legal, rules, give, k):
     if tied & bit(favourite):
         return favourite
     return heuristic.cheapest(tied, hs[ST_TRUMP], give)
+
+
+@njit(cache=True)
+def oracle(hs, legal, rules, give):
+    """``oracle``'s card: the best card of the deal as it is, every hand seen (``hs`` holds them all), solved double
+    dummy once, ties broken as :func:`play` breaks them. It cheats, by design: it is the upper bound on what any
+    inference about the hidden cards can gain in the card play."""
+    if popcount(legal) == 1:
+        return lowest_card(legal)
+    seat = to_play(hs)
+    sign = 1 if (seat & 1) == (hs[ST_BIDDER] & 1) else -1
+    values = np.zeros(54, dtype=np.int64)
+    solve(new_solver(TT_BITS), hs.copy(), rules, values)
+    totals = np.zeros(54, dtype=np.int64)
+    m = legal
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        totals[c] = sign * values[c]
+    return best_card(totals, hs, legal, rules, give)

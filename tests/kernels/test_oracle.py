@@ -1,0 +1,77 @@
+"""``oracle``, the all-seeing player (kernels/players/pimc.py): its card is one of the best of the real deal, by a
+pure-Python minimax over the reference engine, and in whole hands it beats ``heuristic``, whose calls, trump and
+discards it shares, by far."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from random_hands import random_record
+
+from smear_sim.analysis.match import duplicate_match
+from smear_sim.analysis.solve import hand_state
+from smear_sim.core.bidder import empty_model
+from smear_sim.core.errors import SmearError
+from smear_sim.core.players import POLICIES, parse_policies, policy_code
+from smear_sim.core.rules import Rules
+from smear_sim.kernels import players as kp
+from smear_sim.kernels import state as ks
+from smear_sim.kernels.players import policy_tables
+from smear_sim.kernels.rng import stream_key
+from smear_sim.reference.record import parse_record, replay_position
+
+from .test_solver import reference_minimax
+
+ORACLE = policy_code("oracle")
+
+
+def _positions(rules: Rules, r: random.Random, n: int):
+    """Random reachable positions with one or two tricks left, the trick in progress cut anywhere."""
+    made = 0
+    while made < n:
+        record = random_record(rules, r)
+        if "plays" not in record:
+            continue
+        record["plays"] = record["plays"][: 24 - 4 * r.choice((1, 2)) + r.randrange(4)]
+        made += 1
+        yield replay_position(parse_record(record, partial=True))
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(round_points=True, low_to="taker")], ids=["defaults", "round_points"])
+def test_the_oracle_plays_a_best_card_of_the_real_deal(rules):
+    array = rules.to_array()
+    give, _ = policy_tables(array)
+    seated = kp.seated_arg([ORACLE])
+    policies = np.array([ORACLE, ORACLE], dtype=np.int64)
+    rng = np.array([stream_key(np.uint64(3), np.uint64(0))], dtype=np.uint64)
+    n = 0
+    for position in _positions(rules, random.Random(f"oracle {rules}"), 120):
+        best, values = reference_minimax(position)
+        hs = hand_state(position)
+        c = int(kp.search_play(ORACLE, seated, rng, hs, ks.legal_cards(hs, array), array, give, policies,
+                               empty_model()))
+        assert values[c] == best, (position, c, values)
+        n += len(values) > 1
+    assert n >= 30  # enough positions offered a real choice
+
+
+def test_the_oracle_is_the_last_policy_and_no_hint_plays_out_with_it():
+    assert POLICIES[-1] == "oracle" and parse_policies("oracle,heuristic") == ("oracle", "heuristic")
+    with pytest.raises(SmearError, match="takes no parameter"):
+        parse_policies("oracle:4")
+    from smear_sim.analysis.decisions import hint
+    from smear_sim.reference.view import parse_view
+
+    view = parse_view({"seat": 0, "dealer": 3, "bids": [],
+                       "hands": [["AH", "KH", "2H", "JD", "10C", "5S", "9S", "4D", "3C"], None, None, None]})
+    with pytest.raises(SmearError, match="cannot play out"):
+        hint(view, samples=4, playout="oracle")
+
+
+def test_the_oracle_beats_heuristic_by_far_in_duplicate():
+    """Seeing every card is worth much more than any inference can be: the upper bound is far above 0."""
+    result = duplicate_match("oracle", "heuristic", deals=300, seed=4)
+    margin = result.points_margin
+    assert margin.value > 5 * margin.se, margin
