@@ -20,10 +20,10 @@ from .errors import SmearError
 __all__ = [
     "FAST_POLICIES",
     "PARAM_SCALE",
-    "POLICIES",
-    "TABLE_POLICIES",
     "PLAYOUT_REFUSAL",
+    "POLICIES",
     "SEARCHING_PLAYOUTS",
+    "TABLE_POLICIES",
     "PolicySpec",
     "parse_policies",
     "parse_policy",

@@ -67,7 +67,17 @@ from ..core.layout import (
 )
 from ..core.tables import MISDEAL_MASK, TABLES
 from .bits import ONE, ZERO, bit, has, lowest_card
-from .players import EXPERT, ORACLE, SEATED, choose_keep, choose_play, choose_trump, search_keep, search_play, search_trump_keep
+from .players import (
+    EXPERT,
+    ORACLE,
+    SEATED,
+    choose_keep,
+    choose_play,
+    choose_trump,
+    search_keep,
+    search_play,
+    search_trump_keep,
+)
 from .players.bids import legal_calls as legal_calls  # where the tests and older callers find it
 from .players.bids import policy_call, when
 from .rng import below
