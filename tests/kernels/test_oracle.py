@@ -8,7 +8,6 @@ import random
 
 import numpy as np
 import pytest
-from random_hands import random_record
 
 from smear_sim.analysis.match import duplicate_match
 from smear_sim.analysis.solve import hand_state
@@ -20,23 +19,10 @@ from smear_sim.kernels import players as kp
 from smear_sim.kernels import state as ks
 from smear_sim.kernels.players import policy_tables
 from smear_sim.kernels.rng import stream_key
-from smear_sim.reference.record import parse_record, replay_position
 
-from .test_solver import reference_minimax
+from .test_solver import _positions, reference_minimax
 
 ORACLE = policy_code("oracle")
-
-
-def _positions(rules: Rules, r: random.Random, n: int):
-    """Random reachable positions with one or two tricks left, the trick in progress cut anywhere."""
-    made = 0
-    while made < n:
-        record = random_record(rules, r)
-        if "plays" not in record:
-            continue
-        record["plays"] = record["plays"][: 24 - 4 * r.choice((1, 2)) + r.randrange(4)]
-        made += 1
-        yield replay_position(parse_record(record, partial=True))
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(round_points=True, low_to="taker")], ids=["defaults", "round_points"])
@@ -47,7 +33,7 @@ def test_the_oracle_plays_a_best_card_of_the_real_deal(rules):
     policies = np.array([ORACLE, ORACLE], dtype=np.int64)
     rng = np.array([stream_key(np.uint64(3), np.uint64(0))], dtype=np.uint64)
     n = 0
-    for position in _positions(rules, random.Random(f"oracle {rules}"), 120):
+    for position in _positions(rules, random.Random(f"oracle {rules}"), 120, (1, 2)):
         best, values = reference_minimax(position)
         hs = hand_state(position)
         c = int(kp.search_play(ORACLE, seated, rng, hs, ks.legal_cards(hs, array), array, give, policies,
