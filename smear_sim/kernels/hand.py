@@ -317,8 +317,8 @@ def search_contract(state, hands, known, hs, dealer, calls, score0, score1, rule
     everyone discards, six tricks are played and the hand is scored for ``bid`` (PASS: hand analysis, where
     the caller settles every bid from the points). ``hands`` is played down to nothing. ``dealer`` and ``calls``
     (the auction's 4 calls; not read in hand analysis) go into the hand state for the players that read them. The
-    way of a table where ``expert`` sits: it searches its trump, keep and cards (:func:`play_contract` is the
-    others')."""
+    way of a table where ``expert`` (which searches its trump, keep and cards) or ``oracle`` sits; the other tables
+    play :func:`play_contract`."""
     rec[REC_BIDDER] = bidder
     rec[REC_BID] = bid
     n_calls = 0 if bid == PASS else 4
@@ -373,9 +373,9 @@ def _fast_contract(state, hands, known, hs, dealer, calls, score0, score1, rules
 
 
 # The hand after the auction, ``contract(seated, <search_contract's arguments>)``: search_contract where expert or
-# oracle sits,
-# else play_contract, chosen as the kernel compiles and inlined, so that the fast players' hands run exactly the code
-# they ran before expert existed (with expert's branches in their card loop, heuristic simulation ran 25% slower).
+# oracle sits, else play_contract, chosen as the kernel compiles and inlined, so that the fast players' hands run
+# exactly the code they ran before expert existed (with expert's branches in their card loop, heuristic simulation
+# ran 25% slower).
 contract = when((SEATED.index(EXPERT), SEATED.index(ORACLE)), search_contract, _fast_contract, 19, inline="always")
 
 
