@@ -275,6 +275,7 @@ def test_a_deal_played_again_and_from_another_seat_under_round_points(browser, u
     assert first["rules"] == {"round_points": True} and first["bots"] == "count"
     assert "Round points." in browser.find_element(By.ID, "play-status").text
     play_until(browser, url, lambda s: False)
+    wait_for(browser, lambda b: body_data(b, "hand-review") == "done", 300)  # the hand's review, as a person waits
     dealt, _ = deal(first["deal_seed"])
 
     def replayed(seat: int) -> dict:
@@ -289,6 +290,7 @@ def test_a_deal_played_again_and_from_another_seat_under_round_points(browser, u
     assert replayed(0)["hand"] == first["hand"]
     browser.get(f"{url}?table={first_id}")  # back to the first table, its hand over
     wait_for(browser, lambda b: body_data(b, "play") == "over", 60)
+    wait_for(browser, lambda b: body_data(b, "hand-review") == "done", 300)
     Select(browser.find_element(By.ID, "play-switch")).select_by_value("2")
     browser.find_element(By.ID, "play-other-seat").click()
     replayed(2)
