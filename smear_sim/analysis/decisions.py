@@ -39,7 +39,7 @@ import numpy as np
 from ..core import layout as L
 from ..core.cards import SUIT_NAMES, card_name, mask_of, parse_card, parse_cards, parse_suit
 from ..core.errors import BadValue, SmearError
-from ..core.players import PLAYOUT_REFUSAL, SEARCHING_PLAYOUTS, parse_policies, policy_array
+from ..core.players import parse_playout, policy_array
 from ..core.stats import Estimate, proportion
 from ..engine.runner import Job, Progress, check_count
 from ..reference import hand as ref
@@ -217,9 +217,7 @@ def hint(
     if plan.rules != view.rules:
         raise SmearError("the plan's rules differ from the view's; give the rules in the view or in the plan")
     model_policy = plan.one_policy("a hint models")
-    playout_policy = None if playout in (None, DOUBLE_DUMMY) else parse_policies(playout)[0]
-    if playout_policy is not None and (name := playout_policy.split(":")[0]) in SEARCHING_PLAYOUTS:
-        raise SmearError(f"--playout {name} {PLAYOUT_REFUSAL}")
+    playout_policy = None if playout in (None, DOUBLE_DUMMY) else parse_playout(playout)
     decision = decision_of(view)
     score = check_scores(_team_scores(view), view.rules, "scores_before")
     if equity is None:

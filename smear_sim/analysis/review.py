@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import BadValue, RecordError
-from ..core.players import parse_policies
+from ..core.players import parse_playout
 from ..core.rules import Rules
 from ..core.stats import Estimate, round_to_se
 from ..engine.runner import Progress, check_count
@@ -275,7 +275,7 @@ def check_options(inference: str, playout: str | None) -> None:
     if inference not in INFERENCE:
         raise BadValue("inference", f"must be one of {', '.join(INFERENCE)}, got {inference!r}")
     if playout is not None and playout != DOUBLE_DUMMY:
-        parse_policies(playout)
+        parse_playout(playout)
 
 
 def check_kinds(kinds: Sequence[str] | str | None) -> tuple[str, ...]:

@@ -75,7 +75,7 @@ def hint(
     from ..analysis.decisions import hint as hint_of
     from ..analysis.plan import RunPlan
     from ..core.errors import BadValue
-    from ..core.players import PLAYOUT_REFUSAL, SEARCHING_PLAYOUTS, parse_policies
+    from ..core.players import parse_playout, parse_policies
     from ..core.rules import rule_settings
     from ..reference.record import load_record
     from ..reference.view import parse_view
@@ -83,8 +83,8 @@ def hint(
     if inference not in INFERENCE:
         raise BadValue("--inference", f"must be policy or none, got {inference!r}")
     parse_policies(policy)
-    if playout is not None and (name := parse_policies(playout)[0].split(":")[0]) in SEARCHING_PLAYOUTS:
-        raise BadValue("--playout", f"{name} {PLAYOUT_REFUSAL}")
+    if playout is not None:
+        parse_playout(playout)
     seat_view = parse_view(load_record(view), rule_settings(rules_file, rule or ()))
     ready_players(policy, seat_view.rules)
     with executor_for(threads, cluster, scheduler) as executor:

@@ -20,11 +20,10 @@ from .errors import SmearError
 __all__ = [
     "FAST_POLICIES",
     "PARAM_SCALE",
-    "PLAYOUT_REFUSAL",
     "POLICIES",
-    "SEARCHING_PLAYOUTS",
     "TABLE_POLICIES",
     "PolicySpec",
+    "parse_playout",
     "parse_policies",
     "parse_policy",
     "policy_array",
@@ -42,10 +41,9 @@ _PARAMETERS = {"pimc": ("sampled deals per card decision", 16, 1, 4096),
                "expert": ("sampled deals per decision", 16, 1, 4096)}
 # Policies whose kernels read the equity bidder's tables (the ``model``): they must be at hand before such a run.
 TABLE_POLICIES = ("equity", "expert")
-# Policies that search at every card: no hint or review can use one to play out its worlds (a search in every world
-# of a search; ``oracle`` would also see the cards the hint must not).
-SEARCHING_PLAYOUTS = ("expert", "oracle")
-PLAYOUT_REFUSAL = "cannot play out a hint's worlds (it searches every card, or sees them all): give a fast player or pimc:K"
+# Policies that cannot play out a hint's worlds: expert searches at every card (a search in every world of a
+# search), and oracle would see the cards the hint must not.
+_NO_PLAYOUT = ("expert", "oracle")
 
 
 @dataclass(frozen=True)
@@ -100,6 +98,16 @@ def parse_policies(text: str | tuple[str, str] | list[str]) -> tuple[str, str]:
         raise SmearError(f"--policy {text!r}: give one policy, or two separated by a comma (team 0,team 1)")
     a, b = (str(parse_policy(n)) for n in names)
     return a, b
+
+
+def parse_playout(text: str) -> str:
+    """The player a hint or review plays its worlds out with (``--playout``), by its canonical name; a SmearError for
+    one that cannot (``expert``, ``oracle``)."""
+    name = parse_policies(text)[0]
+    if name.split(":")[0] in _NO_PLAYOUT:
+        raise SmearError(f"--playout {name} cannot play out a hint's worlds (it searches every card, or sees them "
+                         "all): give a fast player or pimc:K")
+    return name
 
 
 def policy_code(name: str) -> int:

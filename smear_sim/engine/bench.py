@@ -87,9 +87,8 @@ def run_bench(
     models = {policy: none for policy in FAST_POLICIES if policy != "equity"}
     if tables is not None:
         models["equity"] = tables.model()
-    model_of = dict(models)
 
-    def full(policy: str, n_threads: int, against: str | None = None):
+    def full(policy: str, n_threads: int, model, against: str | None = None):
         codes = policy_array((policy, against or policy))
 
         seated = drivers.seated_arg(codes)
@@ -97,16 +96,16 @@ def run_bench(
         def run(n: int) -> None:
             for start, count in chunk_ranges(n, DEFAULT_CHUNK):
                 across_threads(lambda first, size: drivers.simulate_hands(key, first, size, 1, rules_array, codes,
-                                                                          model_of[policy], seated),
+                                                                          model, seated),
                                start, count, n_threads)
 
         return run
 
     deal_rate = _median_rate(deal, deal_hands, repeats)
     per_policy: dict[str, dict[str, float]] = {}
-    for policy in models:
-        all_threads = _median_rate(full(policy, threads), hands, repeats)
-        single = _median_rate(full(policy, 1), max(hands // threads, 1000), repeats)
+    for policy, model in models.items():
+        all_threads = _median_rate(full(policy, threads, model), hands, repeats)
+        single = _median_rate(full(policy, 1, model), max(hands // threads, 1000), repeats)
         per_policy[policy] = {
             "full_hand_per_s": round(all_threads),
             "full_hand_per_s_single": round(single),
@@ -123,15 +122,14 @@ def run_bench(
                                                                              none, 0, 0, 3, seated).sum(axis=0),
                                   0, n, threads))
 
-    search: dict[str, int] = {}
+    search: dict[str, float] = {}
     if search_hands:
         for policy in SEARCH_POLICIES:
             name = policy.split(":")[0]
             if name == "expert" and tables is None:
                 continue  # it calls by the tables, and these rules have none at hand
-            model_of[policy] = models["equity"] if name == "expert" else none
-            search[f"{name}_hand_per_s"] = round(_median_rate(full(policy, threads, "heuristic"), search_hands,
-                                                              repeats, warm_up=SEARCH_WARM_UP), 1)
+            run = full(policy, threads, models["equity"] if name == "expert" else none, "heuristic")
+            search[f"{name}_hand_per_s"] = round(_median_rate(run, search_hands, repeats, warm_up=SEARCH_WARM_UP), 1)
     counts = play_games(games)
     hands_per_game = counts[L.GAME_DEALS] / counts[L.GAMES]
     game_rate = _median_rate(play_games, games, repeats)

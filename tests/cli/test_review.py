@@ -51,6 +51,7 @@ def test_people_get_the_hand_trick_by_trick(jsonl):
     (["HAND", "--kinds", "bid"], "--kinds must name decisions among call, trump, keep, card"),
     (["HAND", "--inference", "maybe"], "--inference must be one of policy, none"),
     (["HAND", "--playout", "nobody"], "nobody"),
+    (["HAND", "--playout", "oracle"], "cannot play out"),
     (["HAND", "--precise", "--samples", "9"], "--precise cannot apply with --samples"),
     (["HAND", "--rule", "target=5"], "scores_before"),
 ])

@@ -268,7 +268,6 @@ def test_a_deal_played_again_and_from_another_seat_under_round_points(browser, u
     from smear_sim.core.cards import card_name
     from smear_sim.web.practice import deal
 
-    browser.get_log("browser")  # the browser is the module's: drop what earlier tests left (their bad input's 400s)
     browser.set_window_size(1280, 1000)
     open_play(browser, url, seat=0, seed=31, rules="round-points", bots="count")
     first_id = table_id(browser)

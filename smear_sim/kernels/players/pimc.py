@@ -102,10 +102,4 @@ def oracle(hs, legal, rules, give):
     sign = 1 if (seat & 1) == (hs[ST_BIDDER] & 1) else -1
     values = np.zeros(54, dtype=np.int64)
     solve(new_solver(TT_BITS), hs.copy(), rules, values)
-    totals = np.zeros(54, dtype=np.int64)
-    m = legal
-    while m:
-        c = lowest_card(m)
-        m &= m - ONE
-        totals[c] = sign * values[c]
-    return best_card(totals, hs, legal, rules, give)
+    return best_card(sign * values, hs, legal, rules, give)
