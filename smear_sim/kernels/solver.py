@@ -492,7 +492,8 @@ def solve_value(solver, hs, rules):
 def solve(solver, hs, rules, values):
     """The double-dummy value of the hand state ``hs``, and in ``values[c]`` the value of each legal card
     ``c`` of the seat to play (other entries are left as they are); a finished hand has no cards to play
-    and its value is its score."""
+    and its value is its score. What ``values`` holds on entry is the search's first guess at each card's
+    value (any integers will do; a close guess saves time)."""
     _start(solver, hs, rules)
     stack, rec, _, ctx, _ = solver
     if hs[ST_TRICKS_DONE] == 6:
@@ -503,7 +504,6 @@ def solve(solver, hs, rules, values):
     t = hs[ST_TRUMP]
     moves = distinct_moves(legal, np.uint64(ctx[_NEUTRAL]), out, t)
     best = -INF if maximize else INF
-    guess = 0
     m = moves
     while m:
         c = lowest_card(m)
@@ -511,9 +511,10 @@ def solve(solver, hs, rules, values):
         for k in range(ST_SIZE):
             stack[ST_SIZE + k] = hs[k]
         apply_card(stack, c, rules, ST_SIZE)
-        v = _exact(solver, rules, 1, guess)
+        # The search starts from the card's value in ``values`` (a caller solving one decision on many worlds
+        # passes the last world's): a card's value changes little between worlds, so fewer searches converge.
+        v = _exact(solver, rules, 1, values[c])
         values[c] = v
-        guess = v
         best = max(best, v) if maximize else min(best, v)
     m = legal & ~moves
     while m:

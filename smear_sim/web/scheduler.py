@@ -6,6 +6,11 @@ and holds the simulator's turn (:class:`Turns`) while it works; every few thousa
 to the analysis that has waited longest. A long analysis then delays a short one by one slice at most,
 the cores are never oversubscribed, and because results are integer counts keyed by hand index, slicing
 the work changes no number.
+
+An *urgent* analysis (a hint asked at a practice table, where a person waits for it) goes before every analysis
+that is not: it takes the turn at the next slice of the one running and keeps it, passing it only to another
+urgent one, until it ends. Urgent analyses are short, and a person asks for them one at a time, so the others
+are delayed, never starved.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ class ServerBusy(Exception):
 
 
 class Turns:
-    """A first-come, first-served lock: releasing it hands it straight to the longest waiter.
+    """A first-come, first-served lock: releasing it hands it straight to the longest waiter, an urgent one first.
 
     Python's own locks make no promise of order, and a thread that releases and at once acquires again
     usually wins; here a waiting thread always goes first.
@@ -45,20 +50,23 @@ class Turns:
     def __init__(self) -> None:
         self._mutex = threading.Lock()
         self._waiting: deque[threading.Event] = deque()
+        self._urgent: deque[threading.Event] = deque()
         self._held = False
 
-    def acquire(self) -> None:
+    def acquire(self, urgent: bool = False) -> None:
         with self._mutex:
             if not self._held:
                 self._held = True
                 return
             handed = threading.Event()
-            self._waiting.append(handed)
+            (self._urgent if urgent else self._waiting).append(handed)
         handed.wait()  # the holder passes the turn on by setting it; the turn stays held throughout
 
     def release(self) -> None:
         with self._mutex:
-            if self._waiting:
+            if self._urgent:
+                self._urgent.popleft().set()
+            elif self._waiting:
                 self._waiting.popleft().set()
             else:
                 self._held = False
@@ -66,15 +74,16 @@ class Turns:
     def waiting(self) -> int:
         """Threads waiting for the turn."""
         with self._mutex:
-            return len(self._waiting)
+            return len(self._urgent) + len(self._waiting)
 
-    def pass_turn(self) -> None:
-        """Let every analysis that was waiting before this call have its turn, then take it back."""
+    def pass_turn(self, urgent: bool = False) -> None:
+        """Let every analysis that was waiting before this call have its turn, then take it back; an ``urgent``
+        holder lets only the urgent ones go first."""
         with self._mutex:
-            if not self._waiting:
+            if not self._urgent and (urgent or not self._waiting):
                 return
         self.release()
-        self.acquire()
+        self.acquire(urgent)
 
     def __enter__(self) -> Turns:
         self.acquire()
@@ -86,7 +95,8 @@ class Turns:
 
 class TurnExecutor(LocalExecutor):
     """An executor for :func:`smear_sim.engine.runner.run` that runs the chunks in this thread, in slices of
-    ``slice_size`` deals, passing the turn between slices. Its caller holds the turn.
+    ``slice_size`` deals, passing the turn between slices (``urgent``: only to an urgent analysis). Its caller
+    holds the turn.
 
     ``progress`` hears of every slice; ``stop`` is asked before each one, and True ends the analysis with
     :class:`AnalysisCancelled`. Work that is not in chunks (the match-equity table's solves) calls
@@ -94,16 +104,17 @@ class TurnExecutor(LocalExecutor):
     """
 
     def __init__(self, turns: Turns, *, slice_size: int = SLICE, progress: Progress | None = None,
-                 stop: Callable[[], bool] | None = None) -> None:
+                 stop: Callable[[], bool] | None = None, urgent: bool = False) -> None:
         super().__init__()  # all of this machine's threads
         self._turns = turns
+        self._urgent = urgent
         self._slice = slice_size
         self._progress = progress
         self._stop = stop
 
     def pause(self) -> None:
         """Between two steps of the work: let the analyses waiting have their turn, and stop if asked."""
-        self._turns.pass_turn()
+        self._turns.pass_turn(self._urgent)
         if self._stop is not None and self._stop():
             raise AnalysisCancelled
 
@@ -116,7 +127,7 @@ class TurnExecutor(LocalExecutor):
                 if self._stop is not None and self._stop():
                     break
         finally:
-            self._turns.acquire()
+            self._turns.acquire(self._urgent)
         if self._stop is not None and self._stop():
             raise AnalysisCancelled
 
@@ -150,8 +161,9 @@ class Simulator:
         self._closing = threading.Event()
 
     def submit(self, work: Callable[[TurnExecutor], T], *, progress: Progress | None = None,
-               cancelled: threading.Event | None = None) -> Future[T]:
-        """Run ``work(executor)`` in a worker thread holding the turn; ``executor`` is for the runner."""
+               cancelled: threading.Event | None = None, urgent: bool = False) -> Future[T]:
+        """Run ``work(executor)`` in a worker thread holding the turn; ``executor`` is for the runner. An ``urgent``
+        analysis goes before the others (module docstring)."""
         with self._lock:
             if self._closing.is_set():
                 raise ServerBusy("the server is shutting down; the analysis was not started")
@@ -162,14 +174,17 @@ class Simulator:
         def stop() -> bool:
             return self._closing.is_set() or (cancelled is not None and cancelled.is_set())
 
-        executor = TurnExecutor(self.turns, slice_size=self._slice, progress=progress, stop=stop)
+        executor = TurnExecutor(self.turns, slice_size=self._slice, progress=progress, stop=stop, urgent=urgent)
 
         def job() -> T:
             try:
                 if stop():
                     raise AnalysisCancelled
-                with self.turns:
+                self.turns.acquire(urgent)
+                try:
                     return work(executor)
+                finally:
+                    self.turns.release()
             finally:
                 with self._lock:
                     self._pending -= 1

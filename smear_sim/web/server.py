@@ -857,7 +857,9 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
                                  "mark": mark_of(max(win.value, 0.0))}
             return data, result.seconds
 
-        data, seconds = await _while_connected(request, lambda cancelled: simulator.submit(work, cancelled=cancelled))
+        # A person at the table waits for this hint: it goes before the reviews (web/scheduler.py).
+        data, seconds = await _while_connected(request, lambda cancelled: simulator.submit(work, cancelled=cancelled,
+                                                                                          urgent=True))
         return JSONResponse(data, headers=_timing(seconds, started))
 
     @app.get("/api/games")

@@ -86,6 +86,56 @@ def test_turns_go_to_the_longest_waiter():
     assert got == ["x", "y", "z"]
 
 
+def test_an_urgent_waiter_goes_first_and_an_urgent_holder_keeps_the_turn_from_the_others():
+    turns = Turns()
+    turns.acquire()
+    got: list[str] = []
+    threads = []
+    for name, urgent in (("x", False), ("u", True), ("y", False), ("v", True)):
+        thread = threading.Thread(target=lambda name=name, urgent=urgent: (turns.acquire(urgent), got.append(name),
+                                                                           turns.release()))
+        thread.start()
+        threads.append(thread)
+        while turns.waiting() < len(threads):
+            threading.Event().wait(0.001)
+    turns.release()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert got == ["u", "v", "x", "y"]
+    # an urgent holder passes the turn to nobody who is not urgent
+    turns.acquire(urgent=True)
+    waiter = threading.Thread(target=lambda: (turns.acquire(), got.append("late"), turns.release()))
+    waiter.start()
+    while turns.waiting() < 1:
+        threading.Event().wait(0.001)
+    turns.pass_turn(urgent=True)
+    assert got[-1] == "y"  # the turn was kept: the waiter has not had it
+    turns.release()
+    waiter.join(timeout=10)
+    assert got[-1] == "late"
+
+
+def test_an_urgent_analysis_runs_all_its_slices_at_the_long_ones_next_slice():
+    """A hint at a practice table goes before a review: once it starts, the review waits until it ends."""
+    simulator = Simulator(slice_size=500)
+    order: list[str] = []
+    started = threading.Event()
+
+    def long_progress(n):
+        order.append("long")
+        started.set()
+
+    long_one = simulator.submit(lambda ex: hand_query(EXAMPLE, samples=50_000, seed=1, score=None).run(executor=ex),
+                                progress=long_progress)
+    assert started.wait(120)
+    urgent = simulator.submit(lambda ex: hand_query(EXAMPLE, samples=5000, seed=2, score=None).run(executor=ex),
+                              progress=lambda n: order.append("urgent"), urgent=True)
+    assert urgent.result(timeout=120).samples == 5000 and long_one.result(timeout=120).samples == 50_000
+    first, last = order.index("urgent"), len(order) - order[::-1].index("urgent")
+    assert order[first:last] == ["urgent"] * 10 and order[-1] == "long", " ".join(order)
+    simulator.close()
+
+
 def test_the_match_equity_table_takes_turns_and_stops_too():
     """The game view's table (its hands in slices, its solves with a pause between each) held the simulator for
     everyone, and went on after its client left."""
