@@ -493,7 +493,7 @@ def solve(solver, hs, rules, values):
     """The double-dummy value of the hand state ``hs``, and in ``values[c]`` the value of each legal card
     ``c`` of the seat to play (other entries are left as they are); a finished hand has no cards to play
     and its value is its score. What ``values`` holds on entry is the search's first guess at each card's
-    value (any integers will do; a close guess saves time)."""
+    value (any integers will do: the values found are exact whatever the guess)."""
     _start(solver, hs, rules)
     stack, rec, _, ctx, _ = solver
     if hs[ST_TRICKS_DONE] == 6:
@@ -511,8 +511,8 @@ def solve(solver, hs, rules, values):
         for k in range(ST_SIZE):
             stack[ST_SIZE + k] = hs[k]
         apply_card(stack, c, rules, ST_SIZE)
-        # The search starts from the card's value in ``values`` (a caller solving one decision on many worlds
-        # passes the last world's): a card's value changes little between worlds, so fewer searches converge.
+        # The search starts from the card's value in ``values``: a caller solving one decision on many worlds
+        # passes the last world's. (Measured against starting from the previous card's value: no faster.)
         v = _exact(solver, rules, 1, values[c])
         values[c] = v
         best = max(best, v) if maximize else min(best, v)
