@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -92,6 +92,7 @@ class ActionValue:
     make: Estimate | None = None  # P(make), for the bidding team
     keep: tuple[str, ...] | None = None
     extra: bool = False  # valued because the caller asked (``hint(extra=...)``), not one of the candidates
+    samples: int | None = None  # the worlds it was valued on, when fewer than the hint's (left out of the race)
 
     def to_json(self) -> dict[str, Any]:
         row: dict[str, Any] = {"action": self.action}
@@ -99,6 +100,8 @@ class ActionValue:
             row["keep"] = list(self.keep)
         if self.extra:
             row["extra"] = True
+        if self.samples is not None:
+            row["samples"] = self.samples
         for name in ("points", "win", "make"):
             e = getattr(self, name)
             if e is not None:
@@ -376,7 +379,7 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
         actions: list[Any] = legal_actions(view)
         codes = np.array([parse_card(a) for a in actions], dtype=np.int64)
         args = (rules.to_array(), players, plan.model, _hand_state(view), np.int64(view.seat), own9,
-                np.int64(view.dealer), calls, s0, s1, infer, mode, codes, win_value, ev_value)
+                np.int64(view.dealer), calls, s0, s1, infer, mode)
         driver = "card_hint"
     else:
         bidder = view.bidder
@@ -400,68 +403,153 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
             actions = [[card_name(c) for c in keep] for keep in keeps]
         kitty = np.uint64(mask_of(view.kitty) if view.kitty is not None else 0)
         args = (rules.to_array(), players, plan.model, np.int64(view.seat), own9, kitty, np.int64(view.dealer), calls,
-                s0, s1, np.int64(bidder), np.int64(_call_code(view.bid)), infer, mode,
-                np.array(trumps, dtype=np.int64), np.array([mask_of(k) for k in keeps], dtype=np.uint64), win_value,
-                ev_value)
+                s0, s1, np.int64(bidder), np.int64(_call_code(view.bid)), infer, mode)
+        codes = np.array(trumps, dtype=np.int64)
+        kept = np.array([mask_of(k) for k in keeps], dtype=np.uint64)
         driver = "deal_hint"
     n = len(actions)
     total = samples if samples is not None else (MAX_WORLDS if decision == CARD else MAX_DEAL_WORLDS)
-    job = Job(driver, seed, total, args, label="samples")
-    stop = None if samples is not None else _precise_enough(n, win_value, ev_value)
     # Chunks of WORLD_CHUNK worlds: the stopping rule looks after each, and a server's turns pass between them.
     chunk = WORLD_CHUNK if samples is None else (plan.settings.chunk_size or WORLD_CHUNK)
-    result = plan.run(job, chunk_size=chunk, stop=stop)
-    return _hint_from_counts(view, decision, seed, actions, keeps, result.counts, win, flat, equity, ev_value,
-                             inference, playout, result.seconds, n if decision == CARD else candidates)
+    tally = _Tally(n, win_value, ev_value)
+    active = list(range(n))
+    seconds = 0.0
+    while tally.worlds < total:
+        # The worlds from the last stage's end, the actions still in the race.
+        racing = (codes[active],) if decision == CARD else (codes[active], kept[active])
+        job = Job(driver, seed, total - tally.worlds, (*args, np.int64(tally.worlds), *racing, win_value, ev_value),
+                  label="samples")
+        stage = _Stage(tally, active)
+        result = plan.run(job, chunk_size=chunk, stop=None if samples is not None else stage.stop)
+        stage.update(result.counts)
+        seconds += result.seconds
+        if samples is not None or not result.stopped or tally.settled(active):
+            break
+        active = [a for a in active if a not in tally.dropped(active)]
+    return _hint_from_tally(view, decision, seed, actions, keeps, tally, win, flat, equity, ev_value, inference,
+                            playout, seconds, n if decision == CARD else candidates)
 
 
-def _precise_enough(n: int, win_value: np.ndarray, ev_value: np.ndarray) -> Callable[[np.ndarray], bool]:
-    """The default stopping rule: every other action is within a paired standard error of ``TARGET_SE`` points of
-    the best, or already clearly worse (its cost above ``CLEAR`` paired standard errors), so the next best is known
-    to ``TARGET_SE`` whenever it is close. Actions that have scored exactly as the best on every world so far
-    (equivalent cards, say) are passed over: nothing tells them apart from it."""
-    pairs = 3 + n * L.N_OUTCOMES
+class _Tally:
+    """What a hint's worlds have shown so far: each action's histogram of outcomes over the worlds it met, and for
+    each pair of actions their paired differences over the worlds both met. A hint runs in stages, each on the next
+    worlds with the actions still in the race (all of them but at the default precision, where an action clearly
+    worse than the best drops out); every action meets the first worlds, so two actions always share the first
+    ``min`` of their worlds."""
 
-    def enough(counts: np.ndarray) -> bool:
-        worlds = int(counts[0])
-        if worlds < MIN_WORLDS:
+    def __init__(self, n: int, win_value: np.ndarray, ev_value: np.ndarray) -> None:
+        self.n = n
+        self.win_value = win_value
+        self.ev_value = ev_value
+        self.met = np.zeros(n, dtype=np.int64)  # worlds each action met
+        self.hist = np.zeros((n, L.N_OUTCOMES), dtype=np.int64)
+        self.common = np.zeros((n, n), dtype=np.int64)  # worlds both actions met
+        # Sums over the common worlds of the differences (row minus column) and of their squares: game values in
+        # WIN_SCALE fixed point, then points.
+        self.diff = np.zeros((2, n, n), dtype=np.int64)
+        self.square = np.zeros((2, n, n), dtype=np.int64)
+        self.fallback = 0
+        self.tries = 0
+        self.worlds = 0  # worlds drawn: the first stage's and every later one's
+
+    def hist_of(self, a: int) -> np.ndarray:
+        """Action ``a``'s outcome frequencies."""
+        return self.hist[a] / max(int(self.met[a]), 1)
+
+    def paired(self, a: int, b: int, points: bool) -> Estimate:
+        """Action ``a``'s mean minus ``b``'s over the worlds both met, in points or in P(win), with the standard error
+        of the paired differences."""
+        k = 1 if points else 0
+        scale = 1 if points else L.WIN_SCALE
+        worlds = max(int(self.common[a, b]), 1)
+        d = float(self.diff[k, a, b]) / worlds / scale
+        mean_sq = float(self.square[k, a, b]) / worlds / scale ** 2
+        return Estimate(d, math.sqrt(max(mean_sq - d * d, 0.0) / max(worlds - 1, 1)))
+
+    def best(self) -> int:
+        """The action of highest P(win) so far (the first of equals)."""
+        wins = np.array([self.hist_of(a) @ (self.win_value / L.WIN_SCALE) for a in range(self.n)])
+        return int(np.argsort(-wins, kind="stable")[0])
+
+    def _contenders(self, best: int, actions) -> list[tuple[int, Estimate]]:
+        """The actions other than ``best`` that have scored differently from it on some world, with their cost in
+        points against it: the others (equivalent cards, say) nothing tells apart from the best."""
+        return [(a, self.paired(best, a, True)) for a in actions
+                if a != best and (self.diff[1, best, a] or self.square[1, best, a])]
+
+    def settled(self, active: list[int]) -> bool:
+        """The default stopping rule: every other action still in the race is within a paired standard error of
+        ``TARGET_SE`` points of the best, or already clearly worse (its cost above ``CLEAR`` paired standard
+        errors), so the next best is known to ``TARGET_SE`` whenever it is close."""
+        if self.worlds < MIN_WORLDS:
             return False
-        hist = counts[3: pairs].reshape(n, L.N_OUTCOMES) / worlds
-        wins = hist @ (win_value / L.WIN_SCALE)
-        best = int(np.argsort(-wins, kind="stable")[0])
-        for a in range(n):
-            if a == best or not (counts[pairs + n * n + best * n + a] or counts[pairs + best * n + a]):
-                continue
-            cost = _paired(counts, n, worlds, hist, ev_value, best, a, 1, 1)
-            if cost.se > TARGET_SE and cost.value <= CLEAR * cost.se:
-                return False
-        return True
-    return enough
+        return all(cost.se <= TARGET_SE or cost.value > CLEAR * cost.se
+                   for _, cost in self._contenders(self.best(), active))
+
+    def dropped(self, active: list[int]) -> set[int]:
+        """The actions of ``active`` clearly worse than the best (their cost above ``CLEAR`` paired standard errors,
+        on at least ``MIN_WORLDS`` worlds), as the stopping rule would pass them over: the hint values them on no
+        more worlds."""
+        best = self.best()
+        if best not in active:
+            return set()
+        return {a for a, cost in self._contenders(best, active)
+                if self.common[best, a] >= MIN_WORLDS and cost.value > CLEAR * cost.se}
 
 
-def _paired(counts, n, worlds, hist, values, a, b, offset, scale) -> Estimate:
-    """Action ``a``'s mean minus ``b``'s, with the standard error of the paired differences."""
-    pairs = 3 + n * L.N_OUTCOMES + (n * n if offset else 0)
-    d = float(hist[a] @ values - hist[b] @ values) / scale
-    mean_sq = float(counts[pairs + a * n + b]) / worlds / scale ** 2
-    return Estimate(d, math.sqrt(max(mean_sq - d * d, 0.0) / max(worlds - 1, 1)))
+class _Stage:
+    """One stage of a :class:`_Tally`: the runner's counts for the actions ``active``, on the worlds after the
+    earlier stages'. :meth:`update` replaces what the stage has added so far (the counts are the stage's sums)."""
+
+    def __init__(self, tally: _Tally, active: list[int]) -> None:
+        self.tally = tally
+        self.active = np.array(active, dtype=np.int64)
+        self.counts: np.ndarray | None = None
+
+    def stop(self, counts: np.ndarray) -> bool:
+        """The runner's ``stop`` at the default precision: the decision is settled, or an action is clearly worse
+        than the best, and the next stage goes on without it."""
+        self.update(counts)
+        active = list(self.active)
+        return self.tally.settled(active) or bool(self.tally.dropped(active))
+
+    def update(self, counts: np.ndarray) -> None:
+        if self.counts is not None:
+            self._add(self.counts, -1)
+        self.counts = counts.copy()
+        self._add(self.counts, 1)
+
+    def _add(self, counts: np.ndarray, sign: int) -> None:
+        t, ix, m = self.tally, self.active, len(self.active)
+        hist = counts[L.HINT_HIST: L.HINT_HIST + m * L.N_OUTCOMES].reshape(m, L.N_OUTCOMES)
+        worlds = int(counts[L.HINT_WORLDS])
+        t.worlds += sign * worlds
+        t.fallback += sign * int(counts[L.HINT_FALLBACK])
+        t.tries += sign * int(counts[L.HINT_TRIES])
+        t.met[ix] += sign * worlds
+        t.hist[ix] += sign * hist
+        t.common[np.ix_(ix, ix)] += sign * worlds
+        squares = L.HINT_HIST + m * L.N_OUTCOMES
+        for k, values in enumerate((t.win_value, t.ev_value)):
+            sums = hist @ values
+            t.diff[k][np.ix_(ix, ix)] += sign * (sums[:, None] - sums[None, :])
+            t.square[k][np.ix_(ix, ix)] += sign * counts[squares + k * m * m: squares + (k + 1) * m * m].reshape(m, m)
 
 
-def _hint_from_counts(view, decision, seed, actions, keeps, counts, win, flat, equity, ev_value, inference,
-                      playout, seconds, candidates) -> Hint:
+def _hint_from_tally(view, decision, seed, actions, keeps, tally, win, flat, equity, ev_value, inference,
+                     playout, seconds, candidates) -> Hint:
     n = len(actions)
-    worlds = int(counts[0])
-    hist = counts[3: 3 + n * L.N_OUTCOMES].reshape(n, L.N_OUTCOMES) / worlds
-    win_value = np.rint(win * L.WIN_SCALE).astype(np.int64)
     fields = decode_outcomes(np.arange(L.N_OUTCOMES))
     made = ((fields["kind"] == 1) & (fields["side"] == 0) & (fields["delta"] > 0)) | (
         (fields["kind"] == 2) & (fields["side"] == 0))
     bidding = view.bidder is not None and (view.bidder & 1) == view.team
-    dof = max(worlds - 1, 1)
+    hist = np.array([tally.hist_of(a) for a in range(n)])
     table_var = equity.outcome_variance(hist, flat)  # the table's own error too: one solve for all the actions
     values = []
     for a in range(n):
         p = hist[a]
+        worlds = int(tally.met[a])
+        dof = max(worlds - 1, 1)
         w = float(p @ win)
         w_var = max(float(p @ win ** 2) - w * w, 0.0) / dof
         w_se = math.sqrt(w_var + float(table_var[a]))
@@ -469,16 +557,11 @@ def _hint_from_counts(view, decision, seed, actions, keeps, counts, win, flat, e
         e_se = math.sqrt(max(float(p @ ev_value.astype(float) ** 2) - e * e, 0.0) / dof)
         make = proportion(int(round(float(p @ made) * worlds)), worlds) if bidding else None
         keep = tuple(card_name(c) for c in keeps[a]) if decision == TRUMP and keeps else None
-        values.append(ActionValue(actions[a], Estimate(e, e_se), Estimate(w, w_se), make, keep, a >= candidates))
+        values.append(ActionValue(actions[a], Estimate(e, e_se), Estimate(w, w_se), make, keep, a >= candidates,
+                                  worlds if worlds < tally.worlds else None))
     order = sorted(range(n), key=lambda a: (-values[a].win.value, -values[a].points.value, a))
     best = order[0]
-    costs = []
-    for a in order:
-        if a == best:
-            costs.append((Estimate(0.0, 0.0), Estimate(0.0, 0.0)))
-            continue
-        points = _paired(counts, n, worlds, hist, ev_value, best, a, 1, 1)
-        win_cost = _paired(counts, n, worlds, hist, win_value, best, a, 0, L.WIN_SCALE)
-        costs.append((points, win_cost))
-    return Hint(view.seat, decision, worlds, seed, tuple(values[a] for a in order), tuple(costs), inference,
-                DOUBLE_DUMMY if playout is None else playout, int(counts[1]), int(counts[2]), seconds)
+    costs = [(Estimate(0.0, 0.0), Estimate(0.0, 0.0)) if a == best
+             else (tally.paired(best, a, True), tally.paired(best, a, False)) for a in order]
+    return Hint(view.seat, decision, tally.worlds, seed, tuple(values[a] for a in order), tuple(costs), inference,
+                DOUBLE_DUMMY if playout is None else playout, tally.fallback, tally.tries, seconds)

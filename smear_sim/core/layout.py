@@ -176,6 +176,11 @@ N_POSITIONS = 4  # opener, second, third, dealer
 # won the auction with it and made it, and, for each pair of calls played on the same deal, the sums of the squared
 # differences of their game values (fixed point, ``WIN_SCALE``) and of their points.
 WIN_SCALE = 1 << 16  # game values are summed as round(value * WIN_SCALE): sums stay exact integers
+# -- a hint: counts of drivers ``card_hint`` and ``deal_hint`` for n actions -----------------------------------
+# The worlds, those that fell back (none fitting the calls found), the worlds drawn in all; from HINT_HIST each
+# action's histogram of outcome codes (``OUT_*``, from the seat's team), then for each pair of actions the sums of
+# the squared differences of their game values (fixed point, ``WIN_SCALE``; n * n) and of their points (n * n).
+HINT_WORLDS, HINT_FALLBACK, HINT_TRIES, HINT_HIST = 0, 1, 2, 3
 _auc = _Fields()
 AUC_DEALS = _auc.add()
 AUC_ACCEPTED = _auc.add()

@@ -494,17 +494,30 @@ def solve(solver, hs, rules, values):
     ``c`` of the seat to play (other entries are left as they are); a finished hand has no cards to play
     and its value is its score. What ``values`` holds on entry is the search's first guess at each card's
     value (any integers will do: the values found are exact whatever the guess)."""
+    return solve_cards(solver, hs, rules, values, ZERO if hs[ST_TRICKS_DONE] == 6 else legal_cards(hs, rules))
+
+
+@njit(cache=True)
+def solve_cards(solver, hs, rules, values, wanted):
+    """As :func:`solve`, but only the cards of ``wanted`` (legal cards of the seat to play) are valued into
+    ``values``, and the value returned is the best of theirs: a hint stops valuing the cards it has found clearly
+    worse. A finished hand's value is its score."""
     _start(solver, hs, rules)
     stack, rec, _, ctx, _ = solver
     if hs[ST_TRICKS_DONE] == 6:
         return score_state(stack, rules, rec)
     maximize = (to_play(hs) & 1) == ctx[_TEAM]
-    legal = legal_cards(hs, rules)
     out = _out(hs, 0)
     t = hs[ST_TRUMP]
-    moves = distinct_moves(legal, np.uint64(ctx[_NEUTRAL]), out, t)
+    moves = distinct_moves(legal_cards(hs, rules), np.uint64(ctx[_NEUTRAL]), out, t)
+    searched = ZERO
+    m = wanted
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        searched |= bit(representative(c, moves, out, t))
     best = -INF if maximize else INF
-    m = moves
+    m = searched
     while m:
         c = lowest_card(m)
         m &= m - ONE
@@ -516,7 +529,7 @@ def solve(solver, hs, rules, values):
         v = _exact(solver, rules, 1, values[c])
         values[c] = v
         best = max(best, v) if maximize else min(best, v)
-    m = legal & ~moves
+    m = wanted & ~searched
     while m:
         c = lowest_card(m)
         m &= m - ONE

@@ -2,8 +2,8 @@
 
 Every chunk of work is spread over all the cores (:func:`smear_sim.engine.runner.across_threads`), so two
 analyses running chunks at once would only oversubscribe them. So the server runs one chunk at a time. Each analysis runs in a worker thread of :class:`Simulator`
-and holds the simulator's turn (:class:`Turns`) while it works; every few thousand deals it passes the turn
-to the analysis that has waited longest. A long analysis then delays a short one by one slice at most,
+and holds the simulator's turn (:class:`Turns`) while it works; every slice (about 50 ms: a few thousand deals of a
+hand analysis, a few worlds of a hint's) it passes the turn to the analysis that has waited longest. A long analysis then delays a short one by one slice at most,
 the cores are never oversubscribed, and because results are integer counts keyed by hand index, slicing
 the work changes no number.
 
@@ -16,6 +16,7 @@ are delayed, never starved.
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -23,11 +24,12 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..engine.runner import Job, LocalExecutor, Progress, chunk_ranges, run_chunk
+from ..engine.runner import Job, LocalExecutor, Progress, run_chunk
 
 __all__ = ["SLICE", "AnalysisCancelled", "ServerBusy", "Simulator", "TurnExecutor", "Turns"]
 
-SLICE = 4096  # deals per turn: about 40 ms of a hand analysis on two cores
+SLICE = 4096  # deals per turn at most: about 40 ms of a hand analysis on two cores
+SLICE_SECONDS = 0.05  # what a slice is sized to take, for work dearer than a hand analysis's (TurnExecutor._learn)
 WAIT_POLL = 0.05  # seconds between two looks at whether a waiting analysis was stopped
 T = TypeVar("T")
 
@@ -94,9 +96,9 @@ class Turns:
 
 
 class TurnExecutor(LocalExecutor):
-    """An executor for :func:`smear_sim.engine.runner.run` that runs the chunks in this thread, in slices of
-    ``slice_size`` deals, passing the turn between slices (``urgent``: only to an urgent analysis). Its caller
-    holds the turn.
+    """An executor for :func:`smear_sim.engine.runner.run` that runs the chunks in this thread, in slices of at most
+    ``slice_size`` deals, each sized to take about ``SLICE_SECONDS``, passing the turn between slices (``urgent``:
+    only to an urgent analysis). Its caller holds the turn.
 
     ``progress`` hears of every slice; ``stop`` is asked before each one, and True ends the analysis with
     :class:`AnalysisCancelled`. Work that is not in chunks (the match-equity table's solves) calls
@@ -104,13 +106,16 @@ class TurnExecutor(LocalExecutor):
     """
 
     def __init__(self, turns: Turns, *, slice_size: int = SLICE, progress: Progress | None = None,
-                 stop: Callable[[], bool] | None = None, urgent: bool = False) -> None:
+                 stop: Callable[[], bool] | None = None, urgent: bool = False,
+                 sizes: dict[str, int] | None = None) -> None:
         super().__init__()  # all of this machine's threads
         self._turns = turns
         self._urgent = urgent
         self._slice = slice_size
         self._progress = progress
         self._stop = stop
+        # The slice size each driver's work has settled to: a simulator's analyses share what they learn.
+        self._sizes: dict[str, int] = {} if sizes is None else sizes
 
     def pause(self) -> None:
         """Between two steps of the work: let the analyses waiting have their turn, and stop if asked."""
@@ -135,13 +140,26 @@ class TurnExecutor(LocalExecutor):
         threads = self.threads
         for index, (start, count) in enumerate(ranges):
             counts = None
-            for first, size in chunk_ranges(start + count, self._slice, first=start):
+            first, end = start, start + count
+            while first < end:
                 self.pause()
+                size = min(self._sizes.get(job.driver, self._slice), end - first)
+                began = time.perf_counter()
                 part = run_chunk(job, first, size, threads)
+                self._learn(job.driver, size, time.perf_counter() - began)
                 counts = part if counts is None else counts + part
+                first += size
                 if self._progress is not None:
                     self._progress(size)
             yield index, counts
+
+    def _learn(self, driver: str, size: int, seconds: float) -> None:
+        """Size the next slices of ``driver``'s work to about ``SLICE_SECONDS``: a slice is what a waiting analysis
+        may have to wait for, and 4096 deals of one kind of work take as long as 16 worlds of a hint's."""
+        if seconds > SLICE_SECONDS:
+            self._sizes[driver] = max(1, int(size * SLICE_SECONDS / seconds))
+        elif seconds < SLICE_SECONDS / 2 and size >= self._sizes.get(driver, self._slice):
+            self._sizes[driver] = min(self._slice, 2 * size)
 
 
 class Simulator:
@@ -155,6 +173,7 @@ class Simulator:
         self.turns = Turns()
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="smear-sim-analysis")
         self._slice = slice_size
+        self._sizes: dict[str, int] = {}  # TurnExecutor's slice sizes, learned once for all analyses
         self._max_waiting = max_waiting
         self._pending = 0
         self._lock = threading.Condition()
@@ -174,7 +193,8 @@ class Simulator:
         def stop() -> bool:
             return self._closing.is_set() or (cancelled is not None and cancelled.is_set())
 
-        executor = TurnExecutor(self.turns, slice_size=self._slice, progress=progress, stop=stop, urgent=urgent)
+        executor = TurnExecutor(self.turns, slice_size=self._slice, progress=progress, stop=stop, urgent=urgent,
+                                sizes=self._sizes)
 
         def job() -> T:
             try:

@@ -169,6 +169,22 @@ def test_extra_actions_are_valued_beside_the_candidates(equity):
         run(trump, equity, samples=8, extra=[{"suit": "S", "keep": kept}])
 
 
+def test_a_card_hint_races_its_cards(equity):
+    """At the default precision a card clearly worse than the best is valued on the first worlds only; it is still
+    listed, with its own worlds, and the race is the same on one thread."""
+    view = parse_view(full_view(0, 4))
+    result = hint(view, equity=equity)
+    assert sorted(a.action for a in result.actions) == sorted(legal_actions(view))
+    dropped = [a for a in result.actions if a.samples is not None]
+    assert dropped and all(64 <= a.samples < result.samples and a.samples % 64 == 0 for a in dropped)
+    for a in dropped:
+        points, _ = result.cost(a.action)
+        assert points.value > 3 * points.se
+    assert [a.get("samples") for a in result.to_json()["actions"]] == [a.samples for a in result.actions]
+    alone = hint(view, equity=equity, plan=RunPlan.of("heuristic", threads=1))
+    assert json.dumps(alone.to_json()) == json.dumps(result.to_json())
+
+
 def test_threads_and_chunks_do_not_change_a_hint(equity):
     view = parse_view(full_view(1, 8))
     one = hint(view, samples=40, equity=equity, plan=RunPlan.of("heuristic", threads=1))

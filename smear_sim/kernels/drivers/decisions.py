@@ -20,6 +20,10 @@ import numpy as np
 from numba import njit
 
 from ...core.layout import (
+    HINT_FALLBACK,
+    HINT_HIST,
+    HINT_TRIES,
+    HINT_WORLDS,
     N_OUTCOMES,
     R_TRUMP_ANYTIME,
     REC_BID,
@@ -37,20 +41,20 @@ from ...core.layout import (
     ST_TRICKS_DONE,
     ST_TRUMP,
 )
+from ..bits import ZERO, bit
 from ..outcome_codes import outcome_code, value_outcome
 from ..players import check_seated, choose_keep, choose_play, policy_tables
 from ..rng import stream_key
 from ..scoring import score_state
-from ..solver import new_solver, play_line, solve, solve_value
+from ..solver import new_solver, play_line, solve_cards, solve_value
 from ..state import apply_card, play_card, start_play
 from ..trick import legal_mask
 from ..worlds import deal_world, play_world
 from .blocks import block_bounds
 
-__all__ = ["HINT_FALLBACK", "HINT_HIST", "HINT_TRIES", "HINT_WORLDS", "card_hint", "deal_hint", "hint_size",
+__all__ = ["card_hint", "deal_hint", "hint_size",
            "value_outcome"]
 
-HINT_WORLDS, HINT_FALLBACK, HINT_TRIES, HINT_HIST = 0, 1, 2, 3
 TT_BITS = 16
 
 
@@ -105,9 +109,10 @@ def _count(row, codes, n, win_value, ev_value):
 
 @njit(cache=True, nogil=True)
 def card_hint(seed, start, count, n_blocks, rules, policies, model, hs, observer, own9, dealer, calls, score0, score1,
-              inference, playout, actions, win_value, ev_value, seated):
+              inference, playout, first, actions, win_value, ev_value, seated):
     """The card decision of ``observer`` at the hand state ``hs`` (its own cards true, the others' any of the right
-    counts): each card of ``actions`` played on worlds ``start .. start+count-1`` (module docstring)."""
+    counts): each card of ``actions`` played on worlds ``first+start .. first+start+count-1`` (module docstring).
+    ``first`` lets a hint go on from a world with fewer actions (the cards it found clearly worse left out)."""
     n = len(actions)
     acc = np.zeros((n_blocks, hint_size(n)), dtype=np.int64)
     check_seated(policies, seated)
@@ -124,8 +129,11 @@ def card_hint(seed, start, count, n_blocks, rules, policies, model, hs, observer
         rec = np.zeros(REC_SIZE, dtype=np.int64)
         values = np.zeros(54, dtype=np.int64)
         codes = np.zeros(n, dtype=np.int64)
+        wanted = ZERO
+        for a in range(n):
+            wanted |= bit(actions[a])
         for i in range(lo, hi):
-            rng[0] = stream_key(seed, start + i)
+            rng[0] = stream_key(seed, first + start + i)
             tries = play_world(rng, hs, observer, own9, dealer, calls, 4, score0, score1, rules, policies, model,
                                seated, inference, world, dealt)
             row[HINT_WORLDS] += 1
@@ -133,7 +141,7 @@ def card_hint(seed, start, count, n_blocks, rules, policies, model, hs, observer
             if tries < 0:
                 row[HINT_FALLBACK] += 1
             if playout == 0:
-                solve(solver, world, rules, values)
+                solve_cards(solver, world, rules, values, wanted)
                 for a in range(n):
                     st[:] = world
                     apply_card(st, actions[a], rules)
@@ -157,10 +165,11 @@ def card_hint(seed, start, count, n_blocks, rules, policies, model, hs, observer
 
 @njit(cache=True, nogil=True)
 def deal_hint(seed, start, count, n_blocks, rules, policies, model, observer, own9, kitty, dealer, calls, score0,
-              score1, bidder, bid, inference, playout, trumps, keeps, win_value, ev_value, seated):
+              score1, bidder, bid, inference, playout, first, trumps, keeps, win_value, ev_value, seated):
     """A decision before play (trump with its keep, or a keep): action ``a`` names trump ``trumps[a]`` and keeps
     ``keeps[a]`` for ``observer``; the other seats keep by their policy; each world ``start .. start+count-1``
-    (:func:`smear_sim.kernels.worlds.deal_world`) is played out from the first lead (module docstring).
+    (:func:`smear_sim.kernels.worlds.deal_world`, offset by ``first`` as in :func:`card_hint`) is played out from the
+    first lead (module docstring).
     ``kitty`` is the kitty when the observer saw it (it is the bidder), else ZERO."""
     n = len(trumps)
     acc = np.zeros((n_blocks, hint_size(n)), dtype=np.int64)
@@ -179,7 +188,7 @@ def deal_hint(seed, start, count, n_blocks, rules, policies, model, observer, ow
         rec = np.zeros(REC_SIZE, dtype=np.int64)
         codes = np.zeros(n, dtype=np.int64)
         for i in range(lo, hi):
-            rng[0] = stream_key(seed, start + i)
+            rng[0] = stream_key(seed, first + start + i)
             tries = deal_world(rng, observer, own9, kitty, dealer, calls, 4, score0, score1, rules, policies, model,
                                seated, inference, hands)
             row[HINT_WORLDS] += 1

@@ -14,10 +14,12 @@ _WHAT = {"call": "call", "trump": "trump (with the six cards it keeps)", "keep":
 
 def _action(value) -> str:
     if isinstance(value.action, list):
-        return " ".join(value.action)
-    if value.keep:
-        return f"{value.action}  keep {' '.join(value.keep)}"
-    return str(value.action)
+        text = " ".join(value.action)
+    elif value.keep:
+        text = f"{value.action}  keep {' '.join(value.keep)}"
+    else:
+        text = str(value.action)
+    return text if value.samples is None else f"{text} *"
 
 
 def print_hint(result) -> None:
@@ -43,6 +45,11 @@ def print_hint(result) -> None:
         row += ["best" if first else win.concise(), "" if first else points.concise()]
         table.add_row(*row)
     out.print(table)
+    raced = [a.samples for a in result.actions if a.samples is not None]
+    if raced:
+        out.print(f"* clearly worse than the best after {min(raced):,} to {max(raced):,} worlds, so valued on those "
+                  "only." if min(raced) != max(raced) else
+                  f"* clearly worse than the best after {raced[0]:,} worlds, so valued on those only.")
     if result.fallback:
         out.print(f"{result.fallback:,} of the worlds did not fit the calls: no deal the policy would have called "
                   "that way was found for them, so the calls were left out there.")
