@@ -466,16 +466,16 @@ class _Tally:
         mean_sq = float(self.square[k, a, b]) / worlds / scale ** 2
         return Estimate(d, math.sqrt(max(mean_sq - d * d, 0.0) / max(worlds - 1, 1)))
 
-    def best(self) -> int:
-        """The action of highest P(win) so far (the first of equals)."""
-        wins = np.array([self.hist_of(a) @ (self.win_value / L.WIN_SCALE) for a in range(self.n)])
-        return int(np.argsort(-wins, kind="stable")[0])
+    def best(self, actions: list[int]) -> int:
+        """The action of ``actions`` of highest P(win) so far (the first of equals)."""
+        wins = [float(self.hist_of(a) @ self.win_value) for a in actions]
+        return actions[int(np.argsort(-np.array(wins), kind="stable")[0])]
 
     def _contenders(self, best: int, actions) -> list[tuple[int, Estimate]]:
         """The actions other than ``best`` that have scored differently from it on some world, with their cost in
         points against it: the others (equivalent cards, say) nothing tells apart from the best."""
         return [(a, self.paired(best, a, True)) for a in actions
-                if a != best and (self.diff[1, best, a] or self.square[1, best, a])]
+                if a != best and (self.square[0, best, a] or self.square[1, best, a])]
 
     def settled(self, active: list[int]) -> bool:
         """The default stopping rule: every other action still in the race is within a paired standard error of
@@ -484,15 +484,13 @@ class _Tally:
         if self.worlds < MIN_WORLDS:
             return False
         return all(cost.se <= TARGET_SE or cost.value > CLEAR * cost.se
-                   for _, cost in self._contenders(self.best(), active))
+                   for _, cost in self._contenders(self.best(active), active))
 
     def dropped(self, active: list[int]) -> set[int]:
         """The actions of ``active`` clearly worse than the best (their cost above ``CLEAR`` paired standard errors,
         on at least ``MIN_WORLDS`` worlds), as the stopping rule would pass them over: the hint values them on no
         more worlds."""
-        best = self.best()
-        if best not in active:
-            return set()
+        best = self.best(active)
         return {a for a, cost in self._contenders(best, active)
                 if self.common[best, a] >= MIN_WORLDS and cost.value > CLEAR * cost.se}
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..core import layout as L
 from ..core.errors import RulesError, SmearError
-from ..core.players import POLICIES
+from ..core.players import POLICIES, parse_policy
 from ..core.rules import Rules
 from ..engine.runner import MAX_SEED
 
@@ -105,8 +105,11 @@ def _metadata(path: Path, meta_text: np.ndarray) -> dict[str, Any]:
         raise bad(f"'hands' must be a whole number from 1 to 10**12, got {meta['hands']!r}")
     if not _whole(meta["seed"], 0, MAX_SEED):
         raise bad(f"'seed' must be a whole number from 0 to 2**64-1, got {meta['seed']!r}")
-    if meta["policy"] not in POLICIES:
-        raise bad(f"'policy' must be {' or '.join(POLICIES)}, got {meta['policy']!r}")
+    try:
+        parse_policy(meta["policy"] if isinstance(meta["policy"], str) else "")
+    except SmearError:
+        raise bad(f"'policy' must be one of {' or '.join(POLICIES)} (with its K where it takes one, as "
+                  f"'pimc:16'), got {meta['policy']!r}") from None
     try:
         rules = Rules.from_mapping(meta["rules"], source=f"{path}'s rules")
     except RulesError as exc:

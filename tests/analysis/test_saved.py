@@ -33,6 +33,14 @@ def test_a_saved_table_loads_as_it_was(saved):
     assert (table.hands, table.seed, table.policy, table.rules) == (3000, 5, "heuristic", Rules(round_points=True))
 
 
+def test_a_table_of_a_search_player_loads(saved, tmp_path):
+    """A policy with its K ("expert:8", as `bid-table --policy expert:8` saves it) is a policy too."""
+    path, counts, meta = saved
+    searched = tmp_path / "expert.npz"
+    np.savez_compressed(searched, counts=counts, meta=np.array(json.dumps(meta | {"policy": "expert:8"})))
+    assert ClassTable.load(searched).policy == "expert:8"
+
+
 def cell(counts, field, offset=0):
     """The first used class's ``field + offset`` entry."""
     return np.flatnonzero(counts[:, L.CLS_COUNT])[0], field + offset
@@ -49,6 +57,7 @@ EDITS = {
     "hands_type": (lambda c, m: m.__setitem__("hands", "many"), "'hands' must be a whole number"),
     "seed": (lambda c, m: m.__setitem__("seed", -1), "'seed' must be"),
     "policy": (lambda c, m: m.__setitem__("policy", "clever"), "'policy' must be"),
+    "policy_k": (lambda c, m: m.__setitem__("policy", "pimc:0"), "'policy' must be"),
     "no_rules": (lambda c, m: m.pop("rules"), "has no 'rules'"),
     "bad_rules": (lambda c, m: m.__setitem__("rules", {"target": 10**30}), "out of range"),
     "rules_type": (lambda c, m: m.__setitem__("rules", [1]), "must be a table"),

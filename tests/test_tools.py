@@ -1,0 +1,37 @@
+"""The scripts of tools/ that publish into results/ run end to end on small samples."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).parents[1]
+
+
+def _model_error(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "tools" / "model_error.py"), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_model_error_sets_the_published_rows_beside_another_table(tmp_path):
+    out = tmp_path / "model_error"
+    done = _model_error("--policy", "heuristic", "--hands", "4000", "--seed", "3", "--rows", "5", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    table = pd.read_csv(out.with_suffix(".csv"))
+    assert len(table) == 5 and table["hands_published"].is_monotonic_decreasing
+    assert {"make2_change", "make2_change_se", "ev4_change", "bid_up_to_strong"} <= set(table.columns)
+    # heuristic against heuristic: the changes are noise, nearly all within 3 SE
+    changes = table[[f"make{b}_change" for b in (2, 3, 4)]].to_numpy()
+    ses = table[[f"make{b}_change_se" for b in (2, 3, 4)]].to_numpy()
+    assert (abs(changes) <= 3 * ses + 1e-12).mean() >= 0.8
+    text = out.with_suffix(".md").read_text(encoding="utf-8")
+    assert "`heuristic` (4,000 deals, seed 3)" in text and text.count("\n| ") == 6
+    again = _model_error("--policy", "heuristic", "--hands", "4000", "--seed", "3", "--rows", "5", "--out",
+                         str(tmp_path / "again"), "--table", str(out.with_suffix(".npz")))
+    assert again.returncode == 0 and (tmp_path / "again.csv").read_text() == out.with_suffix(".csv").read_text()
+    wrong = _model_error("--policy", "heuristic", "--hands", "5000", "--table", str(out.with_suffix(".npz")),
+                         "--out", str(tmp_path / "wrong"))
+    assert wrong.returncode != 0 and "--hands 4000" in wrong.stderr
