@@ -12,8 +12,9 @@ up to is the highest bid with EV at least 0 on its own sample, however few hands
 
 Writes `OUT.md` (the table, for people), `OUT.csv` (every figure) and `OUT.npz` (the strong model's class counts,
 as `smear-sim bid-table` saves them). `--table FILE.npz` reads a class table made before by
-`smear-sim bid-table --policy P --hands N --seed S --out FILE` instead of simulating: it must have been made with
-`--policy`, `--hands` and `--seed` as given here, so the numbers are the same. Expect about 12 hands a second for
+`smear-sim bid-table --policy P --hands N --seed S --out FILE` (or `OUT.npz` of an earlier run) instead of
+simulating: it must have been made with `--policy`, `--hands` and `--seed` as given here, so the numbers are the
+same. Expect about 12 hands a second for
 `expert:8` on two cores.
 """
 
@@ -43,6 +44,7 @@ def _strong_table(args: argparse.Namespace, reference: ClassTable) -> ClassTable
         if made != (args.policy, args.hands, args.seed):
             sys.exit(f"error: {args.table} was made with --policy {made[0]} --hands {made[1]} --seed {made[2]}, not "
                      f"--policy {args.policy} --hands {args.hands} --seed {args.seed}")
+        table.save(Path(args.out).with_suffix(".npz"))  # beside the page, as a run here leaves it
         return table
     started = time.perf_counter()
     done = [0]
@@ -106,7 +108,7 @@ def _cell(value: float, se: float, percent: bool = False) -> str:
     return (text if text.startswith("-") else "+" + text) + (" †" if abs(value) > 2 * se else "")
 
 
-def markdown(table: pd.DataFrame, reference: ClassTable, strong: ClassTable, seconds: float | None) -> str:
+def markdown(table: pd.DataFrame, reference: ClassTable, strong: ClassTable, seconds: float | None, out: Path) -> str:
     covered = table["hands_published"].sum() / reference.hands
     compared = table[table["hands_strong"] > 0]
     moved = compared[compared["bid_up_to_published"] != compared["bid_up_to_strong"]]
@@ -128,6 +130,9 @@ def markdown(table: pd.DataFrame, reference: ClassTable, strong: ClassTable, sec
         f"rows ({covered:.0%} of hands). Made by `python tools/model_error.py --policy {strong.policy} --hands "
         f"{strong.hands} --seed {strong.seed} --rows {len(table)}`"
         + ("." if seconds is None else f" ({seconds / 60:.0f} min on two cores)."),
+        "",
+        f"The stronger model's class counts are in `{Path(out).with_suffix('.npz').name}`: `--table` with that file "
+        "remakes this page without simulating.",
         "",
         "Each change is the stronger model's value minus the published one, ± the standard error of the two; † marks "
         "a change beyond 2 SE. P(make) in percentage points. *Bid up to* is the highest bid with EV ≥ 0, "
@@ -178,7 +183,7 @@ def main() -> None:
     with atomic_write(out.with_suffix(".csv"), "w") as handle:
         table.to_csv(handle, index=False)
     with atomic_write(out.with_suffix(".md"), "w") as handle:
-        handle.write(markdown(table, reference, strong, seconds))
+        handle.write(markdown(table, reference, strong, seconds, out))
     print(f"wrote {out.with_suffix('.md')} and {out.with_suffix('.csv')}", file=sys.stderr)
 
 

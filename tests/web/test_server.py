@@ -13,6 +13,9 @@ from cli_helpers import ok
 from fastapi.testclient import TestClient
 from web_helpers import post, running
 
+from smear_sim.analysis.hand import shared_equity
+from smear_sim.analysis.hand_outcomes import DEFAULT_HANDS
+from smear_sim.analysis.match_equity import DEFAULT_FLOOR
 from smear_sim.core.rules import Rules
 from smear_sim.web.scheduler import Simulator
 from smear_sim.web.server import HAND_FIELDS, STATIC, create_app
@@ -408,6 +411,9 @@ def test_while_warming_up_analyses_are_answered_at_once_with_503(monkeypatch):
         gate.set()
         assert app.state.ready.wait(120)
         assert warming.get("/api/rules").json()["ready"] is True
+        # the table's error, which every hint reads, was made in the warm-up, not in the first hint
+        table = shared_equity(DEFAULT_HANDS, 1, Rules(), "heuristic", DEFAULT_FLOOR)
+        assert "gradient" in table.__dict__
         assert warming.post("/api/hand", json={"cards": EXAMPLE, "samples": 1000}).status_code == 200
 
 
