@@ -21,7 +21,7 @@ pairs world by world, so their standard errors are much smaller than the values'
 
 **Precision.** ``samples=None`` draws worlds until the decision is settled: every other action is within a paired
 standard error of ``TARGET_SE`` (0.05) points of the best, or clearly worse (its cost above ``CLEAR`` paired
-standard errors; :func:`_precise_enough`), with at least ``MIN_WORLDS`` worlds and at most ``MAX_WORLDS`` (a card),
+standard errors; :meth:`_Tally.settled`), with at least ``MIN_WORLDS`` worlds and at most ``MAX_WORLDS`` (a card),
 ``MAX_DEAL_WORLDS`` (trump or keep: each world plays the whole hand once per action) or ``MAX_CALL_DEALS`` kept
 deals (a call). ``samples`` fixes the number, from 1 to ``SAMPLES_LIMIT``.
 """
@@ -196,6 +196,7 @@ def hint(
     equity: EquityTable | None = None,
     equity_hands: int = DEFAULT_HANDS,
     extra: Sequence[Any] = (),
+    max_worlds: int | None = None,
 ) -> Hint:
     """Value every legal action of ``view``'s decision (module docstring).
 
@@ -204,7 +205,8 @@ def hint(
     double dummy, a policy name plays them with that player. ``equity`` values the outcomes in games won (default:
     the session's table of ``equity_hands`` hands, as ``smear-sim hand`` uses). ``extra`` are legal actions to
     value besides the candidates, as a review values the action taken: for a keep, six cards; for trump, a suit
-    with its six cards (``{"suit": "H", "keep": [...]}``); a card or a call is always valued already.
+    with its six cards (``{"suit": "H", "keep": [...]}``); a card or a call is always valued already. ``max_worlds``
+    lowers the cap of the default precision for a trump, keep or card (where a person waits for the answer).
     """
     if isinstance(view, Mapping):
         view = parse_view(view)
@@ -230,8 +232,10 @@ def hint(
     if decision == CALL:
         _check_extra(view, decision, extra)
         return _call_hint(view, samples, seed, plan, equity, score, inference, playout_policy)
+    if max_worlds is not None:
+        check_count("max_worlds", max_worlds, minimum=MIN_WORLDS)
     return _world_hint(view, decision, samples, seed, inference, playout_policy, plan, equity, score,
-                       _check_extra(view, decision, extra))
+                       _check_extra(view, decision, extra), max_worlds)
 
 
 def _check_extra(view: SeatView, decision: str, extra: Sequence[Any]) -> list[tuple[int, tuple[int, ...]]]:
@@ -362,7 +366,7 @@ def _hand_state(view: SeatView) -> np.ndarray:
     return hs
 
 
-def _world_hint(view, decision, samples, seed, inference, playout, plan, equity, score, extra) -> Hint:
+def _world_hint(view, decision, samples, seed, inference, playout, plan, equity, score, extra, max_worlds) -> Hint:
     rules = view.rules
     win, flat = equity.outcome_wins(score, _next_dealer(view))
     win_value = np.rint(win * L.WIN_SCALE).astype(np.int64)
@@ -408,7 +412,8 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
         kept = np.array([mask_of(k) for k in keeps], dtype=np.uint64)
         driver = "deal_hint"
     n = len(actions)
-    total = samples if samples is not None else (MAX_WORLDS if decision == CARD else MAX_DEAL_WORLDS)
+    total = samples if samples is not None else min(MAX_WORLDS if decision == CARD else MAX_DEAL_WORLDS,
+                                                     max_worlds or MAX_WORLDS)
     # Chunks of WORLD_CHUNK worlds: the stopping rule looks after each, and a server's turns pass between them.
     chunk = WORLD_CHUNK if samples is None else (plan.settings.chunk_size or WORLD_CHUNK)
     tally = _Tally(n, win_value, ev_value)

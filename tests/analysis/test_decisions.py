@@ -105,7 +105,10 @@ def test_a_call_hint_is_the_auction_analysis(equity):
     assert result.samples == analysis.samples
     for a in result.actions:
         code = {"pass": L.PASS, "moon": L.MOON}.get(a.action, a.action)
-        assert a.win == analysis.estimates[code]["win"]
+        win = analysis.estimates[code]["win"]
+        # The table's share of the SE comes from the derivatives, solved to 1e-7 one way or another (whichever the
+        # table had made by then: match_equity._table_variance), so it agrees to that tolerance, not to the bit.
+        assert a.win.value == win.value and a.win.se == pytest.approx(win.se, rel=1e-5)
         assert a.points == analysis.estimates[code]["ev"]
 
 

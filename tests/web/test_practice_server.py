@@ -12,7 +12,7 @@ from cli_helpers import ok
 from fastapi.testclient import TestClient
 
 from smear_sim.web.games import GameFolder
-from smear_sim.web.server import create_app
+from smear_sim.web.server import TABLE_HINT_WORLDS, create_app
 
 LOCAL = "http://127.0.0.1:8000"
 
@@ -200,6 +200,8 @@ def test_a_hint_at_the_table_values_every_legal_action_with_its_cost_and_mark(cl
     assert len(hint["costs"]) == len(hint["actions"]) and hint["costs"][0]["win"] == 0
     assert hint["taken"]["action"] == state["legal"][-1] and hint["step"] == state["step"]
     assert client.get(f"/api/table/{state['id']}").json() == state  # a hint changes nothing
+    own = client.post(f"/api/table/{state['id']}/hint", json={}).json()  # its own precision, capped for a person
+    assert 64 <= own["samples"] <= TABLE_HINT_WORLDS
     if len(state["legal"]) > 1:
         before = state
         bot = client.post(f"/api/table/{state['id']}/bot", json={})
