@@ -1,11 +1,12 @@
 """Many analyses at once in one server process, taking turns on the simulator.
 
 Every chunk of work is spread over all the cores (:func:`smear_sim.engine.runner.across_threads`), so two
-analyses running chunks at once would only oversubscribe them. So the server runs one chunk at a time. Each analysis runs in a worker thread of :class:`Simulator`
-and holds the simulator's turn (:class:`Turns`) while it works; every slice (about 50 ms: a few thousand deals of a
-hand analysis, a few worlds of a hint's) it passes the turn to the analysis that has waited longest. A long analysis then delays a short one by one slice at most,
-the cores are never oversubscribed, and because results are integer counts keyed by hand index, slicing
-the work changes no number.
+analyses running chunks at once would only oversubscribe them. So the server runs one chunk at a time. Each
+analysis runs in a worker thread of :class:`Simulator` and holds the simulator's turn (:class:`Turns`) while it
+works; every slice (about 50 ms: a few thousand deals of a hand analysis, a few worlds of a hint's) it passes the
+turn to the analysis that has waited longest. A long analysis then delays a short one by one slice at most, the
+cores are never oversubscribed, and because results are integer counts keyed by hand index, slicing the work
+changes no number.
 
 An *urgent* analysis (a hint asked at a practice table, where a person waits for it) goes before every analysis
 that is not: it takes the turn at the next slice of the one running and keeps it, passing it only to another

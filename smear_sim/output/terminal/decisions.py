@@ -47,9 +47,8 @@ def print_hint(result) -> None:
     out.print(table)
     raced = [a.samples for a in result.actions if a.samples is not None]
     if raced:
-        out.print(f"* clearly worse than the best after {min(raced):,} to {max(raced):,} worlds, so valued on those "
-                  "only." if min(raced) != max(raced) else
-                  f"* clearly worse than the best after {raced[0]:,} worlds, so valued on those only.")
+        span = f"{min(raced):,}" if min(raced) == max(raced) else f"{min(raced):,} to {max(raced):,}"
+        out.print(f"* clearly worse than the best after {span} worlds, so valued on those only.")
     if result.fallback:
         out.print(f"{result.fallback:,} of the worlds did not fit the calls: no deal the policy would have called "
                   "that way was found for them, so the calls were left out there.")
