@@ -40,7 +40,8 @@ def play_game(key, score0, score1, dealer, players, pool, scratch, agg, out, tra
                   give, keep, rec, trace)
         count_hand(agg, rec)
         if trace:
-            out[deals, :] = rec
+            for k in range(len(rec)):  # a loop, not out[deals, :] = rec (state.copy_into says why)
+                out[deals, k] = rec[k]
         score0 += rec[REC_DELTA]
         score1 += rec[REC_DELTA + 1]
         deals += 1

@@ -5,7 +5,7 @@ hand: every seat's cards, what each seat saw before play, the cards each seat ha
 team has taken, the trick in progress (leader, led suit, the card winning it), the voids each seat has
 shown, trump, bidder, bid and the scores before the hand. The operations are the verbs a player, a solver
 and the hand kernel need: :func:`new_state`, :func:`start_play`, :func:`to_play`, :func:`legal_cards`,
-:func:`apply_card` (copying a state is ``out[:] = state``) and :func:`is_over`;
+:func:`apply_card` (copying a state is :func:`copy_into`) and :func:`is_over`;
 :func:`smear_sim.kernels.scoring.score_state` scores a finished hand with the hand kernel's own scoring and
 gives its value to the bidding team (:func:`~smear_sim.kernels.scoring.hand_value`). The verbs take an
 optional ``base``: where the state starts in a longer array (the solver keeps one state per depth in one
@@ -91,6 +91,14 @@ UNDEALT = 14  # cards no one is dealt
 def mask_at(state, offset):
     """The card mask stored at ``offset``."""
     return np.uint64(state[offset])
+
+
+@njit(cache=True, inline="always")
+def copy_into(out, source):
+    """``out[:] = source`` for two arrays of one length, as a loop: Numba compiles the slice assignment's shape
+    check and its error message for seconds at every place it is written."""
+    for k in range(len(source)):
+        out[k] = source[k]
 
 
 @njit(cache=True)
@@ -330,7 +338,7 @@ def sample_world(state, observer, rng, out):
     """Write into ``out`` a copy of ``state`` whose other hands are re-dealt from the cards ``observer`` has
     not seen, by the model in the module docstring; return how many trump deals it took (MAX_DRAWS + 1 when
     it filled card by card). ``rng`` is the hand's random stream."""
-    out[:] = state
+    copy_into(out, state)
     t = state[ST_TRUMP]
     bidder = state[ST_BIDDER]
     unseen = _DECK & ~seen_by(state, observer)
@@ -362,7 +370,7 @@ def sample_world(state, observer, rng, out):
         if not _completable(short, allowed, plain):
             continue
         for _ in range(MAX_DRAWS):
-            hands[:] = trumps
+            copy_into(hands, trumps)
             if _draw_plain(rng, plain, allowed, short, order, hands):
                 for seat in range(4):
                     if seat != observer:

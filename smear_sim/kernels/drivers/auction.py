@@ -174,7 +174,8 @@ def auction_deals(seed, count, max_deals, rules, policies, model, fixed_hand, po
         tried += 1
         if _accepted(state, pool, n_pool, seat, fixed_hand, deck, hands, rules[R_MISDEAL] == 1, dealer, score0,
                      score1, rules, policies, model, seated, prior, calls, position):
-            out[n, :] = hands
+            for k in range(len(hands)):  # a loop, not out[n, :] = hands (state.copy_into says why)
+                out[n, k] = hands[k]
             n += 1
     return out[:n], tried
 

@@ -47,7 +47,7 @@ from ..players import check_seated, choose_keep, choose_play, policy_tables
 from ..rng import stream_key
 from ..scoring import score_state
 from ..solver import new_solver, play_line, solve_cards, solve_value
-from ..state import apply_card, play_card, start_play
+from ..state import apply_card, copy_into, play_card, start_play
 from ..trick import legal_mask
 from ..worlds import deal_world, play_world
 from .blocks import block_bounds
@@ -143,7 +143,7 @@ def card_hint(seed, start, count, n_blocks, rules, policies, model, hs, observer
             if playout == 0:
                 solve_cards(solver, world, rules, values, wanted)
                 for a in range(n):
-                    st[:] = world
+                    copy_into(st, world)
                     apply_card(st, actions[a], rules)
                     codes[a] = _dd_outcome(solver, st, values[actions[a]], rules, rec, team)
             else:
@@ -156,7 +156,7 @@ def card_hint(seed, start, count, n_blocks, rules, policies, model, hs, observer
                 saved = rng[0]
                 for a in range(n):
                     rng[0] = saved
-                    st[:] = world
+                    copy_into(st, world)
                     apply_card(st, actions[a], rules)
                     codes[a] = _policy_outcome(rng, st, rules, policies, seated, give, rec, team)
             _count(row, codes, n, win_value, ev_value)

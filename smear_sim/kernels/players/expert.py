@@ -61,7 +61,7 @@ from ..equity import outcome_win
 from ..outcome_codes import outcome_code, value_outcome
 from ..scoring import score_state
 from ..solver import distinct_moves, new_solver, play_line, representative, rule_masks, solve, solve_value
-from ..state import apply_card, played_cards, start_play, to_play
+from ..state import apply_card, copy_into, played_cards, start_play, to_play
 from ..worlds import deal_world, play_world
 from . import heuristic
 
@@ -306,7 +306,7 @@ def play(rng, hs, legal, rules, give, k, policies, model, seated):
             m &= m - ONE
             points[c] += sign * values[c]
             if game and has(moves, c):
-                st[:] = world
+                copy_into(st, world)
                 apply_card(st, c, rules)
                 wins[c] += _game_win(solver, st, values[c], rules, rec, team, model)
     out = unplayed | np.uint64(hs[ST_TRICK])
