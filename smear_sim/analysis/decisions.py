@@ -216,6 +216,8 @@ def hint(
         raise BadValue("inference", f"must be one of {', '.join(INFERENCE)}, got {inference!r}")
     if samples is not None:
         check_count("samples", samples, maximum=SAMPLES_LIMIT)
+    if max_worlds is not None:
+        check_count("max_worlds", max_worlds, minimum=MIN_WORLDS)
     plan = plan or RunPlan.of(policy, view.rules)
     if progress is not None:
         plan = plan.but(progress=progress)  # hears of each chunk of worlds as it finishes
@@ -232,8 +234,6 @@ def hint(
     if decision == CALL:
         _check_extra(view, decision, extra)
         return _call_hint(view, samples, seed, plan, equity, score, inference, playout_policy)
-    if max_worlds is not None:
-        check_count("max_worlds", max_worlds, minimum=MIN_WORLDS)
     return _world_hint(view, decision, samples, seed, inference, playout_policy, plan, equity, score,
                        _check_extra(view, decision, extra), max_worlds)
 

@@ -14,6 +14,7 @@ from ..core.layout import MAX_DEALS, R_MISDEAL, REC_DELTA, REC_MISDEALS, REC_WIN
 from .bits import ZERO
 from .hand import AUCTION, POLICY_TRUMP, count_hand, deal_playable, play_hand
 from .rng import stream_key
+from .state import copy_into
 
 
 @njit(cache=True)
@@ -40,8 +41,7 @@ def play_game(key, score0, score1, dealer, players, pool, scratch, agg, out, tra
                   give, keep, rec, trace)
         count_hand(agg, rec)
         if trace:
-            for k in range(len(rec)):  # a loop, not out[deals, :] = rec (state.copy_into says why)
-                out[deals, k] = rec[k]
+            copy_into(out[deals], rec)
         score0 += rec[REC_DELTA]
         score1 += rec[REC_DELTA + 1]
         deals += 1

@@ -16,6 +16,7 @@ from smear_sim.analysis.plan import RunPlan
 from smear_sim.analysis.solve import solve_record
 from smear_sim.core import layout as L
 from smear_sim.core.cards import mask_of, parse_cards
+from smear_sim.core.errors import SmearError
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.core.tables import TABLES
@@ -186,6 +187,12 @@ def test_a_card_hint_races_its_cards(equity):
     assert [a.get("samples") for a in result.to_json()["actions"]] == [a.samples for a in result.actions]
     alone = hint(view, equity=equity, plan=RunPlan.of("heuristic", threads=1))
     assert json.dumps(alone.to_json()) == json.dumps(result.to_json())
+
+
+def test_a_cap_on_the_worlds_is_checked_before_any_work():
+    """``max_worlds`` below the fewest worlds a hint plays is refused at once, before a table is made."""
+    with pytest.raises(SmearError, match="max_worlds must be a whole number from 64"):
+        hint(parse_view(full_view(0, 4)), max_worlds=10, equity_hands=10**9)
 
 
 def test_threads_and_chunks_do_not_change_a_hint(equity):

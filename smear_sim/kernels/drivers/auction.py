@@ -43,6 +43,7 @@ from ..hand import (
 from ..players import check_seated, policy_tables
 from ..players.equity import situation
 from ..rng import stream_key
+from ..state import copy_into
 from .blocks import block_bounds
 from .outcomes import outcome_code
 
@@ -174,8 +175,7 @@ def auction_deals(seed, count, max_deals, rules, policies, model, fixed_hand, po
         tried += 1
         if _accepted(state, pool, n_pool, seat, fixed_hand, deck, hands, rules[R_MISDEAL] == 1, dealer, score0,
                      score1, rules, policies, model, seated, prior, calls, position):
-            for k in range(len(hands)):  # a loop, not out[n, :] = hands (state.copy_into says why)
-                out[n, k] = hands[k]
+            copy_into(out[n], hands)
             n += 1
     return out[:n], tried
 

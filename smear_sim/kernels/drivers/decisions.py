@@ -118,6 +118,9 @@ def card_hint(seed, start, count, n_blocks, rules, policies, model, hs, observer
     check_seated(policies, seated)
     give, _ = policy_tables(rules)
     team = observer & 1
+    wanted = ZERO  # the cards to value: the actions still in the race
+    for a in range(n):
+        wanted |= bit(actions[a])
     for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
         row = acc[b]
@@ -129,9 +132,6 @@ def card_hint(seed, start, count, n_blocks, rules, policies, model, hs, observer
         rec = np.zeros(REC_SIZE, dtype=np.int64)
         values = np.zeros(54, dtype=np.int64)
         codes = np.zeros(n, dtype=np.int64)
-        wanted = ZERO
-        for a in range(n):
-            wanted |= bit(actions[a])
         for i in range(lo, hi):
             rng[0] = stream_key(seed, first + start + i)
             tries = play_world(rng, hs, observer, own9, dealer, calls, 4, score0, score1, rules, policies, model,
