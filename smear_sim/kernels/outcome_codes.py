@@ -1,6 +1,7 @@
 """Outcome codes of a hand (layout ``OUT_*``): which side bid, the bidding team's score change and the other team's
 points, or the moon made or failed. The drivers count them; :mod:`smear_sim.kernels.equity` turns one into the game
-after the hand; the search player (:mod:`smear_sim.kernels.players.expert`) values its solver's lines by them."""
+after the hand; the expert player (:mod:`smear_sim.kernels.players.expert`) values the outcomes of its searches by
+them, and the hint (:mod:`smear_sim.kernels.drivers.decisions`) the lines of its solver."""
 
 from __future__ import annotations
 
@@ -20,9 +21,20 @@ from ..core.layout import (
     REC_DELTA,
     REC_MOON,
     REC_POINTS,
+    ST_BID,
+    ST_BIDDER,
 )
+from .scoring import score_state
+from .solver import play_line
 
-__all__ = ["outcome_code", "value_outcome"]
+__all__ = ["line_outcome", "numeric_code", "outcome_code", "value_outcome"]
+
+
+@njit(cache=True, inline="always")
+def numeric_code(side, delta, other):
+    """The code of a bid made or set: the bidding team (``side`` 0: the team the code is seen from) changed its
+    score by ``delta`` and the other team won ``other`` points."""
+    return OUT_NUMERIC + (side * (2 * OUT_MAX + 1) + delta + OUT_MAX) * (OUT_MAX + 1) + other
 
 
 @njit(cache=True)
@@ -38,8 +50,7 @@ def outcome_code(rec, dealer_team):
         if rec[REC_MOON] == 1:
             return OUT_MOON_MADE + side * (OUT_MAX + 1) + other_points
         return OUT_MOON_FAILED + side
-    delta = rec[REC_DELTA + team]
-    return OUT_NUMERIC + (side * (2 * OUT_MAX + 1) + delta + OUT_MAX) * (OUT_MAX + 1) + other_points
+    return numeric_code(side, rec[REC_DELTA + team], other_points)
 
 
 @njit(cache=True)
@@ -58,8 +69,23 @@ def value_outcome(v, bidder, bid, team, rules):
             delta = won if won >= bid else -bid
             if delta - other != v:
                 continue
-            code = OUT_NUMERIC + (side * (2 * OUT_MAX + 1) + delta + OUT_MAX) * (OUT_MAX + 1) + other
+            code = numeric_code(side, delta, other)
             if found >= 0 and code != found:
                 return -1
             found = code
     return found
+
+
+@njit(cache=True)
+def line_outcome(solver, st, v, rules, rec, team):
+    """The outcome code (seen from ``team``) of the hand at ``st``, a position of the solver's last solve (valuing
+    points) whose value is ``v``: from the value when only one outcome has it, else by playing a line of perfect
+    play to the end (``st`` changed) and scoring it into ``rec``."""
+    code = value_outcome(v, st[ST_BIDDER], st[ST_BID], team, rules)
+    if code < 0:
+        play_line(solver, st, rules, v)
+        rec[REC_BIDDER] = st[ST_BIDDER]
+        rec[REC_BID] = st[ST_BID]
+        score_state(st, rules, rec)
+        code = outcome_code(rec, team)
+    return code

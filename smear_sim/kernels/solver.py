@@ -20,6 +20,11 @@ value:
 - *Move ordering*: the table's best card first; then a leader's high cards, a follower's cheapest winner
   or, on a partner's winning card, its richest card; then the cheapest cards.
 
+*Leaf values.* By default a finished hand is worth its points as above. :func:`use_leaf_values` makes it worth any
+value of its outcome instead (a table over the bidding team's points and the other team's, and the moon made or
+failed): the expert player searches P(win the game) that way. The bounds below then take the lowest and the highest
+value over every way the points still open can fall, so the searches stay exact for any table.
+
 The last trick is played out without branching (each hand holds one card), and a position is not
 searched when the points still undecided cannot change its value (:func:`_bounds`).
 
@@ -46,6 +51,8 @@ from ..core.layout import (
     R_ROUND_POINTS,
     R_TARGET,
     R_TRUMP_ANYTIME,
+    REC_MOON,
+    REC_POINTS,
     REC_SIZE,
     ST_BID,
     ST_BIDDER,
@@ -78,14 +85,23 @@ _HIGHER_IN_SUIT = TABLES.higher_in_suit
 _SUIT_MASK = TABLES.suit_mask
 _CARD_POINTS = TABLES.card_points
 
-INF = 1 << 20
+INF = 1 << 40  # above any value: points, or a leaf table's (the expert's P(win) in fixed point, points below it)
 TT_BITS = 16
 MAX_DEPTH = 26
 # Columns of the transposition table.
 _K1, _K2, _LO, _HI, _MOVE, _GEN = 0, 1, 2, 3, 4, 5
 # Fields of the solver's context array.
-_GEN_NOW, _NODES, _RELEVANT, _NEUTRAL, _TEAM, _TT_MASK, _OURS, _THEIRS, _NOBODY, _TAKERS = range(10)
-_CTX_SIZE = 10
+_GEN_NOW, _NODES, _RELEVANT, _NEUTRAL, _TEAM, _TT_MASK, _OURS, _THEIRS, _NOBODY, _TAKERS, _LEAVES = range(11)
+_CTX_SIZE = 11
+# The leaf table (:func:`use_leaf_values`): LEAF_POINTS * won + other for a bid made or set, where ``won`` is the
+# bidding team's points and ``other`` the other team's; then the moon failed and made. After it, the solver keeps
+# the table's lowest and highest value over the ways the open points can fall (:func:`_table_bounds`).
+LEAF_POINTS = 8  # the points of a hand are 0..7
+LEAF_MOON_FAILED = LEAF_POINTS * LEAF_POINTS
+LEAF_MOON_MADE = LEAF_MOON_FAILED + 1
+LEAF_SIZE = LEAF_MOON_MADE + 1
+_LEAF_WORST = LEAF_SIZE  # then [(ours * 8 + theirs) * 8 + open]
+_LEAF_BEST = _LEAF_WORST + LEAF_POINTS ** 3
 # Fields of a search frame (one row per depth).
 _F_ALPHA, _F_BETA, _F_ALPHA0, _F_BETA0, _F_MAX, _F_BEST, _F_BEST_MOVE, _F_NEXT, _F_COUNT, _F_INDEX, _F_K1, _F_K2 = range(12)
 _F_CARDS = 12  # the node's moves in search order (up to 6), then their sort keys
@@ -95,14 +111,46 @@ _FRAME_SIZE = 28
 
 @njit(cache=True)
 def new_solver(tt_bits=TT_BITS):
-    """A solver's working arrays: ``(stack, rec, tt, ctx, frames)``: one hand state per depth (flat), a
-    hand record to score into, the transposition table, the solve's context and the search frames (with
-    each node's moves in search order)."""
+    """A solver's working arrays: ``(stack, rec, tt, ctx, frames, leaves)``: one hand state per depth (flat), a
+    hand record to score into, the transposition table, the solve's context, the search frames (with each node's
+    moves in search order) and the leaf table with its bounds (:func:`use_leaf_values`). It values points until
+    given a table."""
     size = 1 << tt_bits
     ctx = np.zeros(_CTX_SIZE, dtype=np.int64)
     ctx[_TT_MASK] = size - 1
     return (np.zeros(MAX_DEPTH * ST_SIZE, dtype=np.int64), np.zeros(REC_SIZE, dtype=np.int64),
-            np.zeros((size, 6), dtype=np.int64), ctx, np.zeros((MAX_DEPTH, _FRAME_SIZE), dtype=np.int64))
+            np.zeros((size, 6), dtype=np.int64), ctx, np.zeros((MAX_DEPTH, _FRAME_SIZE), dtype=np.int64),
+            np.zeros(_LEAF_BEST + LEAF_POINTS ** 3, dtype=np.int64))
+
+
+@njit(cache=True)
+def use_leaf_values(solver, table):
+    """From now on, value a finished hand by ``table`` (``LEAF_SIZE`` integers, the layout above) instead of its
+    points, from the bidding team's side as always. The table is for hands with a bid: in hand analysis (no bid)
+    the solver still values points. Works out, once, the table's bounds over the open points."""
+    leaves = solver[5]
+    for i in range(LEAF_SIZE):
+        leaves[i] = table[i]
+    for ours in range(LEAF_POINTS):
+        for theirs in range(LEAF_POINTS):
+            for n_open in range(LEAF_POINTS):
+                worst = INF
+                best = -INF
+                for won in range(ours, min(ours + n_open, LEAF_POINTS - 1) + 1):
+                    for other in range(theirs, min(theirs + n_open - (won - ours), LEAF_POINTS - 1) + 1):
+                        v = table[won * LEAF_POINTS + other]
+                        worst = min(worst, v)
+                        best = max(best, v)
+                at = (ours * LEAF_POINTS + theirs) * LEAF_POINTS + n_open
+                leaves[_LEAF_WORST + at] = worst
+                leaves[_LEAF_BEST + at] = best
+    solver[3][_LEAVES] = 1
+
+
+@njit(cache=True)
+def use_points(solver):
+    """Value a finished hand by its points again (the default)."""
+    solver[3][_LEAVES] = 0
 
 
 @njit(cache=True)
@@ -247,14 +295,15 @@ def _fixed_awards(hs, rules, ctx):
 
 @njit(cache=True, inline="always")
 def _bounds(taken0, taken1, out, p0, p1, team, bid, fixed_ours, fixed_theirs, fixed_nobody, takers, target,
-            moon_in_play):
+            moon_in_play, leaves, by_table):
     """``(worst, best)``: bounds on the final value that hold whatever is played from a position where the
     teams have taken ``taken0``/``taken1`` (``p0``/``p1`` card points) and ``out`` is still out.
 
     The points decided for the whole solve are ``fixed_*`` (:func:`_fixed_awards`); a point that goes to a
     trick's taker (its card in ``takers``) is decided once its trick is taken, Game once one team's card
     points cannot be caught. The bounds give every undecided point to one side and then to the other: the
-    value never falls as the bidding team wins more points or the other team fewer.
+    value never falls as the bidding team wins more points or the other team fewer. A leaf table
+    (``by_table``) has its bounds over every way the open points can fall worked out in ``leaves``.
     """
     ours_taken = taken1 if team else taken0
     theirs_taken = taken0 if team else taken1
@@ -273,14 +322,36 @@ def _bounds(taken0, taken1, out, p0, p1, team, bid, fixed_ours, fixed_theirs, fi
     else:
         open_points += 1
     if bid == MOON:
-        best = target if theirs == 0 and (nobody == 0 or moon_in_play) else -target
-        worst = best if open_points == 0 else -target
-        return worst, best
+        made = theirs == 0 and (nobody == 0 or moon_in_play)  # still possible
+        made_value = leaves[LEAF_MOON_MADE] if by_table else target
+        failed_value = leaves[LEAF_MOON_FAILED] if by_table else -target
+        if not made:
+            return failed_value, failed_value
+        if open_points == 0:
+            return made_value, made_value
+        return min(made_value, failed_value), max(made_value, failed_value)
     if bid == PASS:
         return ours - theirs - open_points, ours + open_points - theirs
+    if by_table:
+        at = (ours * LEAF_POINTS + theirs) * LEAF_POINTS + open_points
+        return leaves[_LEAF_WORST + at], leaves[_LEAF_BEST + at]
     worst = (ours if ours >= bid else -bid) - theirs - open_points
     best = (ours + open_points if ours + open_points >= bid else -bid) - theirs
     return worst, best
+
+
+@njit(cache=True, inline="always")
+def _leaf(stack, rules, rec, b, leaves, by_table):
+    """The value of the finished hand at ``stack[b:]``: its points (:func:`score_state`), or the leaf table's
+    value of its outcome."""
+    value = score_state(stack, rules, rec, b)
+    bid = stack[b + ST_BID]
+    if not by_table or bid == PASS:
+        return value
+    if bid == MOON:
+        return leaves[LEAF_MOON_MADE] if rec[REC_MOON] == 1 else leaves[LEAF_MOON_FAILED]
+    team = stack[b + ST_BIDDER] & 1
+    return leaves[rec[REC_POINTS + team] * LEAF_POINTS + rec[REC_POINTS + 1 - team]]
 
 
 @njit(cache=True)
@@ -291,7 +362,8 @@ def _search(solver, rules, root, alpha, beta):
     and reads everything it needs from the arrays into scalars first: an array handed to a helper costs a
     reference count in Numba, which made up most of the search's time.
     """
-    stack, rec, tt, ctx, frames = solver
+    stack, rec, tt, ctx, frames, leaves = solver
+    by_table = ctx[_LEAVES] == 1
     anytime = rules[R_TRUMP_ANYTIME] == 1
     target = rules[R_TARGET]
     moon_in_play = rules[R_MOON_REQUIRES] == 1
@@ -323,14 +395,14 @@ def _search(solver, rules, root, alpha, beta):
             k2 = np.int64(0)
             if tricks_done == 6:
                 known = True
-                value = score_state(stack, rules, rec, b)
+                value = _leaf(stack, rules, rec, b, leaves, by_table)
             elif n == 0:
                 taken0 = mask_at(stack, b + ST_TAKEN)
                 taken1 = mask_at(stack, b + ST_TAKEN + 1)
                 p0 = card_points(taken0)
                 p1 = card_points(taken1)
                 worst, best = _bounds(taken0, taken1, out, p0, p1, team, stack[b + ST_BID], fixed_ours,
-                                      fixed_theirs, fixed_nobody, takers, target, moon_in_play)
+                                      fixed_theirs, fixed_nobody, takers, target, moon_in_play, leaves, by_table)
                 if worst >= beta or worst == best:
                     known = True
                     value = worst
@@ -345,7 +417,7 @@ def _search(solver, rules, root, alpha, beta):
                         play_card(stack, lowest_card(mask_at(stack, c1 + ST_HANDS + to_play(stack, c1))), anytime,
                                   c1)
                     known = True
-                    value = score_state(stack, rules, rec, c1)
+                    value = _leaf(stack, rules, rec, c1, leaves, by_table)
                 else:
                     k1 = np.int64(out) | (stack[b + ST_LEADER] << 54)
                     k2 = np.int64(taken0 & relevant) | ((p0 - p1 + 128) << 54)
@@ -470,7 +542,7 @@ def _exact(solver, rules, d, guess):
 
 @njit(cache=True)
 def _start(solver, hs, rules):
-    stack, _, _, ctx, _ = solver
+    stack, _, _, ctx, _, _ = solver
     ctx[_GEN_NOW] += 1
     ctx[_TEAM] = hs[ST_BIDDER] & 1
     relevant, neutral = rule_masks(hs[ST_TRUMP], rules)
@@ -503,9 +575,9 @@ def solve_cards(solver, hs, rules, values, wanted):
     ``values``, and the value returned is the best of theirs: a hint stops valuing the cards it has found clearly
     worse. A finished hand's value is its score."""
     _start(solver, hs, rules)
-    stack, rec, _, ctx, _ = solver
+    stack, rec, _, ctx, _, leaves = solver
     if hs[ST_TRICKS_DONE] == 6:
-        return score_state(stack, rules, rec)
+        return _leaf(stack, rules, rec, 0, leaves, ctx[_LEAVES] == 1)
     maximize = (to_play(hs) & 1) == ctx[_TEAM]
     out = _out(hs, 0)
     t = hs[ST_TRUMP]
@@ -544,7 +616,7 @@ def play_line(solver, hs, rules, value):
     root, or a position reached from it) and ``value`` its exact value: the search's table stays valid along the
     line, so each card costs one zero-window search, and the first card tried (the table's best) usually holds
     the value. Among the cards that hold it, the first in the search's order is played."""
-    stack, _, tt, ctx, frames = solver
+    stack, _, tt, ctx, frames, _ = solver
     t = hs[ST_TRUMP]
     neutral = np.uint64(ctx[_NEUTRAL])
     while hs[ST_TRICKS_DONE] < 6:

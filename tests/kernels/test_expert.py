@@ -1,6 +1,7 @@
 """The strongest player, ``expert:K`` (smear_sim/kernels/players/expert.py): its worlds honour the auction, its
-trump and keep candidates obey the discard rule, the outcome it values a card by is the solver's, its hands carry
-the auction and the world counts, and its results do not depend on threads or chunks."""
+trump and keep candidates obey the discard rule, the solver's leaves hold each outcome's P(win the game) with its
+points below, its hands carry the auction and the world counts, and its results do not depend on threads or chunks.
+Also the outcome of a solver line (``outcome_codes.line_outcome``, the hint's double-dummy playout)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import pytest
 
 from smear_sim.analysis.models import player_model
 from smear_sim.core.layout import (
+    BM_SOLVE_FLOOR,
     MOON,
     OUT_MAX,
+    OUT_MOON_FAILED,
     OUT_MOON_MADE,
     OUT_NUMERIC,
     PASS,
@@ -32,12 +35,14 @@ from smear_sim.core.rules import Rules
 from smear_sim.core.tables import TABLES
 from smear_sim.kernels import state as ks
 from smear_sim.kernels.bits import ZERO
+from smear_sim.kernels.equity import outcome_win
 from smear_sim.kernels.hand import auction, card_pool, deal_playable, play_hand, scratch
+from smear_sim.kernels.outcome_codes import line_outcome, numeric_code
 from smear_sim.kernels.players import expert as ke
 from smear_sim.kernels.players import policy_tables, seated_arg
 from smear_sim.kernels.players.bids import policy_call
 from smear_sim.kernels.rng import stream_key
-from smear_sim.kernels.solver import new_solver, solve
+from smear_sim.kernels.solver import LEAF_MOON_FAILED, LEAF_MOON_MADE, LEAF_POINTS, LEAF_SIZE, new_solver, solve
 
 RULES = Rules()
 ARRAY = RULES.to_array()
@@ -215,7 +220,7 @@ def test_the_outcome_a_card_is_valued_by_has_the_solvers_value():
         for c in [c for c in range(54) if legal >> np.uint64(c) & np.uint64(1)]:
             st = hs.copy()
             ks.apply_card(st, c, ARRAY)
-            code = ke.line_outcome(solver, st, values[c], ARRAY, rec, team)
+            code = line_outcome(solver, st, values[c], ARRAY, rec, team)
             decoded = _decode(int(code))
             assert decoded is not None
             side, delta, other = decoded
@@ -224,6 +229,28 @@ def test_the_outcome_a_card_is_valued_by_has_the_solvers_value():
             assert delta - other == values[c], (seed, c)
             checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize(("bidder", "bid", "scores", "dealer"), [(0, 2, (0, 0), 3), (1, 3, (19, 19), 2),
+                                                                (2, 4, (-5, 18), 1), (3, MOON, (10, 20), 0)])
+def test_the_solvers_leaves_hold_each_outcomes_p_win_with_its_points_below(bidder, bid, scores, dealer):
+    """``game_leaves`` gives the bidding team, for each way the points can fall, P(win the game) after that outcome
+    (``outcome_win``) in fixed point and the points (score change minus the other team's) below it; the other
+    team reads the same leaf as 1 - P(win) and minus the points."""
+    grid, floor = MODEL[6], MODEL[0][BM_SOLVE_FLOOR]
+    leaves = np.zeros(LEAF_SIZE, dtype=np.int64)
+    ke.game_leaves(bidder, bid, scores[0], scores[1], dealer, ARRAY, MODEL, leaves)
+    team = bidder & 1
+    us, them = scores[team], scores[1 - team]
+    next_dealer = 0 if (dealer + 1) % 2 == team else 1
+    outcomes = [(won * LEAF_POINTS + other, numeric_code(0, won if bid != MOON and won >= bid else -bid, other),
+                 (won if won >= bid else -bid) - other) for won in range(5) for other in range(5 - won)
+                if bid != MOON]
+    outcomes += [(LEAF_MOON_MADE, OUT_MOON_MADE, RULES.target), (LEAF_MOON_FAILED, OUT_MOON_FAILED, -RULES.target)]
+    for at, code, points in outcomes:
+        win = outcome_win(grid, floor, RULES.target, us, them, next_dealer, code)
+        assert ke.game_part(leaves[at], True) == (round(win * ke.WIN_SCALE), points)
+        assert ke.game_part(leaves[at], False) == (ke.WIN_SCALE - round(win * ke.WIN_SCALE), -points)
 
 
 @pytest.mark.parametrize("policies", [("expert:2", "heuristic"), ("heuristic", "expert:2")])

@@ -3,7 +3,9 @@
 Two oracles: a pure-Python minimax over the reference engine (legal plays, trick winners and scoring of
 reference/hand.py, nothing from the kernels), on thousands of random positions with one to three tricks
 left; and a plain Numba minimax over the kernel hand state (no pruning, no table, every legal card), on
-more three-trick positions and on full hands whose game tree is small enough to walk.
+more three-trick positions and on full hands whose game tree is small enough to walk. Both check the solver
+valuing points and valuing a leaf table (``solver.use_leaf_values``: the expert's P(win the game)), with tables
+that need not rise with the points.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from random_hands import random_record
 
 from smear_sim.analysis.solve import hand_state, solve_position
 from smear_sim.core.cards import mask_of
-from smear_sim.core.layout import MOON, REC_SIZE, ST_BIDDER, ST_SIZE
+from smear_sim.core.layout import MOON, PASS, REC_MOON, REC_POINTS, REC_SIZE, ST_BID, ST_BIDDER, ST_SIZE
 from smear_sim.core.rules import Rules
 from smear_sim.kernels import solver
 from smear_sim.kernels import state as ks
@@ -44,15 +46,25 @@ def _objective(rules: Rules, bid, result: ref.HandResult) -> int:
     return result.score_delta[team] - result.score_delta[1 - team]
 
 
-def reference_minimax(position) -> tuple[int, dict[int, int]]:
-    """The value of ``position`` and of each legal card, by walking every line with the reference engine."""
+def _table_objective(table: np.ndarray, bid, result: ref.HandResult) -> int:
+    """A finished hand's value under a leaf table (the layout of ``solver.use_leaf_values``)."""
+    team = result.bidding_team
+    if bid == ref.MOON:
+        return int(table[solver.LEAF_MOON_MADE if result.moon else solver.LEAF_MOON_FAILED])
+    return int(table[result.points[team] * solver.LEAF_POINTS + result.points[1 - team]])
+
+
+def reference_minimax(position, table=None) -> tuple[int, dict[int, int]]:
+    """The value of ``position`` and of each legal card, by walking every line with the reference engine; the
+    points, or with ``table`` the leaf table's values."""
     record = position.record
     rules, trump, bidder, bid = record.rules, record.trump, position.bidder, position.bid
     team = bidder % 2
 
     def value(held, tricks, trick, leader) -> int:
         if len(tricks) == 6:
-            return _objective(rules, bid, ref.score_hand(rules, bidder, bid, trump, tricks, record.scores_before))
+            result = ref.score_hand(rules, bidder, bid, trump, tricks, record.scores_before)
+            return _objective(rules, bid, result) if table is None else _table_objective(table, bid, result)
         return best(children(held, tricks, trick, leader), (leader + len(trick)) % 4)
 
     def children(held, tricks, trick, leader):
@@ -102,16 +114,53 @@ def test_solver_matches_reference_minimax_with_one_to_three_tricks_left(name):
     assert checked == 450
 
 
+def _random_table(r: random.Random) -> np.ndarray:
+    """A leaf table of values in no order: the solver's bounds must not assume that more points are worth more."""
+    return np.array([r.randrange(-1000, 1000) for _ in range(solver.LEAF_SIZE)], dtype=np.int64)
+
+
+@pytest.mark.parametrize("name", list(RULE_SETS))
+def test_solver_valuing_a_leaf_table_matches_reference_minimax(name):
+    rules = RULE_SETS[name]
+    array = rules.to_array()
+    r = random.Random(f"table {name}")
+    sv = solver.new_solver(10)
+    values = np.zeros(54, dtype=np.int64)
+    checked = 0
+    for position in _positions(rules, r, 150, (1, 2, 2, 3)):
+        table = _random_table(r)
+        value, cards = reference_minimax(position, table)
+        solver.use_leaf_values(sv, table)
+        assert solver.solve(sv, hand_state(position), array, values) == value, position
+        assert {c: int(values[c]) for c in cards} == cards, position
+        solver.use_points(sv)
+        assert solver.solve(sv, hand_state(position), array, values) == reference_minimax(position)[0]
+        checked += 1
+    assert checked == 150
+
+
 # -- oracle 2: plain minimax over the kernel state ----------------------------------------------------------
 
 
 @njit
-def plain_minimax(hs, rules, rec, budget, alpha, beta, prune):
+def _plain_leaf(hs, rules, rec, table):
+    value = score_state(hs, rules, rec)
+    if table.size == 0 or hs[ST_BID] == PASS:
+        return value
+    if hs[ST_BID] == MOON:
+        return table[solver.LEAF_MOON_MADE if rec[REC_MOON] == 1 else solver.LEAF_MOON_FAILED]
+    team = hs[ST_BIDDER] & 1
+    return table[rec[REC_POINTS + team] * solver.LEAF_POINTS + rec[REC_POINTS + 1 - team]]
+
+
+@njit
+def plain_minimax(hs, rules, rec, budget, alpha, beta, prune, table):
     """The value of ``hs`` over every line: plain minimax, or with ``prune`` plain alpha-beta (cut-offs only,
-    every legal card in code order, no table). ``budget[0]`` counts leaves down (negative: gave up)."""
+    every legal card in code order, no table), of the points or (``table`` not empty) of the leaf table.
+    ``budget[0]`` counts leaves down (negative: gave up)."""
     if ks.is_over(hs):
         budget[0] -= 1
-        return score_state(hs, rules, rec)
+        return _plain_leaf(hs, rules, rec, table)
     maximize = (ks.to_play(hs) & 1) == (hs[ST_BIDDER] & 1)
     best = -(1 << 30) if maximize else 1 << 30
     m = ks.legal_cards(hs, rules)
@@ -121,7 +170,7 @@ def plain_minimax(hs, rules, rec, budget, alpha, beta, prune):
             continue
         child[:] = hs
         ks.apply_card(child, c, rules)
-        v = plain_minimax(child, rules, rec, budget, alpha, beta, prune)
+        v = plain_minimax(child, rules, rec, budget, alpha, beta, prune, table)
         if budget[0] < 0:
             return 0
         if maximize:
@@ -135,8 +184,11 @@ def plain_minimax(hs, rules, rec, budget, alpha, beta, prune):
     return best
 
 
-def plain_values(hs: np.ndarray, rules: np.ndarray, prune: bool) -> dict[int, int]:
-    """Each legal card's value by plain minimax (or plain alpha-beta with ``prune``)."""
+_POINTS = np.zeros(0, dtype=np.int64)
+
+
+def plain_values(hs: np.ndarray, rules: np.ndarray, prune: bool, table: np.ndarray = _POINTS) -> dict[int, int]:
+    """Each legal card's value by plain minimax (or plain alpha-beta with ``prune``), of the points or of ``table``."""
     rec = np.zeros(REC_SIZE, dtype=np.int64)
     budget = np.array([10**8], dtype=np.int64)
     values = {}
@@ -145,13 +197,17 @@ def plain_values(hs: np.ndarray, rules: np.ndarray, prune: bool) -> dict[int, in
         if legal >> c & 1:
             child = hs.copy()
             ks.apply_card(child, c, rules)
-            values[c] = int(plain_minimax(child, rules, rec, budget, -(1 << 30), 1 << 30, prune))
+            values[c] = int(plain_minimax(child, rules, rec, budget, -(1 << 30), 1 << 30, prune, table))
     assert budget[0] >= 0
     return values
 
 
-def _check_against_plain(hs: np.ndarray, rules: np.ndarray, sv, prune: bool) -> None:
-    expected = plain_values(hs, rules, prune)
+def _check_against_plain(hs: np.ndarray, rules: np.ndarray, sv, prune: bool, table: np.ndarray = _POINTS) -> None:
+    expected = plain_values(hs, rules, prune, table)
+    if table.size:
+        solver.use_leaf_values(sv, table)
+    else:
+        solver.use_points(sv)
     values = np.zeros(54, dtype=np.int64)
     value = solver.solve(sv, hs, rules, values)
     maximize = ks.to_play(hs) % 2 == hs[ST_BIDDER] % 2
@@ -191,6 +247,8 @@ def test_solver_matches_plain_alpha_beta_on_full_hands(name):
     sv = solver.new_solver()
     for _ in range(40):
         _check_against_plain(_full_hand(r, rules), array, sv, prune=True)
+    for _ in range(15):
+        _check_against_plain(_full_hand(r, rules), array, sv, prune=True, table=_random_table(r))
 
 
 def test_solve_record_cli_shape_on_a_finished_hand():

@@ -9,8 +9,8 @@ team), and for each pair of actions the sums of the squared differences of their
 ``WIN_SCALE``) and of their points.
 
 **Playout.** ``playout`` 0 plays each world out double dummy: the solver's value (the bidding team's score change
-minus the other's) decides the outcome whenever only one outcome gives that value (:func:`value_outcome`),
-and otherwise the solver's principal line is played to the end and scored. ``playout`` 1 plays it out with the
+minus the other's) decides the outcome whenever only one outcome gives that value, and otherwise the solver's
+principal line is played to the end and scored (:func:`smear_sim.kernels.outcome_codes.line_outcome`). ``playout`` 1 plays it out with the
 players ``policies[2:]`` (team 0's, team 1's); ``policies[:2]`` model the calls and the others' discards.
 """
 
@@ -42,18 +42,17 @@ from ...core.layout import (
     ST_TRUMP,
 )
 from ..bits import ZERO, bit
-from ..outcome_codes import outcome_code, value_outcome
+from ..outcome_codes import line_outcome, outcome_code
 from ..players import check_seated, choose_keep, choose_play, policy_tables
 from ..rng import stream_key
 from ..scoring import score_state
-from ..solver import new_solver, play_line, solve_cards, solve_value
+from ..solver import new_solver, solve_cards, solve_value
 from ..state import apply_card, copy_into, play_card, start_play
 from ..trick import legal_mask
 from ..worlds import deal_world, play_world
 from .blocks import block_bounds
 
-__all__ = ["card_hint", "deal_hint", "hint_size",
-           "value_outcome"]
+__all__ = ["card_hint", "deal_hint", "hint_size"]
 
 TT_BITS = 16
 
@@ -62,20 +61,6 @@ TT_BITS = 16
 def hint_size(n):
     """The length of a hint's counts for ``n`` actions."""
     return HINT_HIST + n * N_OUTCOMES + 2 * n * n
-
-
-@njit(cache=True)
-def _dd_outcome(solver, st, v, rules, rec, team):
-    """The outcome code of ``st``, a position of the solver's last solve whose value is ``v``: from the value when
-    it decides the outcome, else by playing a line of perfect play to the end and scoring it."""
-    code = value_outcome(v, st[ST_BIDDER], st[ST_BID], team, rules)
-    if code >= 0:
-        return code
-    play_line(solver, st, rules, v)
-    rec[REC_BIDDER] = st[ST_BIDDER]
-    rec[REC_BID] = st[ST_BID]
-    score_state(st, rules, rec)
-    return outcome_code(rec, team)
 
 
 @njit(cache=True)
@@ -145,7 +130,7 @@ def card_hint(seed, start, count, n_blocks, rules, policies, model, hs, observer
                 for a in range(n):
                     copy_into(st, world)
                     apply_card(st, actions[a], rules)
-                    codes[a] = _dd_outcome(solver, st, values[actions[a]], rules, rec, team)
+                    codes[a] = line_outcome(solver, st, values[actions[a]], rules, rec, team)
             else:
                 for seat in range(4):  # what each player saw: its dealt cards in this world
                     if seat != observer:
@@ -210,7 +195,7 @@ def deal_hint(seed, start, count, n_blocks, rules, policies, model, observer, ow
                 start_play(st, kept, known, t, bidder, bid, score0, score1)
                 if playout == 0:
                     v = solve_value(solver, st, rules)
-                    codes[a] = _dd_outcome(solver, st, v, rules, rec, team)
+                    codes[a] = line_outcome(solver, st, v, rules, rec, team)
                 else:
                     codes[a] = _policy_outcome(rng, st, rules, policies, seated, give, rec, team)
             _count(row, codes, n, win_value, ev_value)

@@ -14,17 +14,16 @@ valued by the game.
   double dummy on the same K worlds (the other seats keeping as ``heuristic`` does), and the best by value is kept;
   ties go to the heuristic's choice.
 - **Card play to win the game.** Each legal card is solved double dummy on each world
-  (:mod:`smear_sim.kernels.solver`); the hand's outcome that card leads to (from the value when only one outcome
-  has it, else by playing out the solver's line) is valued by P(win the game) from the score it leaves, read from
-  the match-equity grid the equity tables carry (:func:`smear_sim.kernels.equity.outcome_win`). The card of
-  highest total P(win) over the worlds is played, the solver's points (its team's score change minus the
-  other's) breaking ties, then the heuristic's favourite, then the cheapest card. In hand analysis (no bid, no
-  game) or without the tables, points alone decide, as for ``pimc``.
+  (:mod:`smear_sim.kernels.solver`) for the game: the solver's leaves are each outcome's P(win the game) from the
+  score it leaves, read from the match-equity grid the equity tables carry
+  (:func:`smear_sim.kernels.equity.outcome_win`), with the points (the bidding team's score change minus the
+  other's) below it as the tie-break (:func:`game_leaves`). Both sides play for the game in the search. The card
+  of highest total P(win) over the worlds is played, the points breaking ties, then the heuristic's favourite,
+  then the cheapest card. In hand analysis (no bid, no game) or without the tables, points alone decide, as for
+  ``pimc``. The trump and keep searches value their candidates the same way.
 
-Known limits: the line each card is valued by is the solver's best line for points, scored by the game (the
-solver
-does not search the game value itself); each world is solved with every card visible (strategy fusion); the
-other seats' keeps in the worlds are the heuristic's; the worlds for a keep ignore what the bidder's trump says.
+Known limits: each world is solved with every card visible (strategy fusion); the other seats' keeps in the worlds
+are the heuristic's; the worlds for a keep ignore what the bidder's trump says.
 Randomness comes from the hand's own stream, so results do not depend on threads or chunks.
 """
 
@@ -36,11 +35,10 @@ from numba import njit
 from ...core.layout import (
     BM_LOADED,
     BM_SOLVE_FLOOR,
+    OUT_MOON_FAILED,
+    OUT_MOON_MADE,
     PASS,
     R_TARGET,
-    REC_BID,
-    REC_BIDDER,
-    REC_SIZE,
     SEARCHED_TRUMP_SHIFT,
     ST_BEFORE,
     ST_BID,
@@ -56,23 +54,36 @@ from ...core.layout import (
     ST_WORLDS,
 )
 from ...core.tables import TABLES
-from ..bits import ONE, ZERO, bit, has, lowest_card, popcount
+from ..bits import ONE, ZERO, bit, lowest_card, popcount
 from ..equity import outcome_win
-from ..outcome_codes import outcome_code, value_outcome
-from ..scoring import score_state
-from ..solver import distinct_moves, new_solver, play_line, representative, rule_masks, solve, solve_value
-from ..state import apply_card, copy_into, played_cards, start_play, to_play
+from ..outcome_codes import numeric_code
+from ..solver import (
+    LEAF_MOON_FAILED,
+    LEAF_MOON_MADE,
+    LEAF_POINTS,
+    LEAF_SIZE,
+    distinct_moves,
+    new_solver,
+    rule_masks,
+    solve,
+    solve_value,
+    use_leaf_values,
+)
+from ..state import played_cards, start_play, to_play
 from ..worlds import deal_world, play_world
 from . import heuristic
 
-__all__ = ["MAX_CANDIDATES", "WIN_SCALE", "auction_world", "candidate_keeps", "heuristic_keep", "keep", "line_outcome", "play",
-           "trump_keep"]
+__all__ = ["MAX_CANDIDATES", "POINTS_BELOW", "WIN_SCALE", "auction_world", "candidate_keeps", "game_leaves",
+           "game_part", "heuristic_keep", "keep", "play", "trump_keep"]
 
 _DECK = (ONE << np.uint64(54)) - ONE
 _TRUMP_MASK = TABLES.trump_mask
 _SCORING_MASK = TABLES.scoring_trump_mask
 TT_BITS = 14  # as pimc: the positions met in one decision are few
 WIN_SCALE = 1 << 24  # P(win) in fixed point, so that totals over worlds are exact integers (no order dependence)
+# A leaf's value is P(win) * POINTS_BELOW + points + POINTS_BELOW // 2: the game first, then the points (a moon moves
+# the score by at most the largest target, 1,000).
+POINTS_BELOW = 1 << 12
 MAX_CANDIDATES = 12  # trump-and-keep candidates searched at most (4 trumps + swaps)
 _TRUMP_SHIFT = np.uint64(SEARCHED_TRUMP_SHIFT)  # trump_keep packs the trump above the card bits
 
@@ -138,30 +149,40 @@ def _loaded(model):
 
 
 @njit(cache=True)
-def line_outcome(solver, st, v, rules, rec, team):
-    """The outcome code (seen from ``team``) of the hand at ``st``, a position of the solver's last solve whose
-    value is ``v``: from the value when only one outcome has it, else by playing the solver's line to the end
-    (``st`` changed) and scoring it into ``rec``."""
-    code = value_outcome(v, st[ST_BIDDER], st[ST_BID], team, rules)
-    if code < 0:
-        play_line(solver, st, rules, v)
-        rec[REC_BIDDER] = st[ST_BIDDER]
-        rec[REC_BID] = st[ST_BID]
-        score_state(st, rules, rec)
-        code = outcome_code(rec, team)
-    return code
+def game_leaves(bidder, bid, score0, score1, dealer, rules, model, leaves):
+    """Fill ``leaves`` (the solver's leaf table, :func:`smear_sim.kernels.solver.use_leaf_values`) with the value to
+    the bidding team of each outcome of a hand bid ``bid`` by ``bidder`` from the scores ``score0``, ``score1``,
+    ``dealer`` dealing: its P(win the game) in fixed point with the points below it (``POINTS_BELOW``)."""
+    team = bidder & 1
+    us = score1 if team else score0
+    them = score0 if team else score1
+    next_dealer = 0 if ((dealer + 1) & 1) == team else 1
+    grid = model[6]
+    floor = model[0][BM_SOLVE_FLOOR]
+    target = rules[R_TARGET]
+    for won in range(LEAF_POINTS):
+        for other in range(LEAF_POINTS - won):
+            delta = won if won >= bid else -bid
+            win = outcome_win(grid, floor, target, us, them, next_dealer, numeric_code(0, delta, other))
+            leaves[won * LEAF_POINTS + other] = _leaf_value(win, delta - other)
+    leaves[LEAF_MOON_MADE] = _leaf_value(outcome_win(grid, floor, target, us, them, next_dealer, OUT_MOON_MADE),
+                                         target)
+    leaves[LEAF_MOON_FAILED] = _leaf_value(outcome_win(grid, floor, target, us, them, next_dealer,
+                                                       OUT_MOON_FAILED), -target)
 
 
-@njit(cache=True)
-def _game_win(solver, st, v, rules, rec, team, model):
-    """P(win the game) in fixed point (``WIN_SCALE``) for ``team`` of the hand at ``st`` (see :func:`line_outcome`),
-    from the score before the hand and the dealer in ``st``."""
-    code = line_outcome(solver, st, v, rules, rec, team)
-    us = st[ST_BEFORE + team]
-    them = st[ST_BEFORE + 1 - team]
-    next_dealer = 0 if ((st[ST_DEALER] + 1) & 1) == team else 1
-    win = outcome_win(model[6], model[0][BM_SOLVE_FLOOR], rules[R_TARGET], us, them, next_dealer, code)
-    return np.int64(win * WIN_SCALE + 0.5)
+@njit(cache=True, inline="always")
+def _leaf_value(win, points):
+    return np.int64(win * WIN_SCALE + 0.5) * POINTS_BELOW + points + POINTS_BELOW // 2
+
+
+@njit(cache=True, inline="always")
+def game_part(v, bidding):
+    """``(P(win) in fixed point, points)`` of a value the solver found with :func:`game_leaves`, for the bidding team
+    (``bidding``) or the other."""
+    win = v // POINTS_BELOW
+    points = v % POINTS_BELOW - POINTS_BELOW // 2
+    return (win, points) if bidding else (WIN_SCALE - win, -points)
 
 
 @njit(cache=True)
@@ -193,11 +214,14 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
     known = np.zeros(4, dtype=np.uint64)
     kept = np.zeros(4, dtype=np.uint64)
     st = np.zeros(ST_SIZE, dtype=np.int64)
-    rec = np.zeros(REC_SIZE, dtype=np.int64)
     solver = new_solver(TT_BITS)
-    team = seat & 1
-    sign = 1 if team == (bidder & 1) else -1
+    bidding = (seat & 1) == (bidder & 1)
+    sign = 1 if bidding else -1
     game = _loaded(model) and bid != PASS
+    if game:
+        leaves = np.zeros(LEAF_SIZE, dtype=np.int64)
+        game_leaves(bidder, bid, score0, score1, dealer, rules, model, leaves)
+        use_leaf_values(solver, leaves)
     for _ in range(k):
         deal_world(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, seated,
                    n_calls > 0, hands)
@@ -211,9 +235,12 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
             start_play(st, kept, known, t, bidder, bid, score0, score1)
             _set_auction(st, dealer, calls, n_calls)
             v = solve_value(solver, st, rules)
-            points[a] += sign * v
             if game:
-                wins[a] += _game_win(solver, st, v, rules, rec, team, model)
+                win, v = game_part(v, bidding)
+                wins[a] += win
+                points[a] += v
+            else:
+                points[a] += sign * v
     return _best(wins, points, n)
 
 
@@ -285,36 +312,33 @@ def play(rng, hs, legal, rules, give, k, policies, model, seated):
     if popcount(moves) == 1:
         return heuristic.play(hs, legal, rules, give)
     seat = to_play(hs)
-    team = seat & 1
-    sign = 1 if team == (hs[ST_BIDDER] & 1) else -1
+    bidding = (seat & 1) == (hs[ST_BIDDER] & 1)
+    sign = 1 if bidding else -1
     game = _loaded(model) and hs[ST_BID] != PASS
     calls = np.zeros(4, dtype=np.int64)
     world = np.zeros(ST_SIZE, dtype=np.int64)
-    st = np.zeros(ST_SIZE, dtype=np.int64)
     dealt = np.zeros(4, dtype=np.uint64)
     values = np.zeros(54, dtype=np.int64)
-    rec = np.zeros(REC_SIZE, dtype=np.int64)
     wins = np.zeros(54, dtype=np.int64)
     points = np.zeros(54, dtype=np.int64)
     solver = new_solver(TT_BITS)
+    if game:
+        leaves = np.zeros(LEAF_SIZE, dtype=np.int64)
+        game_leaves(hs[ST_BIDDER], hs[ST_BID], hs[ST_BEFORE], hs[ST_BEFORE + 1], hs[ST_DEALER], rules, model, leaves)
+        use_leaf_values(solver, leaves)
     for _ in range(k):
         auction_world(rng, hs, seat, rules, policies, model, seated, calls, world, dealt)
-        solve(solver, world, rules, values)
+        solve(solver, world, rules, values)  # every legal card, the equivalent ones included
         m = legal
         while m:
             c = lowest_card(m)
             m &= m - ONE
-            points[c] += sign * values[c]
-            if game and has(moves, c):
-                copy_into(st, world)
-                apply_card(st, c, rules)
-                wins[c] += _game_win(solver, st, values[c], rules, rec, team, model)
-    out = unplayed | np.uint64(hs[ST_TRICK])
-    m = legal & ~moves  # a card the solver treats as the same move as another shares its outcome
-    while m:
-        c = lowest_card(m)
-        m &= m - ONE
-        wins[c] = wins[representative(c, moves, out, t)]
+            if game:
+                win, v = game_part(values[c], bidding)
+                wins[c] += win
+                points[c] += v
+            else:
+                points[c] += sign * values[c]
     tied = ZERO
     best = -1
     m = legal
