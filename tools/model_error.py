@@ -1,6 +1,7 @@
-"""How far the published bid table is from a stronger player model (run from the repo root).
+"""How far the published bid table and what-to-call table are from a stronger player model (run from the repo root).
 
-    python tools/model_error.py [--policy expert:8] [--hands 12000] [--seed 1] [--rows 20] [--out results/model_error]
+    python tools/model_error.py [--policy expert:8] [--hands 12000] [--position-deals 1500] [--seed 1] [--rows 20]
+                                [--out results/model_error]
 
 Every number of `results/bid_table.md` assumes all four seats play `heuristic`. This plays the same kind of
 table with all four seats playing `--policy` (`expert:K` by default: search at every decision), on `--hands`
@@ -10,12 +11,18 @@ error of the two (the published table's is small beside the strong model's sampl
 model's is taken at the published rate, so a few hands all made do not claim an SE of 0). The strong model's bid to go
 up to is the highest bid with EV at least 0 on its own sample, however few hands the row got.
 
-Writes `OUT.md` (the table, for people), `OUT.csv` (every figure) and `OUT.npz` (the strong model's class counts,
-as `smear-sim bid-table` saves them). `--table FILE.npz` reads a class table made before by
+The same for what to call (`results/by_position.md`): `--position-deals` deals bid by `--policy` at all four seats,
+every call played out at every turn, counted in the published table's strength buckets; for the `--rows` rows
+(place, standing call, strength) with the most turns in the published table, each call's P(win the game) at 0-0
+and EV, and the call to make, both valued with the shipped match-equity table. 0 skips this part.
+
+Writes `OUT.md` (the tables, for people), `OUT.csv` (every figure of the bid table), `OUT.npz` (the strong model's
+class counts, as `smear-sim bid-table` saves them), and for what to call `OUT_calls.csv` and `OUT_calls.npz` (its
+position counts, as `smear-sim bid-table --by-position` saves them). `--table FILE.npz` reads a class table made before by
 `smear-sim bid-table --policy P --hands N --seed S --out FILE` (or `OUT.npz` of an earlier run) instead of
 simulating: it must have been made with `--policy`, `--hands` and `--seed` as given here, so the numbers are the
-same. Expect about 12 hands a second for
-`expert:8` on two cores.
+same; `--position-table FILE.npz` likewise for the position counts. Expect about 12 hands a second for `expert:8`
+on two cores, and about one deal a second for the what-to-call part (each turn plays out every call).
 """
 
 from __future__ import annotations
@@ -29,7 +36,12 @@ from pathlib import Path
 import pandas as pd
 
 from smear_sim.analysis.classes import DEFAULT_FEATURES, ClassTable, class_table
+from smear_sim.analysis.hand import shared_equity
+from smear_sim.analysis.hand_outcomes import DEFAULT_HANDS
+from smear_sim.analysis.match_equity import EquityTable
 from smear_sim.analysis.plan import RunPlan
+from smear_sim.analysis.positions import PositionTable, position_table
+from smear_sim.analysis.scores import DEFAULT_FLOOR
 from smear_sim.core.io import atomic_write
 from smear_sim.core.stats import Estimate
 from smear_sim.output.format import class_words, rules_label
@@ -37,28 +49,55 @@ from smear_sim.output.format import class_words, rules_label
 BIDS = (2, 3, 4)
 
 
-def _strong_table(args: argparse.Namespace, reference: ClassTable) -> ClassTable:
-    if args.table:
-        table = ClassTable.load(args.table)
-        made = (table.policy, table.hands, table.seed)
-        if made != (args.policy, args.hands, args.seed):
-            sys.exit(f"error: {args.table} was made with --policy {made[0]} --hands {made[1]} --seed {made[2]}, not "
-                     f"--policy {args.policy} --hands {args.hands} --seed {args.seed}")
-        table.save(Path(args.out).with_suffix(".npz"))  # beside the page, as a run here leaves it
-        return table
+def _progress(total: int, unit: str):
     started = time.perf_counter()
     done = [0]
 
     def progress(n: int) -> None:
         done[0] += n
         rate = done[0] / max(time.perf_counter() - started, 1e-9)
-        print(f"\r{done[0]:,} of {args.hands:,} hands, {rate:.1f} a second", end="", file=sys.stderr, flush=True)
+        print(f"\r{done[0]:,} of {total:,} {unit}, {rate:.1f} a second", end="", file=sys.stderr, flush=True)
 
-    plan = RunPlan.of(args.policy, reference.rules, threads=args.threads, progress=progress)
-    table = class_table(args.hands, seed=args.seed, plan=plan)
-    print(file=sys.stderr)
-    table.save(Path(args.out).with_suffix(".npz"))
+    return progress
+
+
+def _check_made(path: str, made: tuple, args: argparse.Namespace, count: str, size: int) -> None:
+    if made != (args.policy, size, args.seed):
+        sys.exit(f"error: {path} was made with --policy {made[0]} --{count} {made[1]} --seed {made[2]}, not "
+                 f"--policy {args.policy} --{count} {size} --seed {args.seed}")
+
+
+def _strong_table(args: argparse.Namespace, reference: ClassTable) -> ClassTable:
+    if args.table:
+        table = ClassTable.load(args.table)
+        _check_made(args.table, (table.policy, table.hands, table.seed), args, "hands", args.hands)
+    else:
+        plan = RunPlan.of(args.policy, reference.rules, threads=args.threads, progress=_progress(args.hands, "hands"))
+        table = class_table(args.hands, seed=args.seed, plan=plan)
+        print(file=sys.stderr)
+    table.save(Path(args.out).with_suffix(".npz"))  # beside the page, as a run here leaves it
     return table
+
+
+def _strong_positions(args: argparse.Namespace, published: PositionTable) -> PositionTable:
+    """The what-to-call counts under ``--policy``, in the published table's strength buckets."""
+    if args.position_table:
+        table = PositionTable.load(args.position_table)
+        _check_made(args.position_table, (table.policy, table.deals, table.seed), args, "position-deals",
+                    args.position_deals)
+    else:
+        plan = RunPlan.of(args.policy, published.rules, threads=args.threads,
+                          progress=_progress(args.position_deals, "deals"))
+        table = position_table(args.position_deals, seed=args.seed, plan=plan,
+                               buckets=(published.bucket_of_class, *published.strength))
+        print(file=sys.stderr)
+    table.save(_calls_path(args.out, ".npz"))
+    return table
+
+
+def _calls_path(out: str | Path, suffix: str) -> Path:
+    out = Path(out)
+    return out.with_name(out.name + "_calls").with_suffix(suffix)
 
 
 def _difference(strong: pd.Series, published: pd.Series, column: str) -> Estimate:
@@ -100,6 +139,78 @@ def compare(reference: ClassTable, strong: ClassTable, rows: int) -> pd.DataFram
         row["bid_up_to_strong"] = _bid_up_to(st)
         out.append(row)
     return pd.DataFrame(out)
+
+
+ROW_KEYS = ["position", "standing", "strength"]
+
+
+def compare_calls(published: PositionTable, strong: PositionTable, equity: EquityTable, rows: int) -> pd.DataFrame:
+    """One row per place, standing call and strength of the ``rows`` with the most turns in ``published``: each legal
+    call's P(win) at 0-0 and EV in both tables, their changes, and the call to make in each (on the strong model's
+    own turns, however few)."""
+    pub = published.frame(equity, min_count=1).sort_values("decisions", ascending=False, kind="stable").head(rows)
+    found = strong.frame(equity, min_count=1).set_index(ROW_KEYS)
+    calls = [c[len("win_"):] for c in pub.columns if c.startswith("win_") and not c.startswith("win_se_")
+             and c != "win_margin"]
+    out = []
+    for _, p in pub.iterrows():
+        key = tuple(p[k] for k in ROW_KEYS)
+        row: dict = {k: p[k] for k in ROW_KEYS} | {"place": p["place"], "strength_to": p["strength_to"],
+                                                     "turns_published": int(p["decisions"]), "call_published": p["call"]}
+        if key not in found.index:
+            out.append(row | {"turns_strong": 0})
+            continue
+        st = found.loc[key]
+        row |= {"turns_strong": int(st["decisions"]), "call_strong": st["call"]}
+        for call in calls:
+            if pd.isna(p[f"win_{call}"]) or pd.isna(st[f"win_{call}"]):
+                continue
+            for name in ("win", "ev"):
+                d = Estimate(float(st[f"{name}_{call}"]) - float(p[f"{name}_{call}"]),
+                             math.hypot(float(st[f"{name}_se_{call}"]), float(p[f"{name}_se_{call}"])))
+                row |= {f"{name}_{call}_published": float(p[f"{name}_{call}"]),
+                        f"{name}_{call}_strong": float(st[f"{name}_{call}"]),
+                        f"{name}_{call}_change": d.value, f"{name}_{call}_change_se": d.se}
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def markdown_calls(table: pd.DataFrame, published: PositionTable, strong: PositionTable, equity: EquityTable,
+                   seconds: float | None) -> str:
+    covered = table["turns_published"].sum() / published.decisions.sum()
+    compared = table[table["turns_strong"] > 0]
+    moved = compared[compared["call_published"] != compared["call_strong"]]
+    lines = [
+        "## What to call under the stronger player",
+        "",
+        f"The published what-to-call table (`results/by_position.md`: {published.deals:,} deals, seed "
+        f"{published.seed}, all four seats `{published.policy}`) against the same table with all four seats playing "
+        f"`{strong.policy}` ({strong.deals:,} deals, seed {strong.seed}, in the published table's strength buckets), "
+        f"for the {len(table)} rows with the most turns ({covered:.0%} of turns). Both are valued with the shipped "
+        f"match-equity table ({equity.hands:,} hands) at 0-0. Made by the same command with `--position-deals "
+        f"{strong.deals}`" + ("." if seconds is None else f" ({seconds / 60:.0f} min on two cores)."),
+        "",
+        "For each row: the call to make (highest P(win)), published → stronger model, and each call's change in "
+        "P(win) (percentage points) and EV, the stronger model's minus the published, ± the SE of the two; † marks a "
+        "change beyond 2 SE. The stronger model's call is read from its own turns, so rows with few of them are rough.",
+        "",
+        f"**Summary.** The call to make changes in {len(moved)} of the {len(compared)} rows the stronger model met.",
+        "",
+        "| place | standing | strength | turns (published / stronger) | call | P(win) change by call | EV change by call |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for _, r in table.iterrows():
+        head = (f"| {r['place']} | {r['standing']} | {r['strength']:.2f}–{r['strength_to']:.2f} | "
+                f"{r['turns_published']:,} / {r['turns_strong']:,} |")
+        if r["turns_strong"] == 0:
+            lines.append(head + f" {r['call_published']} → | | |")
+            continue
+        calls = [c[len("win_"):-len("_change")] for c in r.index if c.startswith("win_") and c.endswith("_change")
+                 and not pd.isna(r[c])]
+        wins = "; ".join(f"{c}: {_cell(r[f'win_{c}_change'], r[f'win_{c}_change_se'], percent=True)}" for c in calls)
+        evs = "; ".join(f"{c}: {_cell(r[f'ev_{c}_change'], r[f'ev_{c}_change_se'])}" for c in calls)
+        lines.append(head + f" {r['call_published']} → {r['call_strong']} | {wins} | {evs} |")
+    return "\n".join(lines) + "\n"
 
 
 def _cell(value: float, se: float, percent: bool = False) -> str:
@@ -167,12 +278,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rows", type=int, default=20)
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--position-deals", type=int, default=1500)
     parser.add_argument("--reference", default="results/bid_table.npz")
+    parser.add_argument("--reference-positions", default="results/by_position.npz")
     parser.add_argument("--table", default=None, help="a class table (.npz) made before with these options")
+    parser.add_argument("--position-table", default=None, help="position counts (.npz) made before with these options")
     parser.add_argument("--out", default="results/model_error")
     args = parser.parse_args()
-    if not 1 <= args.rows <= 500 or not 1 <= args.hands <= 10**9:
-        sys.exit("error: --rows must be from 1 to 500 and --hands from 1 to 1,000,000,000")
+    if not 1 <= args.rows <= 500 or not 1 <= args.hands <= 10**9 or not 0 <= args.position_deals <= 10**8:
+        sys.exit("error: --rows must be from 1 to 500, --hands from 1 to 1,000,000,000 and --position-deals from 0 to "
+                 "100,000,000")
     reference = ClassTable.load(args.reference)
     strong = _strong_table(args, reference)
     if strong.rules != reference.rules:
@@ -182,9 +297,20 @@ def main() -> None:
     out = Path(args.out)
     with atomic_write(out.with_suffix(".csv"), "w") as handle:
         table.to_csv(handle, index=False)
+    page = markdown(table, reference, strong, seconds, out)
+    if args.position_deals:
+        published = PositionTable.load(args.reference_positions)
+        if published.rules != reference.rules:
+            sys.exit("error: the published tables were made under different rules")
+        strong_positions = _strong_positions(args, published)
+        equity = shared_equity(DEFAULT_HANDS, 1, published.rules, "heuristic", DEFAULT_FLOOR)
+        calls = compare_calls(published, strong_positions, equity, args.rows)
+        with atomic_write(_calls_path(out, ".csv"), "w") as handle:
+            calls.to_csv(handle, index=False)
+        page += "\n" + markdown_calls(calls, published, strong_positions, equity, strong_positions.seconds or None)
     with atomic_write(out.with_suffix(".md"), "w") as handle:
-        handle.write(markdown(table, reference, strong, seconds, out))
-    print(f"wrote {out.with_suffix('.md')} and {out.with_suffix('.csv')}", file=sys.stderr)
+        handle.write(page)
+    print(f"wrote {out.with_suffix('.md')} and its tables", file=sys.stderr)
 
 
 if __name__ == "__main__":

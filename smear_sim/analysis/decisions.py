@@ -71,7 +71,10 @@ __all__ = [
 TARGET_SE = 0.05  # points: the paired standard error between the two best actions that samples=None reaches
 MIN_WORLDS = 64
 CLEAR = 3.0  # paired standard errors by which an action is clearly worse than the best
-MAX_WORLDS = 4000  # card decisions
+# Card decisions. A first lead solves six 24-card positions a world: 768 worlds answer within about a second on
+# two cores, and the close first leads that reach the cap are then known to a paired SE of about 0.1 point
+# (docs/decisions.md, "Precision").
+MAX_WORLDS = 768
 MAX_DEAL_WORLDS = 600  # trump and keep decisions: each world plays all 24 cards once per action
 WORLD_CHUNK = 64  # worlds between two looks at the precision
 MIN_CALL_DEALS = 2000
