@@ -18,7 +18,8 @@ def _model_error(*args: str) -> subprocess.CompletedProcess:
 
 def test_model_error_sets_the_published_rows_beside_another_table(tmp_path):
     out = tmp_path / "model_error"
-    done = _model_error("--policy", "heuristic", "--hands", "4000", "--seed", "3", "--rows", "5", "--out", str(out))
+    done = _model_error("--policy", "heuristic", "--hands", "4000", "--position-deals", "400", "--seed", "3", "--rows",
+                        "5", "--out", str(out))
     assert done.returncode == 0, done.stderr
     table = pd.read_csv(out.with_suffix(".csv"))
     assert len(table) == 5 and table["hands_published"].is_monotonic_decreasing
@@ -28,10 +29,22 @@ def test_model_error_sets_the_published_rows_beside_another_table(tmp_path):
     ses = table[[f"make{b}_change_se" for b in (2, 3, 4)]].to_numpy()
     assert (abs(changes) <= 3 * ses + 1e-12).mean() >= 0.8
     text = out.with_suffix(".md").read_text(encoding="utf-8")
-    assert "`heuristic` (4,000 deals, seed 3)" in text and text.count("\n| ") == 6
-    again = _model_error("--policy", "heuristic", "--hands", "4000", "--seed", "3", "--rows", "5", "--out",
-                         str(tmp_path / "again"), "--table", str(out.with_suffix(".npz")))
-    assert again.returncode == 0 and (tmp_path / "again.csv").read_text() == out.with_suffix(".csv").read_text()
+    assert "`heuristic` (4,000 deals, seed 3)" in text and "`heuristic` (400 deals, seed 3" in text
+    assert "--hands 4000 --position-deals 400 --seed 3 --rows 5`" in text
+    assert text.count("\n| ") == 2 * 6  # two tables: a header and 5 rows each
+    calls = pd.read_csv(tmp_path / "model_error_calls.csv")
+    assert len(calls) == 5 and calls["turns_published"].is_monotonic_decreasing
+    assert {"call_published", "call_strong", "win_pass_change", "ev_2_change_se"} <= set(calls.columns)
+    again = _model_error("--policy", "heuristic", "--hands", "4000", "--position-deals", "400", "--seed", "3", "--rows",
+                         "5", "--out", str(tmp_path / "again"), "--table", str(out.with_suffix(".npz")),
+                         "--position-table", str(tmp_path / "model_error_calls.npz"))
+    assert again.returncode == 0, again.stderr
+    for suffix in (".csv", "_calls.csv"):
+        assert (tmp_path / f"again{suffix}").read_text() == (tmp_path / f"model_error{suffix}").read_text()
     wrong = _model_error("--policy", "heuristic", "--hands", "5000", "--table", str(out.with_suffix(".npz")),
                          "--out", str(tmp_path / "wrong"))
     assert wrong.returncode != 0 and "--hands 4000" in wrong.stderr
+    wrong = _model_error("--policy", "heuristic", "--hands", "4000", "--seed", "3", "--table", str(out.with_suffix(".npz")),
+                         "--position-deals", "500", "--position-table", str(tmp_path / "model_error_calls.npz"),
+                         "--out", str(tmp_path / "wrong"))
+    assert wrong.returncode != 0 and "--position-deals 400" in wrong.stderr

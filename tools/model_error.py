@@ -187,8 +187,8 @@ def markdown_calls(table: pd.DataFrame, published: PositionTable, strong: Positi
         f"{published.seed}, all four seats `{published.policy}`) against the same table with all four seats playing "
         f"`{strong.policy}` ({strong.deals:,} deals, seed {strong.seed}, in the published table's strength buckets), "
         f"for the {len(table)} rows with the most turns ({covered:.0%} of turns). Both are valued with the shipped "
-        f"match-equity table ({equity.hands:,} hands) at 0-0. Made by the same command with `--position-deals "
-        f"{strong.deals}`" + ("." if seconds is None else f" ({seconds / 60:.0f} min on two cores)."),
+        f"match-equity table ({equity.hands:,} hands) at 0-0. Made by the same command"
+        + ("." if seconds is None else f" ({seconds / 60:.0f} min on two cores)."),
         "",
         "For each row: the call to make (highest P(win)), published → stronger model, and each call's change in "
         "P(win) (percentage points) and EV, the stronger model's minus the published, ± the SE of the two; † marks a "
@@ -219,7 +219,8 @@ def _cell(value: float, se: float, percent: bool = False) -> str:
     return (text if text.startswith("-") else "+" + text) + (" †" if abs(value) > 2 * se else "")
 
 
-def markdown(table: pd.DataFrame, reference: ClassTable, strong: ClassTable, seconds: float | None, out: Path) -> str:
+def markdown(table: pd.DataFrame, reference: ClassTable, strong: ClassTable, seconds: float | None, out: Path,
+             command: str) -> str:
     covered = table["hands_published"].sum() / reference.hands
     compared = table[table["hands_strong"] > 0]
     moved = compared[compared["bid_up_to_published"] != compared["bid_up_to_strong"]]
@@ -238,8 +239,7 @@ def markdown(table: pd.DataFrame, reference: ClassTable, strong: ClassTable, sec
         f"The published bid table (`results/bid_table.md`: {reference.hands:,} deals, seed {reference.seed}, all four "
         f"seats `{reference.policy}`, {rules_label(reference.rules)}) against the same table with all four seats "
         f"playing `{strong.policy}` ({strong.hands:,} deals, seed {strong.seed}), for the {len(table)} most common "
-        f"rows ({covered:.0%} of hands). Made by `python tools/model_error.py --policy {strong.policy} --hands "
-        f"{strong.hands} --seed {strong.seed} --rows {len(table)}`"
+        f"rows ({covered:.0%} of hands). Made by `{command}`"
         + ("." if seconds is None else f" ({seconds / 60:.0f} min on two cores)."),
         "",
         f"The stronger model's class counts are in `{Path(out).with_suffix('.npz').name}`: `--table` with that file "
@@ -297,7 +297,9 @@ def main() -> None:
     out = Path(args.out)
     with atomic_write(out.with_suffix(".csv"), "w") as handle:
         table.to_csv(handle, index=False)
-    page = markdown(table, reference, strong, seconds, out)
+    command = (f"python tools/model_error.py --policy {args.policy} --hands {args.hands} --position-deals "
+               f"{args.position_deals} --seed {args.seed} --rows {args.rows}")
+    page = markdown(table, reference, strong, seconds, out, command)
     if args.position_deals:
         published = PositionTable.load(args.reference_positions)
         if published.rules != reference.rules:
