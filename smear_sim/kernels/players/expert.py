@@ -35,6 +35,7 @@ from numba import njit
 from ...core.layout import (
     BM_LOADED,
     BM_SOLVE_FLOOR,
+    MOON,
     OUT_MOON_FAILED,
     OUT_MOON_MADE,
     PASS,
@@ -160,7 +161,7 @@ def game_leaves(bidder, bid, score0, score1, dealer, rules, model, leaves):
     grid = model[6]
     floor = model[0][BM_SOLVE_FLOOR]
     target = rules[R_TARGET]
-    for won in range(LEAF_POINTS):
+    for won in range(LEAF_POINTS if bid != MOON else 0):  # a moon has only its two outcomes
         for other in range(LEAF_POINTS - won):
             delta = won if won >= bid else -bid
             win = outcome_win(grid, floor, target, us, them, next_dealer, numeric_code(0, delta, other))
