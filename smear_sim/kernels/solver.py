@@ -95,12 +95,13 @@ _GEN_NOW, _NODES, _RELEVANT, _NEUTRAL, _TEAM, _TT_MASK, _OURS, _THEIRS, _NOBODY,
 _CTX_SIZE = 11
 # The leaf table (:func:`use_leaf_values`): LEAF_POINTS * won + other for a bid made or set, where ``won`` is the
 # bidding team's points and ``other`` the other team's; then the moon failed and made. After it, the solver keeps
-# the table's lowest and highest value over the ways the open points can fall (:func:`_table_bounds`).
+# the table's lowest and highest value over the ways the open points can fall, as
+# ``[(ours * LEAF_POINTS + theirs) * LEAF_POINTS + open]`` from ``_LEAF_WORST`` and from ``_LEAF_BEST``.
 LEAF_POINTS = 8  # the points of a hand are 0..7
 LEAF_MOON_FAILED = LEAF_POINTS * LEAF_POINTS
 LEAF_MOON_MADE = LEAF_MOON_FAILED + 1
 LEAF_SIZE = LEAF_MOON_MADE + 1
-_LEAF_WORST = LEAF_SIZE  # then [(ours * 8 + theirs) * 8 + open]
+_LEAF_WORST = LEAF_SIZE
 _LEAF_BEST = _LEAF_WORST + LEAF_POINTS ** 3
 # Fields of a search frame (one row per depth).
 _F_ALPHA, _F_BETA, _F_ALPHA0, _F_BETA0, _F_MAX, _F_BEST, _F_BEST_MOVE, _F_NEXT, _F_COUNT, _F_INDEX, _F_K1, _F_K2 = range(12)

@@ -243,9 +243,9 @@ def test_the_solvers_leaves_hold_each_outcomes_p_win_with_its_points_below(bidde
     team = bidder & 1
     us, them = scores[team], scores[1 - team]
     next_dealer = 0 if (dealer + 1) % 2 == team else 1
-    outcomes = [(won * LEAF_POINTS + other, numeric_code(0, won if bid != MOON and won >= bid else -bid, other),
-                 (won if won >= bid else -bid) - other) for won in range(5) for other in range(5 - won)
-                if bid != MOON]
+    deltas = {won: won if won >= bid else -bid for won in range(5)} if bid != MOON else {}
+    outcomes = [(won * LEAF_POINTS + other, numeric_code(0, delta, other), delta - other)
+                for won, delta in deltas.items() for other in range(5 - won)]
     outcomes += [(LEAF_MOON_MADE, OUT_MOON_MADE, RULES.target), (LEAF_MOON_FAILED, OUT_MOON_FAILED, -RULES.target)]
     for at, code, points in outcomes:
         win = outcome_win(grid, floor, RULES.target, us, them, next_dealer, code)

@@ -10,8 +10,9 @@ team), and for each pair of actions the sums of the squared differences of their
 
 **Playout.** ``playout`` 0 plays each world out double dummy: the solver's value (the bidding team's score change
 minus the other's) decides the outcome whenever only one outcome gives that value, and otherwise the solver's
-principal line is played to the end and scored (:func:`smear_sim.kernels.outcome_codes.line_outcome`). ``playout`` 1 plays it out with the
-players ``policies[2:]`` (team 0's, team 1's); ``policies[:2]`` model the calls and the others' discards.
+principal line is played to the end and scored (:func:`smear_sim.kernels.outcome_codes.line_outcome`).
+``playout`` 1 plays it out with the players ``policies[2:]`` (team 0's, team 1's); ``policies[:2]`` model the calls
+and the others' discards.
 """
 
 from __future__ import annotations

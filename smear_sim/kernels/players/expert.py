@@ -187,6 +187,27 @@ def game_part(v, bidding):
 
 
 @njit(cache=True)
+def _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, model):
+    """Make ``solver`` search P(win the game) (:func:`game_leaves`) where there is a game to win (a bid made and the
+    equity tables at hand); returns whether it does. Otherwise it values points."""
+    if not _loaded(model) or bid == PASS:
+        return False
+    leaves = np.zeros(LEAF_SIZE, dtype=np.int64)
+    game_leaves(bidder, bid, score0, score1, dealer, rules, model, leaves)
+    use_leaf_values(solver, leaves)
+    return True
+
+
+@njit(cache=True, inline="always")
+def _seat_value(v, game, bidding):
+    """``(P(win) in fixed point, points)`` for the seat's team of a value the solver found, searching the game
+    (``game``) or points (then P(win) is 0); ``bidding`` when the seat's team bid."""
+    if game:
+        return game_part(v, bidding)
+    return 0, (v if bidding else -v)
+
+
+@njit(cache=True)
 def _set_auction(st, dealer, calls, n_calls):
     st[ST_DEALER] = dealer
     st[ST_N_CALLS] = n_calls
@@ -217,12 +238,7 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
     st = np.zeros(ST_SIZE, dtype=np.int64)
     solver = new_solver(TT_BITS)
     bidding = (seat & 1) == (bidder & 1)
-    sign = 1 if bidding else -1
-    game = _loaded(model) and bid != PASS
-    if game:
-        leaves = np.zeros(LEAF_SIZE, dtype=np.int64)
-        game_leaves(bidder, bid, score0, score1, dealer, rules, model, leaves)
-        use_leaf_values(solver, leaves)
+    game = _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, model)
     for _ in range(k):
         deal_world(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, seated,
                    n_calls > 0, hands)
@@ -235,13 +251,9 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
                 kept[s] = keeps[a] if s == seat else heuristic_keep(known[s], t, keep_table[t])
             start_play(st, kept, known, t, bidder, bid, score0, score1)
             _set_auction(st, dealer, calls, n_calls)
-            v = solve_value(solver, st, rules)
-            if game:
-                win, v = game_part(v, bidding)
-                wins[a] += win
-                points[a] += v
-            else:
-                points[a] += sign * v
+            win, v = _seat_value(solve_value(solver, st, rules), game, bidding)
+            wins[a] += win
+            points[a] += v
     return _best(wins, points, n)
 
 
@@ -314,8 +326,6 @@ def play(rng, hs, legal, rules, give, k, policies, model, seated):
         return heuristic.play(hs, legal, rules, give)
     seat = to_play(hs)
     bidding = (seat & 1) == (hs[ST_BIDDER] & 1)
-    sign = 1 if bidding else -1
-    game = _loaded(model) and hs[ST_BID] != PASS
     calls = np.zeros(4, dtype=np.int64)
     world = np.zeros(ST_SIZE, dtype=np.int64)
     dealt = np.zeros(4, dtype=np.uint64)
@@ -323,10 +333,8 @@ def play(rng, hs, legal, rules, give, k, policies, model, seated):
     wins = np.zeros(54, dtype=np.int64)
     points = np.zeros(54, dtype=np.int64)
     solver = new_solver(TT_BITS)
-    if game:
-        leaves = np.zeros(LEAF_SIZE, dtype=np.int64)
-        game_leaves(hs[ST_BIDDER], hs[ST_BID], hs[ST_BEFORE], hs[ST_BEFORE + 1], hs[ST_DEALER], rules, model, leaves)
-        use_leaf_values(solver, leaves)
+    game = _for_the_game(solver, hs[ST_BIDDER], hs[ST_BID], hs[ST_BEFORE], hs[ST_BEFORE + 1], hs[ST_DEALER], rules,
+                         model)
     for _ in range(k):
         auction_world(rng, hs, seat, rules, policies, model, seated, calls, world, dealt)
         solve(solver, world, rules, values)  # every legal card, the equivalent ones included
@@ -334,12 +342,9 @@ def play(rng, hs, legal, rules, give, k, policies, model, seated):
         while m:
             c = lowest_card(m)
             m &= m - ONE
-            if game:
-                win, v = game_part(values[c], bidding)
-                wins[c] += win
-                points[c] += v
-            else:
-                points[c] += sign * values[c]
+            win, v = _seat_value(values[c], game, bidding)
+            wins[c] += win
+            points[c] += v
     tied = ZERO
     best = -1
     m = legal
