@@ -5,10 +5,12 @@
 The views are real: the first hands of `smear-sim simulate` (heuristic players), each cut to a seat's view at
 its decisions: the second seat's call, the bidder's trump, the next seat's keep, and the cards at plays 0 (the
 first lead), 4, 8, 12 and 16. Each view is hinted once to load the kernels and make the session's match-equity
-table (not timed), then timed at the default precision (`samples=None`: a paired SE of 0.05 points between the two
+table and that table's gradient (not timed: a session that hints many times makes it once, as the server's
+warm-up does; match_equity._table_variance), then timed at the default precision (`samples=None`: a paired SE of 0.05 points between the two
 best actions, capped). Reports, per decision, the median and largest wall time, the median CPU time of all
 threads (on a busy machine, CPU time over the cores is the better guide to an idle machine's wall time) and the
-median worlds used, and the load average at the end. The issue's targets (2 cores): a card hint within 1 s, a
+median worlds used, the slowest view (its index among the decision's views, its CPU time and worlds), and the load
+average at the end. The issue's targets (2 cores): a card hint within 1 s, a
 call or trump hint within 3 s.
 """
 
@@ -22,6 +24,9 @@ import statistics
 import time
 
 from smear_sim.analysis.decisions import hint
+from smear_sim.analysis.hand import shared_equity
+from smear_sim.analysis.hand_outcomes import DEFAULT_HANDS
+from smear_sim.analysis.match_equity import DEFAULT_FLOOR
 from smear_sim.analysis.plan import RunPlan
 from smear_sim.analysis.simulate import trace_records
 from smear_sim.reference.record import parse_record, replay_position
@@ -56,6 +61,7 @@ def main() -> None:
     args = parser.parse_args()
     plan = RunPlan.of("heuristic", threads=args.threads)
     report = {}
+    shared_equity(DEFAULT_HANDS, 1, plan.rules, "heuristic", DEFAULT_FLOOR).gradient  # noqa: B018
     for decision, chosen in views(args.hands, args.seed).items():
         hint(chosen[0], plan=plan)  # loads the kernels and makes the session's equity table
         seconds, cpu, worlds = [], [], []
@@ -67,7 +73,9 @@ def main() -> None:
             worlds.append(result.samples)
         report[decision] = {"views": len(chosen), "median_s": round(statistics.median(seconds), 3),
                             "max_s": round(max(seconds), 3), "median_cpu_s": round(statistics.median(cpu), 3),
-                            "median_worlds": statistics.median(worlds)}
+                            "median_worlds": statistics.median(worlds),
+                            "slowest": {"view": (i := seconds.index(max(seconds))), "cpu_s": round(cpu[i], 3),
+                                        "worlds": worlds[i]}}
     report["load_average"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(report, indent=2))
 

@@ -71,10 +71,10 @@ __all__ = [
 TARGET_SE = 0.05  # points: the paired standard error between the two best actions that samples=None reaches
 MIN_WORLDS = 64
 CLEAR = 3.0  # paired standard errors by which an action is clearly worse than the best
-# Card decisions. A first lead solves six 24-card positions a world: 768 worlds answer within about a second on
-# two cores, and the close first leads that reach the cap are then known to a paired SE of about 0.1 point
+# Card decisions. A first lead solves six 24-card positions a world: 512 worlds answer within a second on two
+# cores, and the close first leads that reach the cap are then known to a paired SE of about 0.1 point
 # (docs/decisions.md, "Precision").
-MAX_WORLDS = 768
+MAX_WORLDS = 512
 MAX_DEAL_WORLDS = 600  # trump and keep decisions: each world plays all 24 cards once per action
 WORLD_CHUNK = 64  # worlds between two looks at the precision
 MIN_CALL_DEALS = 2000
@@ -415,8 +415,8 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
         kept = np.array([mask_of(k) for k in keeps], dtype=np.uint64)
         driver = "deal_hint"
     n = len(actions)
-    total = samples if samples is not None else min(MAX_WORLDS if decision == CARD else MAX_DEAL_WORLDS,
-                                                     max_worlds or MAX_WORLDS)
+    cap = MAX_WORLDS if decision == CARD else MAX_DEAL_WORLDS
+    total = samples if samples is not None else min(cap, max_worlds or cap)
     # Chunks of WORLD_CHUNK worlds: the stopping rule looks after each, and a server's turns pass between them.
     chunk = WORLD_CHUNK if samples is None else (plan.settings.chunk_size or WORLD_CHUNK)
     tally = _Tally(n, win_value, ev_value)
