@@ -4,14 +4,14 @@
 
 The views are real: the first hands of `smear-sim simulate` (heuristic players), each cut to a seat's view at
 its decisions: the second seat's call, the bidder's trump, the next seat's keep, and the cards at plays 0 (the
-first lead), 4, 8, 12 and 16. Each view is hinted once to load the kernels and make the session's match-equity
-table and that table's gradient (not timed: a session that hints many times makes it once, as the server's
-warm-up does; match_equity._table_variance), then timed at the default precision (`samples=None`: a paired SE of 0.05 points between the two
-best actions, capped). Reports, per decision, the median and largest wall time, the median CPU time of all
-threads (on a busy machine, CPU time over the cores is the better guide to an idle machine's wall time) and the
-median worlds used, the slowest view (its index among the decision's views, its CPU time and worlds), and the load
-average at the end. The issue's targets (2 cores): a card hint within 1 s, a
-call or trump hint within 3 s.
+first lead), 4, 8, 12 and 16. The session's match-equity table and its gradient are made first, and each
+decision's first view is hinted once to load the kernels (none of it timed: a session that hints many times, as
+the server does, makes the gradient once; match_equity._table_variance). Then each view is timed at the default
+precision (`samples=None`: a paired SE of 0.05 points between the two best actions, capped). Reports, per
+decision, the median and largest wall time, the median CPU time of all threads (on a busy machine, CPU time over
+the cores is the better guide to an idle machine's wall time), the median worlds used, the slowest view (its
+index among the decision's views, its CPU time and worlds), and the load average at the end. The issue's
+targets (2 cores): a card hint within 1 s, a call or trump hint within 3 s.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def main() -> None:
     report = {}
     shared_equity(DEFAULT_HANDS, 1, plan.rules, "heuristic", DEFAULT_FLOOR).gradient  # noqa: B018
     for decision, chosen in views(args.hands, args.seed).items():
-        hint(chosen[0], plan=plan)  # loads the kernels and makes the session's equity table
+        hint(chosen[0], plan=plan)  # loads the kernels
         seconds, cpu, worlds = [], [], []
         for view in chosen:
             started, used = time.perf_counter(), time.process_time()
