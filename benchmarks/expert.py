@@ -76,7 +76,7 @@ def decisions(k: int, deals: int, seed: int) -> dict[str, float]:
         calls = rec[REC_BIDS: REC_BIDS + 4].copy()
         started = time.perf_counter()
         packed = expert.trump_keep(state, hands[bidder], hands[4], bidder, -1, 3, calls, 4, 0, 0, bid, array, keep,
-                                   codes, model, seated, k)
+                                   codes, model, k)
         middle = time.perf_counter()
         t = int(packed >> np.uint64(56))
         for seat in range(4):
@@ -88,7 +88,7 @@ def decisions(k: int, deals: int, seed: int) -> dict[str, float]:
         hs[ST_DEALER], hs[ST_N_CALLS] = 3, 4
         hs[ST_CALLS: ST_CALLS + 4] = calls
         lead_start = time.perf_counter()
-        expert.play(state, hs, ks.legal_cards(hs, array), array, give, k, codes, model, seated)
+        expert.play(state, hs, ks.legal_cards(hs, array), array, give, k, codes, model)
         done = time.perf_counter()
         if i > 0:
             trump_s += middle - started

@@ -116,7 +116,8 @@ def bot_action(record: HandRecord, seat: int, decision: str, policy: str, *, see
         hs[L.ST_DEALER] = record.dealer  # the auction, for a player that reads it (as a simulated hand has it)
         hs[L.ST_N_CALLS] = 4
         hs[L.ST_CALLS: L.ST_CALLS + 4] = calls
-        c = int(kp.search_play(code, seated, stream, hs, ks.legal_cards(hs, array), array, give, policies, model))
+        legal = np.uint64(ks.legal_cards(hs, array))  # a uint64, as in the kernels' hands: one compiled card play
+        c = int(kp.search_play(code, seated, stream, hs, legal, array, give, policies, model))
         return card_name(c)
     raise SmearError(f"unknown decision {decision!r}: call, trump, keep or card")
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ..core.errors import BadValue, OutputError, SmearError, SmearWarning, one_line
+from ..engine.compiling import use_helper
 
 if TYPE_CHECKING:
     from ..engine.checkpoint import Checkpoint
@@ -355,6 +356,7 @@ def main() -> None:
     Ctrl-C; a failed write to standard output is one line and exit status 1; our warnings are one line."""
     signal.signal(signal.SIGTERM, _terminate)
     warnings.showwarning = _show_warning
+    use_helper()  # a first run compiles on two cores
     if sys.stdout is None:  # Python found descriptor 1 closed: every result would be lost
         typer.echo("error: cannot write to standard output: it is closed", err=True)
         sys.exit(1)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from ..core.errors import BadValue, SmearWarning
-from .compiling import compiling, will_compile
+from .compiling import compiling, leaves_apart, will_compile
 
 if TYPE_CHECKING:
     from .checkpoint import Checkpoint
@@ -290,7 +290,8 @@ def load_kernel(job: Job) -> np.ndarray:
     """Load ``job``'s kernel from Numba's cache, or compile it (saying so on stderr, :mod:`.compiling`); the
     counts of no hands, which give their shape."""
     driver, args = _call(job, 0, 0, 1)
-    with compiling(will_compile(driver, args)):
+    expected = will_compile(driver, args)
+    with compiling(expected), leaves_apart(expected, args[-1] if _seats_players(driver) else None):
         return driver(*args).sum(axis=0)
 
 

@@ -70,7 +70,6 @@ from .bits import ONE, ZERO, bit, has, lowest_card
 from .players import (
     EXPERT,
     ORACLE,
-    SEATED,
     choose_keep,
     choose_play,
     choose_trump,
@@ -376,7 +375,7 @@ def _fast_contract(state, hands, known, hs, dealer, calls, score0, score1, rules
 # oracle sits, else play_contract, chosen as the kernel compiles and inlined, so that the fast players' hands run
 # exactly the code they ran before expert existed (with expert's branches in their card loop, heuristic simulation
 # ran 25% slower).
-contract = when((SEATED.index(EXPERT), SEATED.index(ORACLE)), search_contract, _fast_contract, 19, inline="always")
+contract = when((EXPERT, ORACLE), search_contract, _fast_contract, 19, inline="always")
 
 
 @njit(cache=True)

@@ -33,20 +33,24 @@ from numba import njit
 from ..core.layout import R_MISDEAL, ST_BIDDER, ST_HANDS, ST_PLAYED, ST_TRUMP
 from ..core.tables import MISDEAL_MASK, TABLES
 from .bits import ONE, ZERO, bit, nth_card, popcount
-from .players.bids import policy_call
+from .players.bids import SEATED, policy_call
 from .rng import below, random_subset
 from .state import mask_at, sample_world, seen_by
 
-__all__ = ["MAX_TRIES", "calls_fit", "deal_world", "play_world"]
+__all__ = ["CALLERS", "MAX_TRIES", "calls_fit", "deal_world", "play_world"]
 
 MAX_TRIES = 400  # worlds drawn for one that fits the calls, before the fallback
 _DECK = (ONE << np.uint64(54)) - ONE
 _TRUMP_MASK = TABLES.trump_mask
 _NOT_MISDEAL = ~np.uint64(MISDEAL_MASK)
+# The players a world's calls are modelled by: every bidder compiled in (a search player models any seat's calls,
+# and bids are cheap to compile), so that the worlds, and the search players and hints built on them, compile once
+# whoever sits at the table (``seated`` is a type: one per table would compile all of them again).
+CALLERS = (True,) * len(SEATED)
 
 
 @njit(cache=True)
-def calls_fit(rng, dealt, observer, dealer, calls, n_calls, score0, score1, rules, policies, model, seated):
+def calls_fit(rng, dealt, observer, dealer, calls, n_calls, score0, score1, rules, policies, model):
     """Whether no seat but ``observer`` could call a misdeal with its ``dealt`` 9 cards (under the rule) and each of
     them makes its call of ``calls[:n_calls]`` by its team's policy (``policies[team]``)."""
     if rules[R_MISDEAL] == 1:
@@ -57,14 +61,14 @@ def calls_fit(rng, dealt, observer, dealer, calls, n_calls, score0, score1, rule
         seat = (dealer + 1 + p) % 4
         if seat == observer:
             continue
-        if policy_call(rng, dealt[seat], dealer, p, calls, score0, score1, rules, policies, model, seated) != calls[p]:
+        if policy_call(rng, dealt[seat], dealer, p, calls, score0, score1, rules, policies, model, CALLERS) != calls[p]:
             return False
     return True
 
 
 @njit(cache=True)
-def play_world(rng, hs, observer, own9, dealer, calls, n_calls, score0, score1, rules, policies, model, seated,
-               inference, out, dealt):
+def play_world(rng, hs, observer, own9, dealer, calls, n_calls, score0, score1, rules, policies, model, inference,
+               out, dealt):
     """Write into ``out`` a world for ``observer`` during play: ``hs`` with the other seats' cards re-dealt
     (module docstring). ``own9`` is the observer's dealt 9 cards; ``dealt`` receives every seat's dealt 9 (the
     observer's included) when inference is on. Returns the worlds drawn, negated when it fell back."""
@@ -93,8 +97,7 @@ def play_world(rng, hs, observer, own9, dealer, calls, n_calls, score0, score1, 
             if seat == bidder:
                 cards = random_subset(rng, cards, 9)  # the other 4 of its 13 were the kitty
             dealt[seat] = cards
-        if ok and calls_fit(rng, dealt, observer, dealer, calls, n_calls, score0, score1, rules, policies, model,
-                            seated):
+        if ok and calls_fit(rng, dealt, observer, dealer, calls, n_calls, score0, score1, rules, policies, model):
             return k + 1
     return -MAX_TRIES
 
@@ -120,8 +123,8 @@ def _deal(rng, unseen, observer, own9, kitty, hands):
 
 
 @njit(cache=True)
-def deal_world(rng, observer, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, seated,
-               inference, hands):
+def deal_world(rng, observer, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, inference,
+               hands):
     """Write into ``hands`` (the four seats' dealt 9 and the kitty) a world for ``observer`` before play (module
     docstring). ``kitty`` is the kitty when the observer saw it, else ZERO. Returns the worlds drawn, negated
     when it fell back (the last deal with no misdeal callable is used then)."""
@@ -129,12 +132,12 @@ def deal_world(rng, observer, own9, kitty, dealer, calls, n_calls, score0, score
     for k in range(MAX_TRIES):
         _deal(rng, unseen, observer, own9, kitty, hands)
         if calls_fit(rng, hands, observer, dealer, calls, n_calls if inference else 0, score0, score1, rules,
-                     policies, model, seated):
+                     policies, model):
             return k + 1
     # Nothing fitted the calls: deal until no misdeal is callable, leaving the calls out.
     k = MAX_TRIES
     while True:
         k += 1
         _deal(rng, unseen, observer, own9, kitty, hands)
-        if calls_fit(rng, hands, observer, dealer, calls, 0, score0, score1, rules, policies, model, seated):
+        if calls_fit(rng, hands, observer, dealer, calls, 0, score0, score1, rules, policies, model):
             return -k

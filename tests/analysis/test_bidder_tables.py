@@ -18,6 +18,7 @@ from smear_sim.analysis.positions import position_table
 from smear_sim.core import bidder as CB
 from smear_sim.core import layout as L
 from smear_sim.core.errors import SmearError
+from smear_sim.core.players import POLICIES as ALL_POLICIES
 from smear_sim.core.rules import Rules
 from smear_sim.kernels import players as kp
 from smear_sim.kernels.classes import hand_class
@@ -26,7 +27,7 @@ from smear_sim.kernels.players.equity import situation
 
 TINY = {"deals": 3000, "equity_hands": 5000, "class_hands": 20_000, "max_iterations": 1}
 
-EVERYONE = kp.seated_arg(range(len(kp.SEATED) + 1))  # the kernels compiled for every player
+EVERYONE = kp.seated_arg(range(len(ALL_POLICIES)))  # the kernels compiled for every player
 
 
 SHIPPED = list(S.SHIPPED_RULES)  # the default rules, round points

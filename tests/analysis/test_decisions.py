@@ -123,7 +123,6 @@ def test_the_other_modes_run(equity):
 
 def _longest_trumps(policy: str, inference: bool, n: int = 300) -> tuple[float, float]:
     """Seat 1's most trumps in any suit over the worlds of seat 2, who saw seat 0 bid 2 and seat 1 bid 4."""
-    from smear_sim.kernels.players import seated_arg
     from smear_sim.kernels.rng import stream_key
     from smear_sim.kernels.worlds import deal_world
 
@@ -137,7 +136,7 @@ def _longest_trumps(policy: str, inference: bool, n: int = 300) -> tuple[float, 
     for i in range(n):
         rng[0] = stream_key(np.uint64(7), np.int64(i))
         deal_world(rng, np.int64(2), own, np.uint64(0), np.int64(3), calls, np.int64(4), np.int64(0), np.int64(0),
-                   plan.rules.to_array(), policies, plan.model, seated_arg(policies), np.bool_(inference), hands)
+                   plan.rules.to_array(), policies, plan.model, np.bool_(inference), hands)
         counts.append(max(bin(int(hands[1]) & int(TABLES.trump_mask[t])).count("1") for t in range(4)))
     return float(np.mean(counts)), float(np.std(counts) / np.sqrt(n))
 

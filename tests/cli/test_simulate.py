@@ -113,8 +113,8 @@ def test_match_json_and_table():
 
 def test_match_expert_games():
     """The strongest player plays a duplicate match from the command line (the smallest size: it searches)."""
-    data = ok_json("match", "expert:2", "pimc:2", "--games", "1", "--seed", "3", "--threads", "1")
-    assert (data["policy_a"], data["policy_b"], data["games_played"]) == ("expert:2", "pimc:2", 2)
+    data = ok_json("match", "expert:2", "heuristic", "--games", "1", "--seed", "3", "--threads", "1")
+    assert (data["policy_a"], data["policy_b"], data["games_played"]) == ("expert:2", "heuristic", 2)
     assert data["wins"] + data["losses"] + data["unfinished"] == 2
 
 

@@ -99,7 +99,7 @@ def test_the_worlds_it_plays_on_replay_the_auction():
             for i in range(3):
                 rng[0] = stream_key(np.uint64(100 + seed), 4 * observer + i)
                 before = (hs[ST_WORLDS], hs[ST_FALLBACKS])
-                tries = ke.auction_world(rng, hs, observer, ARRAY, CODES, MODEL, SEATED, work, world, dealt)
+                tries = ke.auction_world(rng, hs, observer, ARRAY, CODES, MODEL, work, world, dealt)
                 assert hs[ST_WORLDS] == before[0] + 1 and hs[ST_FALLBACKS] == before[1] + (tries < 0)
                 assert world[ST_HANDS + observer] == hs[ST_HANDS + observer]
                 if tries < 0:
@@ -127,7 +127,7 @@ def test_without_an_auction_the_worlds_ignore_the_calls():
     rng[0] = stream_key(np.uint64(7), 0)
     world = np.zeros(ST_SIZE, dtype=np.int64)
     for _ in range(5):
-        assert ke.auction_world(rng, hs, 1, ARRAY, CODES, MODEL, SEATED, np.zeros(4, dtype=np.int64), world,
+        assert ke.auction_world(rng, hs, 1, ARRAY, CODES, MODEL, np.zeros(4, dtype=np.int64), world,
                                 np.zeros(4, dtype=np.uint64)) == 1
 
 
@@ -173,7 +173,7 @@ def test_searched_trump_and_keep_are_legal_and_reproducible():
             rng = np.zeros(1, dtype=np.uint64)
             rng[0] = stream_key(np.uint64(seed), 99)
             packed = ke.trump_keep(rng, hands[bidder], hands[4], bidder, -1, 3, calls, 4, 0, 0, bid, ARRAY, KEEP,
-                                   CODES, MODEL, SEATED, 2)
+                                   CODES, MODEL, 2)
             results.append(int(packed))
         assert results[0] == results[1]
         t = results[0] >> 56
@@ -183,7 +183,7 @@ def test_searched_trump_and_keep_are_legal_and_reproducible():
         rng = np.zeros(1, dtype=np.uint64)
         rng[0] = stream_key(np.uint64(seed), 98)
         kept = int(ke.keep(rng, hands[defender], defender, bidder, t, 3, calls, 4, 0, 0, bid, ARRAY, KEEP, CODES,
-                           MODEL, SEATED, 2))
+                           MODEL, 2))
         assert _obeys_the_discard_rule(int(hands[defender]), t, kept)
     assert checked >= 3, checked  # most seeds' first hands reach a first lead
 

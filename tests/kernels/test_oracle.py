@@ -36,7 +36,7 @@ def test_the_oracle_plays_a_best_card_of_the_real_deal(rules):
     for position in _positions(rules, random.Random(f"oracle {rules}"), 120, (1, 2)):
         best, values = reference_minimax(position)
         hs = hand_state(position)
-        c = int(kp.search_play(ORACLE, seated, rng, hs, ks.legal_cards(hs, array), array, give, policies,
+        c = int(kp.search_play(ORACLE, seated, rng, hs, np.uint64(ks.legal_cards(hs, array)), array, give, policies,
                                empty_model()))
         assert values[c] == best, (position, c, values)
         n += len(values) > 1

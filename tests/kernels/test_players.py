@@ -23,6 +23,7 @@ from smear_sim.analysis.solve import hand_state
 from smear_sim.core.bidder import empty_model
 from smear_sim.core.cards import HIGH_JOKER, LOW_JOKER, card, mask_of, parse_cards
 from smear_sim.core.layout import MOON, PASS, ST_HANDS, ST_LEADER, ST_PLAYED, ST_SIZE, ST_VOIDS
+from smear_sim.core.players import POLICIES as ALL_POLICIES
 from smear_sim.core.players import policy_code
 from smear_sim.core.rules import Rules
 from smear_sim.core.tables import TABLES, jick_of
@@ -37,7 +38,7 @@ POLICIES = {"random": kp.RANDOM, "heuristic": kp.HEURISTIC, "heuristic-v1": kp.H
 NO_MODEL = empty_model()
 ACE, KING, QUEEN, JACK, TEN, TWO = 12, 11, 10, 9, 8, 0
 
-EVERYONE = kp.seated_arg(range(len(kp.SEATED) + 1))  # every player compiled in (every policy code)
+EVERYONE = kp.seated_arg(range(len(ALL_POLICIES)))  # every player compiled in (every policy code)
 
 
 def new_state(seed: int = 1, index: int = 0) -> np.ndarray:
@@ -403,8 +404,9 @@ def play(policy: int, hs: np.ndarray, rules: Rules | None = None) -> int:
     rules = rules or Rules()
     array = rules.to_array()
     give, _ = policy_tables(array)
-    return int(kp.search_play(policy, kp.seated_arg([policy]), new_state(), hs, ks.legal_cards(hs, array), array,
-                              give, np.array([policy, policy], dtype=np.int64), NO_MODEL))
+    legal = np.uint64(ks.legal_cards(hs, array))  # a uint64, as the kernels' hands pass it
+    return int(kp.search_play(policy, kp.seated_arg([policy]), new_state(), hs, legal, array, give,
+                              np.array([policy, policy], dtype=np.int64), NO_MODEL))
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(trump_anytime=True, round_points=True, low_to="taker")],
@@ -415,7 +417,7 @@ def test_choose_play_is_always_legal(rules):
     state = new_state(8)
     n = 0
     for hs, legal in _play_states(rules, random.Random(str(rules)), 40):
-        kernel_legal = ks.legal_cards(hs, array)
+        kernel_legal = np.uint64(ks.legal_cards(hs, array))  # a uint64, as the kernels' hands pass it
         assert cards_in(kernel_legal) == legal
         for policy in (kp.RANDOM, kp.HEURISTIC, kp.HEURISTIC_V1, policy_code("pimc:2"), policy_code("expert:2")):
             c = kp.search_play(policy, kp.seated_arg([policy]), state, hs, kernel_legal, array, give,
@@ -527,29 +529,56 @@ def test_v2_fix6_moon_only_with_the_jack():
     assert call(kp.HEURISTIC, with_jack) == MOON
 
 
-def test_a_kernel_compiles_only_the_players_at_its_table(tmp_path):
+_FRESH_COMPILE = """
+import numba, numpy as np
+from smear_sim.core.bidder import empty_model
+from smear_sim.core.players import policy_code
+from smear_sim.core.rules import Rules
+from smear_sim.kernels import drivers, leaves, players as kp, solver
+from smear_sim.kernels.players import expert, pimc
+def signature(seated):
+    return (numba.int64, numba.typeof(seated), numba.uint64[::1], numba.int64[::1], numba.uint64,
+            numba.int64[::1], numba.int64[:, ::1], numba.int64[::1], numba.typeof(empty_model()))
+def counts():
+    print(len(pimc.play.signatures), len(expert.play.signatures), len(solver.solve.signatures))
+kp.search_play.compile(signature(kp.seated_arg([kp.HEURISTIC])))
+counts()
+kp.search_play.compile(signature(kp.seated_arg([policy_code('pimc:2')])))
+counts()
+kp.search_play.compile(signature(kp.seated_arg([policy_code('expert:2')])))
+counts()
+# the hands of heuristic players and the match-equity chain, as the commands run them
+codes = np.array([kp.HEURISTIC, kp.HEURISTIC], dtype=np.int64)
+drivers.simulate_hands(np.uint64(1), 0, 0, 1, Rules().to_array(), codes, empty_model(), kp.seated_arg(codes))
+from smear_sim.analysis.game_chain import GameChain, after_each_outcome
+after_each_outcome(21, np.arange(0, 2), np.array([0, 1]))
+one = GameChain(0, 1, np.ones(1), np.full((1, 1), -1), np.ones((1, 1)), np.zeros((1, 1), dtype=bool), np.zeros(1, dtype=np.int64))
+one.solve(np.zeros((1, 1)), transpose=True)
+for dispatcher, sig in leaves.ALL:
+    print(dispatcher.py_func.__module__ + "." + dispatcher.py_func.__qualname__, "leaf", tuple(sig) in dispatcher.overloads)
+"""
+
+
+@pytest.fixture(scope="module")
+def fresh_compile(tmp_path_factory) -> list[str]:
+    """What a fresh process with an empty cache printed as it compiled the card play for heuristic, pimc and expert
+    tables, the hands of heuristic players and the match-equity chain (:data:`_FRESH_COMPILE`)."""
+    cache = tmp_path_factory.mktemp("empty-cache")
+    done = subprocess.run([sys.executable, "-c", _FRESH_COMPILE], env=os.environ | {"NUMBA_CACHE_DIR": str(cache)},
+                          capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_a_kernel_compiles_only_the_players_at_its_table(fresh_compile):
     """``seated`` decides, by its type, which players' code a kernel compiles: none of the search players' (nor
     their solver's) for heuristic players, and a search player's where it plays (pimc's not expert's, and the other
     way round). Fresh process, empty cache."""
-    script = (
-        "import numba\n"
-        "from smear_sim.core.bidder import empty_model\n"
-        "from smear_sim.core.players import policy_code\n"
-        "from smear_sim.kernels import players as kp, solver\n"
-        "from smear_sim.kernels.players import expert, pimc\n"
-        "def signature(seated):\n"
-        "    return (numba.int64, numba.typeof(seated), numba.uint64[::1], numba.int64[::1], numba.uint64,\n"
-        "            numba.int64[::1], numba.int64[:, ::1], numba.int64[::1], numba.typeof(empty_model()))\n"
-        "def counts():\n"
-        "    print(len(pimc.play.signatures), len(expert.play.signatures), len(solver.solve.signatures))\n"
-        "kp.search_play.compile(signature(kp.seated_arg([kp.HEURISTIC])))\n"
-        "counts()\n"
-        "kp.search_play.compile(signature(kp.seated_arg([policy_code('pimc:2')])))\n"
-        "counts()\n"
-        "kp.search_play.compile(signature(kp.seated_arg([policy_code('expert:2')])))\n"
-        "counts()\n"
-    )
-    done = subprocess.run([sys.executable, "-c", script], env=os.environ | {"NUMBA_CACHE_DIR": str(tmp_path)},
-                          capture_output=True, text=True, timeout=1800)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["0", "0", "0", "1", "0", "1", "1", "1", "1"]
+    assert " ".join(fresh_compile[:3]).split() == ["0", "0", "0", "1", "0", "1", "1", "1", "1"]
+
+
+def test_the_leaves_are_compiled_with_the_types_the_kernels_call_them_with(fresh_compile):
+    """Each leaf a second process compiles for a first run (kernels/leaves.py) has the very signature the kernels
+    compiled it with: otherwise the helper's work would be lost and the main process compile it again."""
+    leaves = [line.split() for line in fresh_compile if " leaf " in line]
+    assert len(leaves) >= 10 and all(found == "True" for _, _, found in leaves), leaves

@@ -121,7 +121,7 @@ def card_hint(seed, start, count, n_blocks, rules, policies, model, hs, observer
         for i in range(lo, hi):
             rng[0] = stream_key(seed, first + start + i)
             tries = play_world(rng, hs, observer, own9, dealer, calls, 4, score0, score1, rules, policies, model,
-                               seated, inference, world, dealt)
+                               inference, world, dealt)
             row[HINT_WORLDS] += 1
             row[HINT_TRIES] += abs(tries)
             if tries < 0:
@@ -176,7 +176,7 @@ def deal_hint(seed, start, count, n_blocks, rules, policies, model, observer, ow
         for i in range(lo, hi):
             rng[0] = stream_key(seed, first + start + i)
             tries = deal_world(rng, observer, own9, kitty, dealer, calls, 4, score0, score1, rules, policies, model,
-                               seated, inference, hands)
+                               inference, hands)
             row[HINT_WORLDS] += 1
             row[HINT_TRIES] += abs(tries)
             if tries < 0:

@@ -2,7 +2,7 @@
 
 Each decision (bid, trump, keep, play) takes the policy code of the seat's team (:mod:`smear_sim.core.players`
 names them: ``code = number + PARAM_SCALE * parameter``) and calls that policy's function. A new player is
-a module here, a member of SEATED and a branch in each function below (through ``_when``, so that its code is
+a module here, a place in a group of SEATED and a branch in each function below (through ``_when``, so that its code is
 compiled only where it plays); the hand and game kernels call only these. The bids, the policy codes and
 ``seated`` are in :mod:`smear_sim.kernels.players.bids` (re-exported here), apart so that the search player's worlds
 can ask for the others' calls without importing this module, which imports the search player.
@@ -119,18 +119,17 @@ def _heuristic_v1_play(hs, legal, give):
                              hs[ST_WIN_KEY], np.uint64(hs[ST_TRICK]), seen, hs[ST_BIDDER] & 1, give)
 
 
-_RANDOM, _V1, _PIMC, _EQUITY, _COUNT, _EXPERT, _ORACLE = range(7)  # members of seated (bids.SEATED)
-_random_trump = _when(_RANDOM, random.trump, _no_card, 1)
-_random_keep = _when(_RANDOM, random_subset, _no_cards, 3)
-_random_play = _when(_RANDOM, random.play, _no_card, 2)
-_v1_trump = _when(_V1, heuristic_v1.trump, _no_card, 2)
-_v1_keep = _when(_V1, heuristic_v1.choose_cards, _no_cards, 3)
-_v1_play = _when(_V1, _heuristic_v1_play, _no_card, 3)
-_pimc_play = _when(_PIMC, pimc.play, _no_card, 6)
-_expert_trump_keep = _when(_EXPERT, expert.trump_keep, _no_cards, 17)
-_expert_keep = _when(_EXPERT, expert.keep, _no_cards, 17)
-_expert_play = _when(_EXPERT, expert.play, _no_card, 9)
-_oracle_play = _when(_ORACLE, pimc.oracle, _no_card, 4)
+_random_trump = _when(RANDOM, random.trump, _no_card, 1)
+_random_keep = _when(RANDOM, random_subset, _no_cards, 3)
+_random_play = _when(RANDOM, random.play, _no_card, 2)
+_v1_trump = _when(HEURISTIC_V1, heuristic_v1.trump, _no_card, 2)
+_v1_keep = _when(HEURISTIC_V1, heuristic_v1.choose_cards, _no_cards, 3)
+_v1_play = _when(HEURISTIC_V1, _heuristic_v1_play, _no_card, 3)
+_pimc_play = _when(PIMC, pimc.play, _no_card, 6)
+_expert_trump_keep = _when(EXPERT, expert.trump_keep, _no_cards, 16)
+_expert_keep = _when(EXPERT, expert.keep, _no_cards, 16)
+_expert_play = _when(EXPERT, expert.play, _no_card, 8)
+_oracle_play = _when(ORACLE, pimc.oracle, _no_card, 4)
 
 
 @njit(cache=True, inline="always")
@@ -180,7 +179,7 @@ def search_trump_keep(policy, seated, state, own9, kitty, bidder, trump, dealer,
     :func:`policy_tables`, ``policies`` and ``model`` model the others' calls."""
     if policy_kind(policy) == EXPERT:
         return _expert_trump_keep(seated, state, own9, kitty, bidder, trump, dealer, calls, n_calls, score0, score1,
-                                  bid, rules, keep, policies, model, seated, policy_param(policy))
+                                  bid, rules, keep, policies, model, policy_param(policy))
     return ZERO
 
 
@@ -191,7 +190,7 @@ def search_keep(policy, seated, state, own9, seat, bidder, t, dealer, calls, n_c
     :func:`choose_keep` decides)."""
     if policy_kind(policy) == EXPERT:
         return _expert_keep(seated, state, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid, rules,
-                            keep, policies, model, seated, policy_param(policy))
+                            keep, policies, model, policy_param(policy))
     return ZERO
 
 
@@ -220,7 +219,7 @@ def search_play(policy, seated, state, hs, legal, rules, give, policies, model):
     (:func:`smear_sim.kernels.hand.contract`), so that the fast players' card loop stays as it was."""
     kind = policy_kind(policy)
     if kind == EXPERT:
-        return _expert_play(seated, state, hs, legal, rules, give, policy_param(policy), policies, model, seated)
+        return _expert_play(seated, state, hs, legal, rules, give, policy_param(policy), policies, model)
     if kind == ORACLE:
         return _oracle_play(seated, hs, legal, rules, give)
     return choose_play(policy, seated, state, hs, legal, rules, give)

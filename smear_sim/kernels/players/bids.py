@@ -29,6 +29,7 @@ __all__ = [
     "SEATED",
     "check_seated",
     "choose_bid",
+    "group_of",
     "legal_calls",
     "policy_call",
     "policy_kind",
@@ -46,19 +47,32 @@ COUNT = POLICIES.index("count")
 EXPERT = POLICIES.index("expert")
 ORACLE = POLICIES.index("oracle")
 
-# Which players sit at the table, as a type. ``seated`` has one member per player in SEATED (every player but
-# ``heuristic``, which is always compiled: the others fall back on it), True where that player plays and None where
-# it does not. Numba compiles a kernel once per argument types, so a player's code is compiled only into the
-# kernels of tables where it plays: a command of heuristic players compiles neither the search player (pimc and
-# the double-dummy solver) nor the other players. The values are never read; seated_arg() makes the argument.
-SEATED = (RANDOM, HEURISTIC_V1, PIMC, EQUITY, COUNT, EXPERT, ORACLE)
+# Which players sit at the table, as a type. ``seated`` has one member per group of players in SEATED, True where a
+# player of that group plays and None where none does. ``heuristic`` is in no group: it is always compiled (the
+# others fall back on it). Numba compiles a kernel once per argument types, so a group's code is compiled only into
+# the kernels of tables where one of its players plays: a command of heuristic players compiles neither the search
+# players (and their double-dummy solver) nor the other players. random, equity and count are one group: each
+# differs from heuristic in a few small functions, so one kernel for every table of them compiles once rather than
+# once per combination; a table with a search player compiles them too, beside the search code they cost nothing, so
+# that one kernel serves a search player against any of them. heuristic-v1 (a whole second heuristic, kept for
+# comparison) and each search player are groups of their own. The values are never read; seated_arg() makes the
+# argument.
+SEATED = ((RANDOM, EQUITY, COUNT), (HEURISTIC_V1,), (PIMC,), (EXPERT,), (ORACLE,))
+_FAST_OTHERS, _SEARCHERS = SEATED[0], (PIMC, EXPERT, ORACLE)
+
+
+def group_of(kind: int) -> int:
+    """The member of ``seated`` that stands for the player ``kind``."""
+    return next(i for i, group in enumerate(SEATED) if kind in group)
 
 
 def seated_arg(policies) -> tuple:
     """The ``seated`` argument of the kernels for a table where the teams play the policy codes ``policies``
     (see SEATED)."""
     kinds = {int(p) % PARAM_SCALE for p in policies}
-    return tuple(True if kind in kinds else None for kind in SEATED)
+    if kinds & set(_SEARCHERS):
+        kinds |= set(_FAST_OTHERS)
+    return tuple(True if kinds & set(group) else None for group in SEATED)
 
 
 def check_seated(policies, seated):
@@ -68,9 +82,10 @@ def check_seated(policies, seated):
 @overload(check_seated)
 def _check_seated_impl(policies, seated):
     absent = 0
-    for kind, member in zip(SEATED, seated.types, strict=True):
+    for group, member in zip(SEATED, seated.types, strict=True):
         if isinstance(member, types.NoneType):
-            absent |= 1 << kind
+            for kind in group:
+                absent |= 1 << kind
 
     def check(policies, seated):
         for p in policies:
@@ -81,21 +96,21 @@ def _check_seated_impl(policies, seated):
 
 
 
-def when(member, function, absent, arity, inline="never"):
-    """A function ``f(seated, a0, .., a{arity-1})`` that is ``function(a0, ..)`` where the player
-    ``SEATED[member]`` (or, ``member`` a tuple, any of those) sits at the table and ``absent(a0, ..)`` where it does
-    not, chosen by the type of ``seated``
-    as the kernel compiles, so that an absent player's code is never compiled. ``absent`` is never called where it
-    stands for a player's decision (:func:`check_seated`); it may also be the fast players' own way, as for the
-    hand after the auction (:func:`smear_sim.kernels.hand.contract`, ``inline="always"``, so that the choice costs
-    nothing at run time). (Written out for its arity: Numba inlines no call with ``*args``.)"""
+def when(players, function, absent, arity, inline="never"):
+    """A function ``f(seated, a0, .., a{arity-1})`` that is ``function(a0, ..)`` where the player ``players`` (a
+    policy number, or a tuple of them: any of those) sits at the table and ``absent(a0, ..)`` where it does not,
+    chosen by the type of ``seated`` as the kernel compiles, so that an absent player's code is never compiled.
+    ``absent`` is never called where it stands for a player's decision (:func:`check_seated`); it may also be the
+    fast players' own way, as for the hand after the auction (:func:`smear_sim.kernels.hand.contract`,
+    ``inline="always"``, so that the choice costs nothing at run time). (Written out for its arity: Numba inlines
+    no call with ``*args``.)"""
     params = ", ".join(f"a{i}" for i in range(arity))
     namespace = {"function": function, "absent": absent}
     exec(f"def dispatch(seated, {params}):\n    raise NotImplementedError('kernels only')\n"
          f"def present(seated, {params}):\n    return function({params})\n"
          f"def missing(seated, {params}):\n    return absent({params})\n", namespace)
 
-    members = member if isinstance(member, tuple) else (member,)
+    members = {group_of(kind) for kind in (players if isinstance(players, tuple) else (players,))}
 
     def choose(seated, *args):
         present = any(not isinstance(seated.types[m], types.NoneType) for m in members)
@@ -117,12 +132,11 @@ def _no_cards(*args):
 
 
 
-_RANDOM, _V1, _PIMC, _EQUITY, _COUNT, _EXPERT, _ORACLE = range(7)  # members of seated
-_random_bid = when(_RANDOM, random.bid, _no_card, 14)
-_v1_bid = when(_V1, heuristic_v1.bid, _no_card, 14)
-_equity_bid = when(_EQUITY, equity.bid, _no_card, 15)
-_count_bid = when(_COUNT, count.bid, _no_card, 14)
-_expert_bid = when(_EXPERT, equity.bid, _no_card, 15)  # expert calls as equity does (its own member: equity may be absent)
+_random_bid = when(RANDOM, random.bid, _no_card, 14)
+_v1_bid = when(HEURISTIC_V1, heuristic_v1.bid, _no_card, 14)
+_equity_bid = when(EQUITY, equity.bid, _no_card, 15)
+_count_bid = when(COUNT, count.bid, _no_card, 14)
+_expert_bid = when(EXPERT, equity.bid, _no_card, 15)  # expert calls as equity does (equity may be absent)
 
 
 @njit(cache=True, inline="always")

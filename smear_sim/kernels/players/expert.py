@@ -227,7 +227,7 @@ def _best(wins, points, n):
 
 @njit(cache=True)
 def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid,
-                 rules, keep_table, policies, model, seated, k):
+                 rules, keep_table, policies, model, k):
     """Each candidate ``a`` (trump ``trumps[a]``, ``seat`` keeping ``keeps[a]``) played out double dummy on the
     same ``k`` worlds for ``seat``; returns the index of the best (module docstring)."""
     wins = np.zeros(n, dtype=np.int64)
@@ -240,8 +240,8 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
     bidding = (seat & 1) == (bidder & 1)
     game = _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, model)
     for _ in range(k):
-        deal_world(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, seated,
-                   n_calls > 0, hands)
+        deal_world(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, n_calls > 0,
+                   hands)
         for a in range(n):
             t = trumps[a]
             for s in range(4):
@@ -259,7 +259,7 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
 
 @njit(cache=True)
 def trump_keep(rng, own9, kitty, bidder, fixed_trump, dealer, calls, n_calls, score0, score1, bid, rules, keep_table,
-               policies, model, seated, k):
+               policies, model, k):
     """The bidder's trump and keep by search (module docstring), packed: the kept cards' mask with the trump in the
     bits from 56. ``fixed_trump`` -1 lets it choose the trump, else only the keep is searched."""
     hand = own9 | kitty
@@ -278,13 +278,13 @@ def trump_keep(rng, own9, kitty, bidder, fixed_trump, dealer, calls, n_calls, sc
     best = 0
     if n > 1:
         best = _value_keeps(rng, bidder, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0,
-                            score1, bid, rules, keep_table, policies, model, seated, k)
+                            score1, bid, rules, keep_table, policies, model, k)
     return keeps[best] | (np.uint64(trumps[best]) << _TRUMP_SHIFT)
 
 
 @njit(cache=True)
 def keep(rng, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid, rules, keep_table, policies, model,
-         seated, k):
+         k):
     """A defender's keep by search (module docstring); ``own9`` is its hand, ``t`` the trump named."""
     keeps = np.zeros(MAX_CANDIDATES, dtype=np.uint64)
     n = candidate_keeps(own9, t, keep_table[t], keeps, 0)
@@ -292,12 +292,12 @@ def keep(rng, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid
         return keeps[0]
     trumps = np.full(MAX_CANDIDATES, t, dtype=np.int64)
     best = _value_keeps(rng, seat, own9, ZERO, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid,
-                        rules, keep_table, policies, model, seated, k)
+                        rules, keep_table, policies, model, k)
     return keeps[best]
 
 
 @njit(cache=True)
-def auction_world(rng, hs, seat, rules, policies, model, seated, calls, world, dealt):
+def auction_world(rng, hs, seat, rules, policies, model, calls, world, dealt):
     """Write into ``world`` a world for ``seat`` at the hand state ``hs`` that honours the auction the state holds
     (``ST_CALLS``; none in hand analysis) under ``policies``, as :func:`smear_sim.kernels.worlds.play_world` draws it,
     and count it in ``hs`` (``ST_WORLDS``, ``ST_FALLBACKS``). ``calls`` (4) and ``dealt`` (every seat's dealt 9) are
@@ -306,7 +306,7 @@ def auction_world(rng, hs, seat, rules, policies, model, seated, calls, world, d
     for i in range(4):
         calls[i] = hs[ST_CALLS + i]
     tries = play_world(rng, hs, seat, np.uint64(hs[ST_KNOWN + seat]), hs[ST_DEALER], calls, n_calls, hs[ST_BEFORE],
-                       hs[ST_BEFORE + 1], rules, policies, model, seated, n_calls > 0, world, dealt)
+                       hs[ST_BEFORE + 1], rules, policies, model, n_calls > 0, world, dealt)
     hs[ST_WORLDS] += 1
     if tries < 0:
         hs[ST_FALLBACKS] += 1
@@ -314,7 +314,7 @@ def auction_world(rng, hs, seat, rules, policies, model, seated, calls, world, d
 
 
 @njit(cache=True)
-def play(rng, hs, legal, rules, give, k, policies, model, seated):
+def play(rng, hs, legal, rules, give, k, policies, model):
     """The card the seat to play plays from ``legal`` (module docstring); ``rng`` is the hand's random stream,
     ``policies`` the teams' policy codes that model the others' calls."""
     if popcount(legal) == 1:
@@ -336,7 +336,7 @@ def play(rng, hs, legal, rules, give, k, policies, model, seated):
     game = _for_the_game(solver, hs[ST_BIDDER], hs[ST_BID], hs[ST_BEFORE], hs[ST_BEFORE + 1], hs[ST_DEALER], rules,
                          model)
     for _ in range(k):
-        auction_world(rng, hs, seat, rules, policies, model, seated, calls, world, dealt)
+        auction_world(rng, hs, seat, rules, policies, model, calls, world, dealt)
         solve(solver, world, rules, values)  # every legal card, the equivalent ones included
         m = legal
         while m:

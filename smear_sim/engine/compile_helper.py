@@ -1,0 +1,38 @@
+"""The second process of a first compile (:func:`smear_sim.engine.compiling.leaves_apart`): ``python -m
+smear_sim.engine.compile_helper FOLDER I ...`` compiles the leaves ``I ...`` (indices of
+:data:`smear_sim.kernels.leaves.ALL`) into Numba's cache, each under its lock in FOLDER, and stops at once when its
+standard input closes (the compile it helps is over, or that process is gone)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from .compiling import locked
+from .runner import kernels
+
+__all__ = ["compile_leaves"]
+
+
+def compile_leaves(folder: Path, order: Sequence[int]) -> None:
+    """Compile the leaves ``order`` under their locks in ``folder``; end the process when standard input closes."""
+
+    def watch() -> None:
+        sys.stdin.buffer.read()
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+    kernels()  # the kernels' modules, with the cache the main process uses
+    from ..kernels import leaves
+
+    with locked(folder, order):  # a leaf another leaf calls is compiled under its lock too
+        for i in order:
+            dispatcher, sig = leaves.ALL[i]
+            dispatcher.compile(sig)
+
+
+if __name__ == "__main__":
+    compile_leaves(Path(sys.argv[1]), [int(i) for i in sys.argv[2:]])

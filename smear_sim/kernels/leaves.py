@@ -1,0 +1,74 @@
+"""The kernels' leaves: functions every driver calls with the same argument types, whoever sits at the table.
+
+Compiling a driver compiles everything it calls, one function after another, on one core. These functions are a
+large share of that (the heuristic's card play alone is a quarter of a first ``smear-sim hand``), and their types
+never depend on the table, so a second process can compile them into Numba's cache while the first compiles the
+rest; the first then loads them (:func:`smear_sim.engine.compiling.leaves_apart`). Each entry is a dispatcher and
+the one signature the drivers call it with; a test compiles a driver after them and checks that it added no
+other.
+
+The groups: :data:`FAST`, what every hand calls (every player falls back on the heuristic); :data:`CHAIN`, the
+match-equity chain that values a hand by the games it wins; :data:`SOLVER`, the double-dummy solver and the worlds
+of the search players, whose card play is :data:`EXPERT_PLAY` and :data:`PIMC_PLAY`. :data:`ALL` holds them in the
+order a first compile is best served by: a driver reaches a search player's card play after its auction, trump and
+keep.
+"""
+
+from __future__ import annotations
+
+from numba import typeof, types
+
+from ..core.bidder import empty_model
+from . import classes, equity, scoring, solver, state
+from .players import expert, heuristic, pimc
+
+__all__ = ["ALL", "CHAIN", "EXPERT_PLAY", "FAST", "PIMC_PLAY", "SOLVER", "for_table"]
+
+_I1 = types.Array(types.int64, 1, "C")
+_I2 = types.Array(types.int64, 2, "C")
+_U1 = types.Array(types.uint64, 1, "C")
+_I32 = types.Array(types.int32, 1, "C")
+_F1 = types.Array(types.float64, 1, "C")
+_F2 = types.Array(types.float64, 2, "C")
+_INT, _CARDS, _FLAG = types.int64, types.uint64, types.boolean
+_MODEL = typeof(empty_model())  # the equity bidder's tables, or none: the same types either way
+_SOLVER = types.Tuple((_I1, _I1, _I2, _I1, _I2, _I1))  # solver.new_solver
+
+FAST = (
+    (heuristic.play, (_I1, _CARDS, _I1, _I2)),
+    (scoring.score_state, (_I1, _I1, _I1, types.Omitted(0))),
+    (heuristic.bid, (_U1, _CARDS, _INT, _INT, _I1, _INT, _INT, _INT, _INT, _INT, _FLAG, _FLAG, _I1, _INT)),
+    (heuristic.trump, (_CARDS, _I1)),
+    (heuristic.choose_cards, (_CARDS, _INT, _I1)),
+    (state.start_play, (_I1, _U1, _U1, _INT, _INT, _INT, _INT, _INT)),
+    (classes.hand_class, (_CARDS,)),
+)
+CHAIN = (
+    (equity.solve_transposed, (_I1, _I32, _F1, _F2, _I1, types.float64, _INT)),
+    (equity.outcome_states, (_INT, _INT, _INT, _INT)),
+)
+SOLVER = (
+    (solver.solve, (_SOLVER, _I1, _I1, _I1)),
+    (state.sample_world, (_I1, _INT, _U1, _I1)),
+)
+EXPERT_PLAY = ((expert.play, (_U1, _I1, _CARDS, _I1, _I2, _INT, _I1, _MODEL)),)
+PIMC_PLAY = ((pimc.play, (_U1, _I1, _CARDS, _I1, _I2, _INT)),)
+ALL = SOLVER[:1] + EXPERT_PLAY + PIMC_PLAY + SOLVER[1:] + FAST + CHAIN
+
+
+def for_table(seated) -> tuple:
+    """The leaves a driver compiled for ``seated`` (:func:`smear_sim.kernels.players.seated_arg`; None for a kernel
+    that seats no players) calls, in the order of :data:`ALL`."""
+    from .players.bids import EXPERT, ORACLE, PIMC, group_of
+
+    def sits(kind: int) -> bool:
+        return seated is not None and seated[group_of(kind)] is not None
+
+    chosen = set(FAST + CHAIN)
+    if sits(PIMC) or sits(EXPERT) or sits(ORACLE):
+        chosen |= set(SOLVER)
+    if sits(EXPERT):
+        chosen |= set(EXPERT_PLAY)
+    if sits(PIMC):
+        chosen |= set(PIMC_PLAY)
+    return tuple(leaf for leaf in ALL if leaf in chosen)
