@@ -83,11 +83,31 @@ def _cli(args: list[str], cache: Path) -> subprocess.CompletedProcess:
                           check=True, timeout=900)
 
 
-def test_a_first_run_says_it_compiles_on_stderr_and_a_second_says_nothing(tmp_path):
-    args = ["simulate", "--hands", "1000", "--policy", "random", "--json"]
+_LEAVES_IN_THE_CACHE = """
+from smear_sim.kernels import leaves
+for group in ("FAST", "CHAIN", "SOLVER", "EXPERT_PLAY", "PIMC_PLAY"):
+    for dispatcher, sig in getattr(leaves, group):
+        index = dispatcher._cache._cache_file._load_index()
+        print(group, dispatcher.py_func.__qualname__, len(index), tuple(sig) in [key[0] for key in index])
+"""
+
+
+def test_a_first_hand_says_it_compiles_on_stderr_compiles_only_what_it_runs_and_a_second_says_nothing(tmp_path):
+    """The first ``smear-sim hand`` from an empty cache: one line on stderr, one JSON object on stdout, and in the
+    cache each leaf of the heuristic players and the match-equity chain (kernels/leaves.py) once, with the very
+    types the second process compiled it with (otherwise that work was lost), and nothing of the search players or
+    their solver. The second run prints no line."""
+    args = ["hand", "AH KH 2H JD 10C 5S 9S 4D 3C", "--samples", "1000", "--json"]
     first = _cli(args, tmp_path)
     assert COMPILING in first.stderr
-    assert json.loads(first.stdout)["hands"] == 1000  # stdout is still one JSON object
+    assert json.loads(first.stdout)["samples"] == 1000  # stdout is still one JSON object
+    cached = subprocess.run([sys.executable, "-c", _LEAVES_IN_THE_CACHE], capture_output=True, text=True, check=True,
+                            env=os.environ | {"NUMBA_CACHE_DIR": str(tmp_path)}).stdout.split("\n")
+    leaves = [line.split() for line in cached if line]
+    assert len(leaves) >= 10
+    for group, name, entries, found in leaves:
+        fast = group in ("FAST", "CHAIN")
+        assert (entries, found) == (("1", "True") if fast else ("0", "False")), (group, name)
     second = _cli(args, tmp_path)
     assert "compiling" not in second.stderr
-    assert json.loads(second.stdout)["hands"] == 1000
+    assert json.loads(second.stdout)["samples"] == 1000

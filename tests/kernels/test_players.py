@@ -530,39 +530,29 @@ def test_v2_fix6_moon_only_with_the_jack():
 
 
 _FRESH_COMPILE = """
-import numba, numpy as np
+import numba
 from smear_sim.core.bidder import empty_model
 from smear_sim.core.players import policy_code
-from smear_sim.core.rules import Rules
-from smear_sim.kernels import drivers, leaves, players as kp, solver
+from smear_sim.kernels import leaves, players as kp, solver
 from smear_sim.kernels.players import expert, pimc
 def signature(seated):
     return (numba.int64, numba.typeof(seated), numba.uint64[::1], numba.int64[::1], numba.uint64,
             numba.int64[::1], numba.int64[:, ::1], numba.int64[::1], numba.typeof(empty_model()))
 def counts():
     print(len(pimc.play.signatures), len(expert.play.signatures), len(solver.solve.signatures))
-kp.search_play.compile(signature(kp.seated_arg([kp.HEURISTIC])))
-counts()
 kp.search_play.compile(signature(kp.seated_arg([policy_code('pimc:2')])))
 counts()
 kp.search_play.compile(signature(kp.seated_arg([policy_code('expert:2')])))
 counts()
-# the hands of heuristic players and the match-equity chain, as the commands run them
-codes = np.array([kp.HEURISTIC, kp.HEURISTIC], dtype=np.int64)
-drivers.simulate_hands(np.uint64(1), 0, 0, 1, Rules().to_array(), codes, empty_model(), kp.seated_arg(codes))
-from smear_sim.analysis.game_chain import GameChain, after_each_outcome
-after_each_outcome(21, np.arange(0, 2), np.array([0, 1]))
-one = GameChain(0, 1, np.ones(1), np.full((1, 1), -1), np.ones((1, 1)), np.zeros((1, 1), dtype=bool), np.zeros(1, dtype=np.int64))
-one.solve(np.zeros((1, 1)), transpose=True)
-for dispatcher, sig in leaves.ALL:
+for dispatcher, sig in leaves.SOLVER + leaves.EXPERT_PLAY + leaves.PIMC_PLAY:
     print(dispatcher.py_func.__module__ + "." + dispatcher.py_func.__qualname__, "leaf", tuple(sig) in dispatcher.overloads)
 """
 
 
 @pytest.fixture(scope="module")
 def fresh_compile(tmp_path_factory) -> list[str]:
-    """What a fresh process with an empty cache printed as it compiled the card play for heuristic, pimc and expert
-    tables, the hands of heuristic players and the match-equity chain (:data:`_FRESH_COMPILE`)."""
+    """What a fresh process with an empty cache printed as it compiled the card play for a pimc table, then for an
+    expert one (:data:`_FRESH_COMPILE`)."""
     cache = tmp_path_factory.mktemp("empty-cache")
     done = subprocess.run([sys.executable, "-c", _FRESH_COMPILE], env=os.environ | {"NUMBA_CACHE_DIR": str(cache)},
                           capture_output=True, text=True, timeout=1800)
@@ -570,15 +560,16 @@ def fresh_compile(tmp_path_factory) -> list[str]:
     return done.stdout.splitlines()
 
 
-def test_a_kernel_compiles_only_the_players_at_its_table(fresh_compile):
-    """``seated`` decides, by its type, which players' code a kernel compiles: none of the search players' (nor
-    their solver's) for heuristic players, and a search player's where it plays (pimc's not expert's, and the other
-    way round). Fresh process, empty cache."""
-    assert " ".join(fresh_compile[:3]).split() == ["0", "0", "0", "1", "0", "1", "1", "1", "1"]
+def test_a_kernel_compiles_only_the_search_player_at_its_table(fresh_compile):
+    """``seated`` decides, by its type, which players' code a kernel compiles: a search player's where it plays
+    (pimc's not expert's, and the other way round), with their solver. Fresh process, empty cache. (That heuristic
+    players compile none of it is tests/engine/test_compiling.py's first ``hand``.)"""
+    assert " ".join(fresh_compile[:2]).split() == ["1", "0", "1", "1", "1", "1"]
 
 
-def test_the_leaves_are_compiled_with_the_types_the_kernels_call_them_with(fresh_compile):
-    """Each leaf a second process compiles for a first run (kernels/leaves.py) has the very signature the kernels
-    compiled it with: otherwise the helper's work would be lost and the main process compile it again."""
+def test_the_search_leaves_are_compiled_with_the_types_the_kernels_call_them_with(fresh_compile):
+    """Each search leaf a second process compiles for a first run (kernels/leaves.py) has the very signature the
+    kernels compiled it with: otherwise the helper's work would be lost and the main process compile it again. (The
+    other leaves: tests/engine/test_compiling.py.)"""
     leaves = [line.split() for line in fresh_compile if " leaf " in line]
-    assert len(leaves) >= 10 and all(found == "True" for _, _, found in leaves), leaves
+    assert len(leaves) == 4 and all(found == "True" for _, _, found in leaves), leaves

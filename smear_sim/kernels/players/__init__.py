@@ -152,7 +152,7 @@ def choose_keep(policy, seated, state, hand, t, keep_score):
     scoring = hand & _SCORING_MASK[t]
     classes = (scoring, hand & _TRUMP_MASK[t] & ~scoring, hand & ~_TRUMP_MASK[t])
     keep = ZERO
-    room = 6
+    room = np.int64(6)  # typed int64, not the literal 6: heuristic.choose_cards compiles once, for the leaf's types
     for cards in classes:
         n = popcount(cards)
         if n <= room:
