@@ -80,10 +80,12 @@ def chrome(chromium: str, driver: str, width: int = 1280, height: int = 1000):
             browser.quit()
 
 
-def wait_for(browser, condition, timeout: float = 120):
+def wait_for(browser, condition, timeout: float = 120, poll: float = 0.02):
+    """``condition(browser)`` once it is true, asked every ``poll`` seconds (selenium's default, half a second,
+    would add up to that to each of the hundreds of waits a played hand makes)."""
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(browser, timeout).until(condition)
+    return WebDriverWait(browser, timeout, poll_frequency=poll).until(condition)
 
 
 def body_data(browser, name: str) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -12,18 +13,14 @@ from cli_helpers import ok
 from smear_sim.core.io import MANIFEST
 
 
-def test_report_readme_lists_files_that_exist(tmp_path):
-    out = tmp_path / "results"
-    (out / "charts").mkdir(parents=True)  # a folder from an earlier report, with a file of the user's in it
-    (out / "notes.txt").write_text("mine")
-    (out / "charts" / "make9_by_trumps_and_top.png").write_text("an earlier report's chart")
-    (out / MANIFEST).write_text("charts/make9_by_trumps_and_top.png\n")
-    result = ok("report", "--hands", "20000", "--equity-hands", "20000", "--out", str(out), "--rule", "target=15")
-    assert f"to {out}/" in result.stdout
-    readme = (out / "README.md").read_text(encoding="utf-8")
-    assert f"smear-sim report --hands 20000 --equity-hands 20000 --out {out} --rule target=15" in readme
-    assert "rules: target=15" in readme and "RULES.md" not in readme  # the rules themselves, not a file name
-    page = (out / "index.html").read_text(encoding="utf-8")
+def test_report_readme_lists_files_that_exist(first_report):
+    """A report replaces the folder of an earlier one and keeps the user's files (:func:`first_report`)."""
+    out, stdout, written = first_report.out, first_report.stdout, first_report.files
+    assert f"to {out}/" in stdout
+    readme = written["README.md"].decode("utf-8")
+    assert f"smear-sim report {' '.join(SMALL_COMMAND)} --out {out} --rule target=11" in readme
+    assert "rules: target=11" in readme and "RULES.md" not in readme  # the rules themselves, not a file name
+    page = written["index.html"].decode("utf-8")
     assert "<!DOCTYPE html>" in page and 'id="equity"' in page
     listed = re.findall(r"^\| `([^`]+)` \|", readme, flags=re.MULTILINE)
     assert {"bid_table.csv", "bid_table.md", "bid_table.npz", "moon_table.csv", "moon_table.md", "equity.csv",
@@ -32,17 +29,21 @@ def test_report_readme_lists_files_that_exist(tmp_path):
     assert sum(name.startswith("charts/") for name in listed) == 9
     assert {"charts/equity.png", "charts/moon_break_even_by_score.png"} <= set(listed)
     for name in listed:
-        assert (out / name).is_file(), name
-    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
-    assert written == sorted([*listed, "README.md", MANIFEST, "notes.txt"])  # nothing unlisted, no temporary files
-    assert (out / "notes.txt").read_text() == "mine"  # kept; the earlier report's chart is gone
-    assert (out / MANIFEST).read_text().split() == sorted([*listed, "README.md"])  # what the next run replaces
-    assert [p.name for p in tmp_path.iterdir()] == ["results"]  # no temporary folder beside it
+        assert name in written, name  # a file, there
+    # nothing unlisted, no temporary files
+    assert sorted(written) == sorted([*listed, "README.md", MANIFEST, "notes.txt"])
+    assert written["notes.txt"] == b"mine"  # kept; the earlier report's chart is gone
+    assert written[MANIFEST].decode().split() == sorted([*listed, "README.md"])  # what the next run replaces
+    assert first_report.beside == ["results"]  # no temporary folder beside it
 
 
 # -- a report under round points, nested in a default one ----------------------------------------------------------
 
-SMALL = ["--hands", "20000", "--position-deals", "2000", "--equity-hands", "300", "--rule", "target=11"]
+# Small sizes: these tests check the files, the links and that a report reproduces, not the published numbers.
+# The match-equity table's standard errors cost a solve per distinct hand outcome, and under round points (many
+# outcomes) most of the report's time: a few dozen hands give each of its files.
+SMALL_COMMAND = ["--hands", "20000", "--equity-hands", "50", "--position-deals", "2000"]  # as the README names them
+SMALL = [*SMALL_COMMAND, "--rule", "target=11"]
 
 
 def tree(folder: Path) -> dict[str, bytes]:
@@ -50,13 +51,40 @@ def tree(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+@dataclass(frozen=True)
+class FirstReport:
+    """What the first report of :func:`nested` left: its folder, the command's output, its files, and the names
+    in the folder above."""
+
+    out: Path
+    stdout: str
+    files: dict[str, bytes]
+    beside: list[str]
+
+
 @pytest.fixture(scope="module")
-def nested(tmp_path_factory):
+def first_report(tmp_path_factory) -> FirstReport:
+    """The first report of :func:`nested` (target 11, small), made over a folder from an earlier report with a
+    file of the user's in it; the user's file is then taken away, so that the other tests see only reports'
+    files."""
+    home = tmp_path_factory.mktemp("nested")
+    out = home / "results"
+    (out / "charts").mkdir(parents=True)  # a folder from an earlier report, with a file of the user's in it
+    (out / "notes.txt").write_text("mine")
+    (out / "charts" / "make9_by_trumps_and_top.png").write_text("an earlier report's chart")
+    (out / MANIFEST).write_text("charts/make9_by_trumps_and_top.png\n")
+    result = ok("report", *SMALL, "--out", str(out))
+    first = FirstReport(out, result.stdout, tree(out), [p.name for p in home.iterdir()])
+    (out / "notes.txt").unlink()
+    return first
+
+
+@pytest.fixture(scope="module")
+def nested(first_report):
     """results/ (target 11, small) with a report under round points in results/round-points, made as the committed
-    ones are: the parent, then the nested one (which compares itself with the parent), then the parent again
-    (which links the nested one)."""
-    out = tmp_path_factory.mktemp("nested") / "results"
-    ok("report", *SMALL, "--out", str(out))
+    ones are: the parent (:func:`first_report`), then the nested one (which compares itself with the parent), then
+    the parent again (which links the nested one)."""
+    out = first_report.out
     ok("report", *SMALL, "--rule", "round_points=true", "--out", str(out / "round-points"))
     ok("report", *SMALL, "--out", str(out))
     return out
@@ -68,7 +96,7 @@ def test_a_round_points_report_has_the_files_of_a_default_one(nested):
     assert set(tree(variant)) == own  # README, index.html, every table in every format, the 9 charts, the manifest
     readme = (variant / "README.md").read_text(encoding="utf-8")
     assert readme.startswith("# Reference results: round points, target=11\n")
-    command = (f"smear-sim report --hands 20000 --equity-hands 300 --position-deals 2000 --out {variant} "
+    command = (f"smear-sim report {' '.join(SMALL_COMMAND)} --out {variant} "
                "--rule round_points=true --rule target=11")
     assert f"```\n{command}\n```" in readme and "rules: round_points=true, target=11" in readme
     listed = re.findall(r"^\| `([^`]+)` \|", readme, flags=re.MULTILINE)

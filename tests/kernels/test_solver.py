@@ -23,7 +23,7 @@ from smear_sim.core.layout import MOON, PASS, REC_MOON, REC_POINTS, REC_SIZE, ST
 from smear_sim.core.rules import Rules
 from smear_sim.kernels import solver
 from smear_sim.kernels import state as ks
-from smear_sim.kernels.bits import ONE
+from smear_sim.kernels.bits import ONE, ZERO, lowest_card
 from smear_sim.kernels.scoring import score_state
 from smear_sim.reference import hand as ref
 from smear_sim.reference.record import parse_record, replay_position
@@ -142,35 +142,37 @@ def test_solver_valuing_a_leaf_table_matches_reference_minimax(name):
 # -- oracle 2: plain minimax over the kernel state ----------------------------------------------------------
 
 
-@njit
-def _plain_leaf(hs, rules, rec, table):
-    value = score_state(hs, rules, rec)
-    if table.size == 0 or hs[ST_BID] == PASS:
+@njit(cache=True)
+def _plain_leaf(stack, base, rules, rec, table):
+    value = score_state(stack, rules, rec, base)
+    if table.size == 0 or stack[base + ST_BID] == PASS:
         return value
-    if hs[ST_BID] == MOON:
+    if stack[base + ST_BID] == MOON:
         return table[solver.LEAF_MOON_MADE if rec[REC_MOON] == 1 else solver.LEAF_MOON_FAILED]
-    team = hs[ST_BIDDER] & 1
+    team = stack[base + ST_BIDDER] & 1
     return table[rec[REC_POINTS + team] * solver.LEAF_POINTS + rec[REC_POINTS + 1 - team]]
 
 
-@njit
-def plain_minimax(hs, rules, rec, budget, alpha, beta, prune, table):
-    """The value of ``hs`` over every line: plain minimax, or with ``prune`` plain alpha-beta (cut-offs only,
-    every legal card in code order, no table), of the points or (``table`` not empty) of the leaf table.
+@njit(cache=True)
+def plain_minimax(stack, depth, rules, rec, budget, alpha, beta, prune, table):
+    """The value of the state at ``depth`` of ``stack`` (one state a depth, the next depths free for its
+    children) over every line: plain minimax, or with ``prune`` plain alpha-beta (cut-offs only, every legal
+    card in code order, no table), of the points or (``table`` not empty) of the leaf table.
     ``budget[0]`` counts leaves down (negative: gave up)."""
-    if ks.is_over(hs):
+    base = depth * ST_SIZE
+    if ks.is_over(stack, base):
         budget[0] -= 1
-        return _plain_leaf(hs, rules, rec, table)
-    maximize = (ks.to_play(hs) & 1) == (hs[ST_BIDDER] & 1)
+        return _plain_leaf(stack, base, rules, rec, table)
+    maximize = (ks.to_play(stack, base) & 1) == (stack[base + ST_BIDDER] & 1)
     best = -(1 << 30) if maximize else 1 << 30
-    m = ks.legal_cards(hs, rules)
-    child = np.empty(ST_SIZE, dtype=np.int64)
-    for c in range(54):
-        if not (m >> np.uint64(c)) & ONE:
-            continue
-        child[:] = hs
-        ks.apply_card(child, c, rules)
-        v = plain_minimax(child, rules, rec, budget, alpha, beta, prune, table)
+    m = ks.legal_cards(stack, rules, base)
+    child = base + ST_SIZE
+    while m != ZERO:
+        c = lowest_card(m)
+        m &= m - ONE
+        stack[child:child + ST_SIZE] = stack[base:base + ST_SIZE]
+        ks.apply_card(stack, c, rules, child)
+        v = plain_minimax(stack, depth + 1, rules, rec, budget, alpha, beta, prune, table)
         if budget[0] < 0:
             return 0
         if maximize:
@@ -191,13 +193,14 @@ def plain_values(hs: np.ndarray, rules: np.ndarray, prune: bool, table: np.ndarr
     """Each legal card's value by plain minimax (or plain alpha-beta with ``prune``), of the points or of ``table``."""
     rec = np.zeros(REC_SIZE, dtype=np.int64)
     budget = np.array([10**8], dtype=np.int64)
+    stack = np.empty(25 * ST_SIZE, dtype=np.int64)  # the child of the root, then one state a card played
     values = {}
     legal = int(ks.legal_cards(hs, rules))
     for c in range(54):
         if legal >> c & 1:
-            child = hs.copy()
-            ks.apply_card(child, c, rules)
-            values[c] = int(plain_minimax(child, rules, rec, budget, -(1 << 30), 1 << 30, prune, table))
+            stack[:ST_SIZE] = hs
+            ks.apply_card(stack, c, rules)
+            values[c] = int(plain_minimax(stack, 0, rules, rec, budget, -(1 << 30), 1 << 30, prune, table))
     assert budget[0] >= 0
     return values
 
