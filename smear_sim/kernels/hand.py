@@ -378,6 +378,21 @@ def _fast_contract(state, hands, known, hs, dealer, calls, score0, score1, rules
 contract = when((EXPERT, ORACLE), search_contract, _fast_contract, 19, inline="always")
 
 
+@njit(cache=True, inline="always")
+def _reads(_):
+    return True
+
+
+@njit(cache=True, inline="always")
+def _reads_not(_):
+    return False
+
+
+# Whether the hand after the auction reads the calls (``contract_reads_calls(seated, 0)``): only where expert or
+# oracle sits, as :data:`contract` chooses; play_contract's players see only who declares what.
+contract_reads_calls = when((EXPERT, ORACLE), _reads, _reads_not, 1, inline="always")
+
+
 @njit(cache=True)
 def count_hand(agg, rec):
     """Add one hand record to the streamed summary counts ``agg`` (layout ``AGG_*``)."""

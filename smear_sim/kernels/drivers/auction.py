@@ -34,6 +34,7 @@ from ..hand import (
     auction_from,
     card_pool,
     contract,
+    contract_reads_calls,
     deal_playable,
     legal_calls,
     policy_call,
@@ -96,6 +97,40 @@ def _play_call(state, hands, work, known, hs, dealer, score0, score1, rules, pol
     contract(seated, state, work, known, hs, dealer, calls, score0, score1, rules, policies, model, seated, bidder, bid,
              POLICY_TRUMP, give, keep, rec, NO_TRACE)
     return outcome_code(rec, team)
+
+
+@njit(cache=True)
+def _play_line(state, hands, work, known, hs, dealer, score0, score1, rules, policies, model, seated, give, keep,
+               calls, position, call, rec, lines, line_rng, line_codes, n_lines):
+    """:func:`_play_call` for both teams at once, ``(team 0's code, team 1's code, n_lines)``, remembering the
+    deal's lines: a hand after the auction depends only on who declares what, the random stream where the auction
+    leaves it and (where a player that reads the auction sits) the calls, so a line met before (``lines[:n_lines]``:
+    bidder, bid and the 4 calls; ``line_rng``, ``line_codes``) is not played again. The real auction is met at
+    every turn, and the lines where a later seat outbids the call often end as it does."""
+    for k in range(5):
+        work[k] = hands[k]
+    calls[position] = call
+    bidder, bid = auction_from(state, work, dealer, score0, score1, rules, policies, model, seated, calls, position + 1)
+    if bidder < 0:
+        return OUT_THROWN_IN, OUT_THROWN_IN, n_lines
+    by_calls = contract_reads_calls(seated, 0)
+    for m in range(n_lines):
+        if line_rng[m] != state[0] or lines[m, 0] != bidder or lines[m, 1] != bid:
+            continue
+        if by_calls and (lines[m, 2] != calls[0] or lines[m, 3] != calls[1] or lines[m, 4] != calls[2]
+                         or lines[m, 5] != calls[3]):
+            continue
+        return line_codes[m, 0], line_codes[m, 1], n_lines
+    line_rng[n_lines] = state[0]
+    lines[n_lines, 0] = bidder
+    lines[n_lines, 1] = bid
+    for k in range(4):
+        lines[n_lines, 2 + k] = calls[k]
+    contract(seated, state, work, known, hs, dealer, calls, score0, score1, rules, policies, model, seated, bidder, bid,
+             POLICY_TRUMP, give, keep, rec, NO_TRACE)
+    line_codes[n_lines, 0] = outcome_code(rec, 0)
+    line_codes[n_lines, 1] = outcome_code(rec, 1)
+    return line_codes[n_lines, 0], line_codes[n_lines, 1], n_lines + 1
 
 
 @njit(cache=True, nogil=True)
@@ -207,8 +242,12 @@ def position_outcomes(seed, start, count, n_blocks, rules, policies, model, buck
         calls = np.zeros(4, dtype=np.int64)
         work = np.empty(5, dtype=np.uint64)
         legal = np.empty(N_BID_CODES, dtype=np.int64)
+        lines = np.empty((4 * N_BID_CODES, 6), dtype=np.int64)  # at most every call at every turn
+        line_rng = np.empty(4 * N_BID_CODES, dtype=np.uint64)
+        line_codes = np.empty((4 * N_BID_CODES, 2), dtype=np.int64)
         for i in range(lo, hi):
             index = start + i
+            n_lines = 0
             row = starts[index % len(starts)]
             score0 = row[0]
             score1 = row[1]
@@ -226,9 +265,10 @@ def position_outcomes(seed, start, count, n_blocks, rules, policies, model, buck
                         state[0] = saved
                         for k in range(p):
                             calls[k] = real[k]
-                        code = _play_call(state, hands, work, known, hs, dealer, score0, score1, rules, policies,
-                                          model, seated, give, keep, calls, p, call, rec, seat & 1)
-                        cell[max_points + 1 if call == MOON else call, code] += 1
+                        code0, code1, n_lines = _play_line(state, hands, work, known, hs, dealer, score0, score1,
+                                                           rules, policies, model, seated, give, keep, calls, p, call,
+                                                           rec, lines, line_rng, line_codes, n_lines)
+                        cell[max_points + 1 if call == MOON else call, code1 if seat & 1 else code0] += 1
                     state[0] = saved
                 real[p] = policy_call(state, hands[seat], dealer, p, real, score0, score1, rules, policies, model,
                                       seated)
