@@ -135,3 +135,22 @@ def test_trick_winner_matches_reference():
         else:
             trick = r.sample(range(54), 4)
         assert kernel_trick_winner(trick, t) == ref.trick_winner(trick, t), (trick, t)
+
+
+# -- what the hand after the auction reads ---------------------------------------------------------------
+
+
+def test_only_a_table_where_expert_or_oracle_sits_reads_the_calls_after_the_auction():
+    """The position table plays a line once per deal where the hand after the auction reads only who declares what
+    (kernels/drivers/auction.py): at every table but those of the search players that read the auction."""
+    from numba import njit
+
+    from smear_sim.kernels import players as kp
+
+    @njit
+    def reads(seated):
+        return kh.contract_reads_calls(seated, 0)
+
+    for kinds, expected in (((kp.HEURISTIC,), False), ((kp.RANDOM, kp.HEURISTIC_V1), False), ((kp.PIMC,), False),
+                            ((kp.EXPERT, kp.HEURISTIC), True), ((kp.ORACLE,), True)):
+        assert reads(kp.seated_arg(kinds)) is expected, kinds
