@@ -81,16 +81,25 @@ def _accepted(state, pool, n_pool, seat, fixed_hand, deck, hands, misdeal_rule, 
     return True
 
 
+@njit(cache=True, inline="always")
+def _auction_after(state, hands, work, dealer, score0, score1, rules, policies, model, seated, calls, position, call):
+    """The auction's ``(bidder, bid)`` (bidder -1: thrown in) when the seat at ``position`` calls ``call`` after
+    ``calls[:position]`` and the later seats call by their policies; ``work`` is left holding the dealt ``hands``
+    for the hand after it."""
+    for k in range(5):
+        work[k] = hands[k]
+    calls[position] = call
+    return auction_from(state, work, dealer, score0, score1, rules, policies, model, seated, calls, position + 1)
+
+
 @njit(cache=True)
 def _play_call(state, hands, work, known, hs, dealer, score0, score1, rules, policies, model, seated, give, keep, calls,
                position, call, rec, team):
     """Play the dealt ``hands`` (left as they are) with the seat at ``position`` calling ``call`` after
     ``calls[:position]``: the later seats call by their policies, the auction's winner declares and the hand is
     played and scored. Returns the outcome code seen from ``team`` (layout ``OUT_*``); ``rec`` holds the hand."""
-    for k in range(5):
-        work[k] = hands[k]
-    calls[position] = call
-    bidder, bid = auction_from(state, work, dealer, score0, score1, rules, policies, model, seated, calls, position + 1)
+    bidder, bid = _auction_after(state, hands, work, dealer, score0, score1, rules, policies, model, seated, calls,
+                                 position, call)
     if bidder < 0:
         throw_in(rec)
         return OUT_THROWN_IN
@@ -107,10 +116,8 @@ def _play_line(state, hands, work, known, hs, dealer, score0, score1, rules, pol
     leaves it and (where a player that reads the auction sits) the calls, so a line met before (``lines[:n_lines]``:
     bidder, bid and the 4 calls; ``line_rng``, ``line_codes``) is not played again. The real auction is met at
     every turn, and the lines where a later seat outbids the call often end as it does."""
-    for k in range(5):
-        work[k] = hands[k]
-    calls[position] = call
-    bidder, bid = auction_from(state, work, dealer, score0, score1, rules, policies, model, seated, calls, position + 1)
+    bidder, bid = _auction_after(state, hands, work, dealer, score0, score1, rules, policies, model, seated, calls,
+                                 position, call)
     if bidder < 0:
         return OUT_THROWN_IN, OUT_THROWN_IN, n_lines
     by_calls = contract_reads_calls(seated, 0)
