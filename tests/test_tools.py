@@ -48,3 +48,34 @@ def test_model_error_sets_the_published_rows_beside_another_table(tmp_path):
                          "--position-deals", "500", "--position-table", str(tmp_path / "model_error_calls.npz"),
                          "--out", str(tmp_path / "wrong"))
     assert wrong.returncode != 0 and "--position-deals 400" in wrong.stderr
+
+
+def test_expert_parts_keeps_one_part_a_row_and_writes_each_estimate_with_its_se(tmp_path):
+    """tools/expert_parts.py: each row but the last is expert with one part kept (so pimc plus that part), the
+    last the whole expert; the page names the command, the seed and the rules. Bad sizes stop it before any work."""
+    import numpy as np
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import expert_parts
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    from smear_sim.analysis.match import GamesResult
+    from smear_sim.core import layout as L
+    from smear_sim.core.players import parse_policy
+    from smear_sim.core.rules import Rules
+
+    rows = expert_parts.variants(8)
+    assert [player for player, _ in rows] == [
+        "expert:8:no-inference:no-keep:no-game", "expert:8:no-calls:no-keep:no-game",
+        "expert:8:no-calls:no-inference:no-game", "expert:8:no-calls:no-inference:no-keep", "expert:8"]
+    assert all(str(parse_policy(player)) == player for player, _ in rows)  # canonical names
+    counts = np.zeros(L.DUP_SIZE, dtype=np.int64)
+    counts[[L.DUP_WINS, L.DUP_LOSSES, L.DUP_HANDS]] = 7, 3, 90
+    result = GamesResult("expert:8", "pimc:8", 5, 5, Rules(), counts)
+    page = expert_parts.markdown([(player, what, result) for player, what in rows], 8, "python tools/expert_parts.py")
+    assert "against `pimc:8`" in page and "5 game pairs a match" in page and "seed 5, default rules" in page
+    assert page.count("\n| `expert:8") == 5 and "| 90 |" in page
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "expert_parts.py"), "--games", "0", "--out",
+                           str(tmp_path / "x.md")], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "--games from 1" in done.stderr and not (tmp_path / "x.md").exists()

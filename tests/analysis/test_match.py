@@ -61,6 +61,15 @@ def test_search_player_results_do_not_depend_on_threads_or_chunks():
     assert games.wins + games.losses + games.unfinished == 4
 
 
+def test_expert_without_its_four_parts_plays_as_pimc():
+    """``expert:K`` leaving out its calls, inference, searched keep and game value is ``pimc:K``, game for game: the
+    base that tools/expert_parts.py measures each part against."""
+    bare = duplicate_games("expert:2:no-calls:no-inference:no-keep:no-game", "heuristic", games=3, seed=4)
+    pimc = duplicate_games("pimc:2", "heuristic", games=3, seed=4)
+    assert bare.counts.tolist() == pimc.counts.tolist() and bare.wins + bare.losses + bare.unfinished == 6
+    assert duplicate_games("expert:2", "heuristic", games=3, seed=4).counts.tolist() != pimc.counts.tolist()
+
+
 def test_tournament_ranks_the_players_and_rates_on_games_when_played():
     result = tournament(["random", "heuristic-v1", "heuristic"], deals=3000, games=150, seed=2)
     assert [(p.policy_a, p.policy_b) for p in result.pairs] == [

@@ -53,3 +53,29 @@ def test_expert_is_the_last_policy_and_takes_k():
             parse_policies(bad)
     assert reads_tables("expert:4,heuristic") and reads_tables(("heuristic", "equity"))
     assert not reads_tables("pimc:16") and not reads_tables(("heuristic", "random")) and not reads_tables("nonsense")
+
+
+def test_expert_may_leave_out_its_parts():
+    """``expert:K:no-PART`` names expert with parts left out (to measure each): canonical in EXPERT_PARTS order,
+    packed above K in the kernels' parameter, refused for other players and for unknown parts."""
+    from smear_sim.core.players import EXPERT_PARTS, EXPERT_WITHOUT_SCALE, parse_policy, policy_code
+    from smear_sim.kernels import players
+    from smear_sim.kernels.players import bids
+
+    assert tuple(EXPERT_PARTS) == ("calls", "inference", "keep", "game")
+    assert parse_policies("expert:8:No-Game:no-calls") == ("expert:8:no-calls:no-game",) * 2
+    spec = parse_policy("expert:8:no-game:no-calls:no-game")
+    assert (spec.param, spec.without, str(spec)) == (8, ("calls", "game"), "expert:8:no-calls:no-game")
+    code = policy_code(str(spec))
+    assert code == POLICIES.index("expert") + PARAM_SCALE * (8 + EXPERT_WITHOUT_SCALE * (1 + 8))
+    param = players.policy_param(code)
+    assert players.policy_kind(code) == players.EXPERT and bids.expert_worlds(param) == 8
+    assert [bool(bids.expert_without(param, bit)) for bit in
+            (bids.EXPERT_NO_CALLS, bids.EXPERT_NO_INFERENCE, bids.EXPERT_NO_KEEP, bids.EXPERT_NO_GAME)] == \
+        [True, False, False, True]
+    assert policy_code("expert:4096:no-calls:no-inference:no-keep:no-game") < 2**31
+    with pytest.raises(SmearError, match="only expert:K may leave out its parts"):
+        parse_policy("pimc:8:no-game")
+    for bad in ("expert:8:game", "expert:8:no-speed", "expert:8:"):
+        with pytest.raises(SmearError, match="not a part expert can leave out: write no-calls"):
+            parse_policy(bad)

@@ -30,7 +30,7 @@ from smear_sim.core.layout import (
     ST_SIZE,
     ST_WORLDS,
 )
-from smear_sim.core.players import policy_array
+from smear_sim.core.players import EXPERT_WITHOUT_SCALE, policy_array, policy_code
 from smear_sim.core.rules import Rules
 from smear_sim.core.tables import TABLES
 from smear_sim.kernels import state as ks
@@ -40,7 +40,7 @@ from smear_sim.kernels.hand import auction, card_pool, deal_playable, play_hand,
 from smear_sim.kernels.outcome_codes import line_outcome, numeric_code
 from smear_sim.kernels.players import expert as ke
 from smear_sim.kernels.players import policy_tables, seated_arg
-from smear_sim.kernels.players.bids import policy_call
+from smear_sim.kernels.players.bids import EXPERT_NO_CALLS, EXPERT_NO_KEEP, policy_call
 from smear_sim.kernels.rng import stream_key
 from smear_sim.kernels.solver import LEAF_MOON_FAILED, LEAF_MOON_MADE, LEAF_POINTS, LEAF_SIZE, new_solver, solve
 
@@ -99,7 +99,7 @@ def test_the_worlds_it_plays_on_replay_the_auction():
             for i in range(3):
                 rng[0] = stream_key(np.uint64(100 + seed), 4 * observer + i)
                 before = (hs[ST_WORLDS], hs[ST_FALLBACKS])
-                tries = ke.auction_world(rng, hs, observer, ARRAY, CODES, MODEL, work, world, dealt)
+                tries = ke.auction_world(rng, hs, observer, ARRAY, CODES, MODEL, True, work, world, dealt)
                 assert hs[ST_WORLDS] == before[0] + 1 and hs[ST_FALLBACKS] == before[1] + (tries < 0)
                 assert world[ST_HANDS + observer] == hs[ST_HANDS + observer]
                 if tries < 0:
@@ -127,7 +127,7 @@ def test_without_an_auction_the_worlds_ignore_the_calls():
     rng[0] = stream_key(np.uint64(7), 0)
     world = np.zeros(ST_SIZE, dtype=np.int64)
     for _ in range(5):
-        assert ke.auction_world(rng, hs, 1, ARRAY, CODES, MODEL, np.zeros(4, dtype=np.int64), world,
+        assert ke.auction_world(rng, hs, 1, ARRAY, CODES, MODEL, True, np.zeros(4, dtype=np.int64), world,
                                 np.zeros(4, dtype=np.uint64)) == 1
 
 
@@ -186,6 +186,51 @@ def test_searched_trump_and_keep_are_legal_and_reproducible():
                            MODEL, 2))
         assert _obeys_the_discard_rule(int(hands[defender]), t, kept)
     assert checked >= 3, checked  # most seeds' first hands reach a first lead
+
+
+def test_without_its_keep_it_leaves_trump_and_keep_to_the_heuristic():
+    """``expert:K:no-keep`` searches neither: ZERO tells the hand to take the heuristic's trump and keep."""
+    k = 2 + EXPERT_WITHOUT_SCALE * EXPERT_NO_KEEP
+    rng = np.zeros(1, dtype=np.uint64)
+    checked = 0
+    for seed in range(6):
+        found = first_lead(seed)
+        if found is None:
+            continue
+        hs, calls, hands = found
+        bidder, bid = int(hs[ST_BIDDER]), int(hs[ST_BID])
+        rng[0] = stream_key(np.uint64(seed), 99)
+        assert ke.trump_keep(rng, hands[bidder], hands[4], bidder, -1, 3, calls, 4, 0, 0, bid, ARRAY, KEEP, CODES,
+                             MODEL, k) == ZERO
+        defender = (bidder + 1) % 4
+        assert ke.keep(rng, hands[defender], defender, bidder, 0, 3, calls, 4, 0, 0, bid, ARRAY, KEEP, CODES, MODEL,
+                       k) == ZERO
+        assert rng[0] == stream_key(np.uint64(seed), 99)  # nothing drawn: the stream stays as pimc's would
+        checked += 1
+    assert checked >= 3, checked
+
+
+def test_without_its_calls_it_calls_as_the_heuristic():
+    """``expert:K:no-calls`` calls as ``heuristic``, at every place of the auction and at any score."""
+    no_calls = np.array([policy_code("expert:2:no-calls")] * 2, dtype=np.int64)
+    assert no_calls[0] == CODES[0] + 256 * EXPERT_WITHOUT_SCALE * EXPERT_NO_CALLS
+    heuristic = policy_array(("heuristic", "heuristic"))
+    state = np.zeros(1, dtype=np.uint64)
+    differ_from_equity = 0
+    for n in range(300):
+        hand = np.uint64(0)
+        draw = np.random.default_rng(n).choice(54, 9, replace=False)
+        for c in draw:
+            hand |= np.uint64(1) << np.uint64(c)
+        position, score0, score1 = n % 4, (7 * n) % 21, (11 * n) % 21
+        calls = np.array([PASS, 2, PASS, PASS], dtype=np.int64) if n % 3 else np.full(4, PASS, dtype=np.int64)
+        made = []
+        for policies in (no_calls, heuristic, CODES[[0, 0]]):
+            state[0] = stream_key(np.uint64(n), 1)
+            made.append(policy_call(state, hand, 3, position, calls, score0, score1, ARRAY, policies, MODEL, SEATED))
+        assert made[0] == made[1], n
+        differ_from_equity += made[0] != made[2]
+    assert differ_from_equity > 0  # the equity tables call otherwise on some hands
 
 
 def _decode(code: int) -> tuple[int, int, int] | None:

@@ -13,7 +13,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from ...core.layout import MOON, PASS, R_FORCED_BID, R_MIN_BID, R_MOON, R_ROUND_POINTS
-from ...core.players import PARAM_SCALE, POLICIES
+from ...core.players import EXPERT_WITHOUT_SCALE, PARAM_SCALE, POLICIES
 from ..bits import ZERO
 from . import count, equity, heuristic, heuristic_v1, random
 
@@ -21,6 +21,10 @@ __all__ = [
     "COUNT",
     "EQUITY",
     "EXPERT",
+    "EXPERT_NO_CALLS",
+    "EXPERT_NO_GAME",
+    "EXPERT_NO_INFERENCE",
+    "EXPERT_NO_KEEP",
     "HEURISTIC",
     "HEURISTIC_V1",
     "ORACLE",
@@ -29,6 +33,8 @@ __all__ = [
     "SEATED",
     "check_seated",
     "choose_bid",
+    "expert_without",
+    "expert_worlds",
     "group_of",
     "legal_calls",
     "policy_call",
@@ -151,6 +157,22 @@ def policy_param(policy):
     return policy // PARAM_SCALE
 
 
+# expert's parts as bits of its parameter above K (core.players.EXPERT_PARTS, in that order): set = left out
+EXPERT_NO_CALLS, EXPERT_NO_INFERENCE, EXPERT_NO_KEEP, EXPERT_NO_GAME = 1, 2, 4, 8
+
+
+@njit(cache=True, inline="always")
+def expert_worlds(param):
+    """K, the worlds a decision, of an ``expert`` parameter."""
+    return param % EXPERT_WITHOUT_SCALE
+
+
+@njit(cache=True, inline="always")
+def expert_without(param, part):
+    """Whether an ``expert`` parameter leaves out ``part`` (one of the ``EXPERT_NO_*`` bits)."""
+    return (param // EXPERT_WITHOUT_SCALE) & part != 0
+
+
 @njit(cache=True, inline="always")
 def choose_bid(policy, model, seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must,
                rules, max_points):
@@ -166,7 +188,8 @@ def choose_bid(policy, model, seated, state, hand, seat, dealer, calls, n_calls,
     - ``low``, ``high``, ``moon_ok`` and ``must`` are the legal calls, worked out from the calls and the rules
       (``high`` = ``max_points``, the points at stake).
 
-    ``pimc`` and ``oracle`` bid as ``heuristic``, ``expert`` as ``equity``; ``count`` bids by the count (:mod:`smear_sim.kernels.players.count`). ``model`` holds the tables the ``equity`` bidder reads
+    ``pimc`` and ``oracle`` bid as ``heuristic``, ``expert`` as ``equity`` (as ``heuristic`` with its calls left
+    out); ``count`` bids by the count (:mod:`smear_sim.kernels.players.count`). ``model`` holds the tables the ``equity`` bidder reads
     (:mod:`smear_sim.core.bidder`); the others ignore it. ``seated`` says which players are compiled in (SEATED).
     """
     kind = policy_kind(policy)
@@ -179,7 +202,7 @@ def choose_bid(policy, model, seated, state, hand, seat, dealer, calls, n_calls,
     if kind == EQUITY:
         return _equity_bid(seated, model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok,
                            must, rules, max_points)
-    if kind == EXPERT:
+    if kind == EXPERT and not expert_without(policy_param(policy), EXPERT_NO_CALLS):  # else it calls as heuristic
         return _expert_bid(seated, model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok,
                            must, rules, max_points)
     if kind == COUNT:

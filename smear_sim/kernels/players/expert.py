@@ -22,6 +22,11 @@ valued by the game.
   then the cheapest card. In hand analysis (no bid, no game) or without the tables, points alone decide, as for
   ``pimc``. The trump and keep searches value their candidates the same way.
 
+Its parameter is K with, above it, the parts left out (``expert:K:no-PART``,
+:data:`smear_sim.core.players.EXPERT_PARTS`): without ``calls`` it calls as ``heuristic``, without ``inference``
+its worlds ignore the auction, without ``keep`` it names trump and keeps as ``heuristic``, without ``game`` it
+values cards by points. With all four out it plays as ``pimc:K``, card for card.
+
 Known limits: each world is solved with every card visible (strategy fusion); the other seats' keeps in the worlds
 are the heuristic's; the worlds for a keep ignore what the bidder's trump says.
 Randomness comes from the hand's own stream, so results do not depend on threads or chunks.
@@ -73,6 +78,7 @@ from ..solver import (
 from ..state import played_cards, start_play, to_play
 from ..worlds import deal_world, play_world
 from . import heuristic
+from .bids import EXPERT_NO_GAME, EXPERT_NO_INFERENCE, EXPERT_NO_KEEP, expert_without, expert_worlds
 
 __all__ = ["MAX_CANDIDATES", "POINTS_BELOW", "WIN_SCALE", "auction_world", "candidate_keeps", "game_leaves",
            "game_part", "heuristic_keep", "keep", "play", "trump_keep"]
@@ -187,10 +193,11 @@ def game_part(v, bidding):
 
 
 @njit(cache=True)
-def _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, model):
+def _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, model, k):
     """Make ``solver`` search P(win the game) (:func:`game_leaves`) where there is a game to win (a bid made and the
-    equity tables at hand); returns whether it does. Otherwise it values points."""
-    if not _loaded(model) or bid == PASS:
+    equity tables at hand) and the parameter ``k`` keeps the game; returns whether it does. Otherwise it values
+    points."""
+    if not _loaded(model) or bid == PASS or expert_without(k, EXPERT_NO_GAME):
         return False
     leaves = np.zeros(LEAF_SIZE, dtype=np.int64)
     game_leaves(bidder, bid, score0, score1, dealer, rules, model, leaves)
@@ -229,7 +236,8 @@ def _best(wins, points, n):
 def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid,
                  rules, keep_table, policies, model, k):
     """Each candidate ``a`` (trump ``trumps[a]``, ``seat`` keeping ``keeps[a]``) played out double dummy on the
-    same ``k`` worlds for ``seat``; returns the index of the best (module docstring)."""
+    same worlds for ``seat``, as many as the parameter ``k`` says; returns the index of the best (module
+    docstring)."""
     wins = np.zeros(n, dtype=np.int64)
     points = np.zeros(n, dtype=np.int64)
     hands = np.zeros(5, dtype=np.uint64)
@@ -238,9 +246,10 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
     st = np.zeros(ST_SIZE, dtype=np.int64)
     solver = new_solver(TT_BITS)
     bidding = (seat & 1) == (bidder & 1)
-    game = _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, model)
-    for _ in range(k):
-        deal_world(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, n_calls > 0,
+    game = _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, model, k)
+    inference = n_calls > 0 and not expert_without(k, EXPERT_NO_INFERENCE)
+    for _ in range(expert_worlds(k)):
+        deal_world(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, inference,
                    hands)
         for a in range(n):
             t = trumps[a]
@@ -261,7 +270,10 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
 def trump_keep(rng, own9, kitty, bidder, fixed_trump, dealer, calls, n_calls, score0, score1, bid, rules, keep_table,
                policies, model, k):
     """The bidder's trump and keep by search (module docstring), packed: the kept cards' mask with the trump in the
-    bits from 56. ``fixed_trump`` -1 lets it choose the trump, else only the keep is searched."""
+    bits from 56. ``fixed_trump`` -1 lets it choose the trump, else only the keep is searched. ZERO when ``k`` leaves
+    the keep out (then the heuristic's trump and keep stand)."""
+    if expert_without(k, EXPERT_NO_KEEP):
+        return ZERO
     hand = own9 | kitty
     trumps = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     keeps = np.zeros(MAX_CANDIDATES, dtype=np.uint64)
@@ -285,7 +297,10 @@ def trump_keep(rng, own9, kitty, bidder, fixed_trump, dealer, calls, n_calls, sc
 @njit(cache=True)
 def keep(rng, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid, rules, keep_table, policies, model,
          k):
-    """A defender's keep by search (module docstring); ``own9`` is its hand, ``t`` the trump named."""
+    """A defender's keep by search (module docstring); ``own9`` is its hand, ``t`` the trump named. ZERO when ``k``
+    leaves the keep out (then the heuristic's keep stands)."""
+    if expert_without(k, EXPERT_NO_KEEP):
+        return ZERO
     keeps = np.zeros(MAX_CANDIDATES, dtype=np.uint64)
     n = candidate_keeps(own9, t, keep_table[t], keeps, 0)
     if n == 1:
@@ -297,16 +312,17 @@ def keep(rng, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid
 
 
 @njit(cache=True)
-def auction_world(rng, hs, seat, rules, policies, model, calls, world, dealt):
+def auction_world(rng, hs, seat, rules, policies, model, inference, calls, world, dealt):
     """Write into ``world`` a world for ``seat`` at the hand state ``hs`` that honours the auction the state holds
-    (``ST_CALLS``; none in hand analysis) under ``policies``, as :func:`smear_sim.kernels.worlds.play_world` draws it,
-    and count it in ``hs`` (``ST_WORLDS``, ``ST_FALLBACKS``). ``calls`` (4) and ``dealt`` (every seat's dealt 9) are
-    working arrays. Returns the draws, negated when it fell back."""
+    (``ST_CALLS``; none in hand analysis) under ``policies`` when ``inference`` is on, as
+    :func:`smear_sim.kernels.worlds.play_world` draws it, and count it in ``hs`` (``ST_WORLDS``, ``ST_FALLBACKS``).
+    ``calls`` (4) and ``dealt`` (every seat's dealt 9) are working arrays. Returns the draws, negated when it fell
+    back."""
     n_calls = hs[ST_N_CALLS]
     for i in range(4):
         calls[i] = hs[ST_CALLS + i]
     tries = play_world(rng, hs, seat, np.uint64(hs[ST_KNOWN + seat]), hs[ST_DEALER], calls, n_calls, hs[ST_BEFORE],
-                       hs[ST_BEFORE + 1], rules, policies, model, n_calls > 0, world, dealt)
+                       hs[ST_BEFORE + 1], rules, policies, model, inference and n_calls > 0, world, dealt)
     hs[ST_WORLDS] += 1
     if tries < 0:
         hs[ST_FALLBACKS] += 1
@@ -316,7 +332,8 @@ def auction_world(rng, hs, seat, rules, policies, model, calls, world, dealt):
 @njit(cache=True)
 def play(rng, hs, legal, rules, give, k, policies, model):
     """The card the seat to play plays from ``legal`` (module docstring); ``rng`` is the hand's random stream,
-    ``policies`` the teams' policy codes that model the others' calls."""
+    ``policies`` the teams' policy codes that model the others' calls, ``k`` the parameter (K and the parts left
+    out)."""
     if popcount(legal) == 1:
         return lowest_card(legal)
     t = hs[ST_TRUMP]
@@ -334,9 +351,10 @@ def play(rng, hs, legal, rules, give, k, policies, model):
     points = np.zeros(54, dtype=np.int64)
     solver = new_solver(TT_BITS)
     game = _for_the_game(solver, hs[ST_BIDDER], hs[ST_BID], hs[ST_BEFORE], hs[ST_BEFORE + 1], hs[ST_DEALER], rules,
-                         model)
-    for _ in range(k):
-        auction_world(rng, hs, seat, rules, policies, model, calls, world, dealt)
+                         model, k)
+    inference = not expert_without(k, EXPERT_NO_INFERENCE)
+    for _ in range(expert_worlds(k)):
+        auction_world(rng, hs, seat, rules, policies, model, inference, calls, world, dealt)
         solve(solver, world, rules, values)  # every legal card, the equivalent ones included
         m = legal
         while m:
