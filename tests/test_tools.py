@@ -78,4 +78,4 @@ def test_expert_parts_keeps_one_part_a_row_and_writes_each_estimate_with_its_se(
     assert page.count("\n| `expert:8") == 5 and "| 90 |" in page
     done = subprocess.run([sys.executable, str(ROOT / "tools" / "expert_parts.py"), "--games", "0", "--out",
                            str(tmp_path / "x.md")], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert done.returncode != 0 and "--games from 1" in done.stderr and not (tmp_path / "x.md").exists()
+    assert done.returncode != 0 and "--games must be from 1" in done.stderr and not (tmp_path / "x.md").exists()

@@ -22,8 +22,9 @@ from pathlib import Path
 
 from smear_sim.analysis.match import GamesResult, duplicate_games
 from smear_sim.core import layout as L
+from smear_sim.core.errors import SmearError
 from smear_sim.core.io import atomic_write
-from smear_sim.core.players import EXPERT_PARTS
+from smear_sim.core.players import EXPERT_PARTS, parse_policy
 from smear_sim.core.rules import Rules
 from smear_sim.core.stats import Estimate
 from smear_sim.output.format import rules_label
@@ -85,8 +86,12 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--out", default="results/expert_parts.md")
     args = parser.parse_args()
-    if not 1 <= args.k <= 4096 or not 1 <= args.games <= 1_000_000:
-        sys.exit("error: --k must be from 1 to 4,096 and --games from 1 to 1,000,000")
+    if not 1 <= args.games <= 1_000_000:
+        sys.exit("error: --games must be from 1 to 1,000,000")
+    try:
+        parse_policy(f"expert:{args.k}")  # the players' own bound on K
+    except SmearError as error:
+        sys.exit(f"error: --k: {error}")
     results = []
     for player, what in variants(args.k):
         result = duplicate_games(player, f"pimc:{args.k}", games=args.games, seed=args.seed, rules=Rules(),

@@ -22,6 +22,7 @@ from .errors import SmearError
 
 __all__ = [
     "EXPERT_PARTS",
+    "EXPERT_PART_BITS",
     "EXPERT_WITHOUT_SCALE",
     "FAST_POLICIES",
     "PARAM_SCALE",
@@ -51,6 +52,7 @@ EXPERT_PARTS = {"calls": "calls as heuristic, not by the equity tables",
                 "keep": "trump and keep as heuristic, not by search",
                 "game": "cards valued by points, not by P(win the game)"}
 EXPERT_WITHOUT_SCALE = 8192  # above the largest K: parameter = K + EXPERT_WITHOUT_SCALE * (bits of the parts left out)
+EXPERT_PART_BITS = {part: 1 << i for i, part in enumerate(EXPERT_PARTS)}  # the bit of each part left out
 # Policies whose kernels read the equity bidder's tables (the ``model``): they must be at hand before such a run.
 TABLE_POLICIES = ("equity", "expert")
 # Policies that cannot play out a hint's worlds: expert searches at every card (a search in every world of a
@@ -75,7 +77,7 @@ class PolicySpec:
     @property
     def code_param(self) -> int:
         """The parameter as the kernels read it: K, with the parts left out above it."""
-        bits = sum(1 << i for i, part in enumerate(EXPERT_PARTS) if part in self.without)
+        bits = sum(EXPERT_PART_BITS[part] for part in self.without)
         return self.param + EXPERT_WITHOUT_SCALE * bits
 
 

@@ -13,7 +13,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from ...core.layout import MOON, PASS, R_FORCED_BID, R_MIN_BID, R_MOON, R_ROUND_POINTS
-from ...core.players import EXPERT_WITHOUT_SCALE, PARAM_SCALE, POLICIES
+from ...core.players import EXPERT_PART_BITS, EXPERT_WITHOUT_SCALE, PARAM_SCALE, POLICIES
 from ..bits import ZERO
 from . import count, equity, heuristic, heuristic_v1, random
 
@@ -157,8 +157,9 @@ def policy_param(policy):
     return policy // PARAM_SCALE
 
 
-# expert's parts as bits of its parameter above K (core.players.EXPERT_PARTS, in that order): set = left out
-EXPERT_NO_CALLS, EXPERT_NO_INFERENCE, EXPERT_NO_KEEP, EXPERT_NO_GAME = 1, 2, 4, 8
+# expert's parts as bits of its parameter above K (core.players.EXPERT_PART_BITS): set = left out
+EXPERT_NO_CALLS, EXPERT_NO_INFERENCE, EXPERT_NO_KEEP, EXPERT_NO_GAME = (EXPERT_PART_BITS[part] for part in
+                                                                        ("calls", "inference", "keep", "game"))
 
 
 @njit(cache=True, inline="always")
