@@ -30,24 +30,3 @@ def dask_client(dask_scheduler):
 
     with Client(dask_scheduler, set_as_default=False) as client:
         yield client
-
-
-# The files that take longest (warm and from an empty cache, on two cores), longest first. pytest-xdist
-# (``--dist loadfile``) hands whole files to the workers in collection order, so one of these collected near the
-# end kept one worker busy for a minute after the other had nothing left to run.
-LONGEST_FIRST = (
-    "tests/web/test_practice_page.py",
-    "tests/analysis/test_review.py",
-    "tests/kernels/test_players.py",
-    "tests/cli/test_simulate.py",
-    "tests/cli/test_limits.py",
-    "tests/cli/test_cluster.py",
-    "tests/kernels/test_solver.py",
-    "tests/cli/test_report.py",
-    "tests/analysis/test_games.py",
-)
-
-
-def pytest_collection_modifyitems(config, items):
-    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))  # stable: the rest keep their order
