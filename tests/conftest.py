@@ -1,4 +1,5 @@
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -6,6 +7,12 @@ import pytest
 
 # Test helpers (random_hands) live beside the tests.
 sys.path.insert(0, str(Path(__file__).parent))
+
+# Every process a test starts (a command, a server, a notebook's kernel, a tool) imports the smear_sim under test,
+# from any folder: an installed copy would be other code, and its kernels would compile afresh in a cache of their
+# own (in CI, where the project is installed, that was a minute per notebook).
+SOURCE = str(Path(__file__).resolve().parent.parent)
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [SOURCE, os.environ.get("PYTHONPATH")]))
 
 
 @pytest.fixture(scope="session")

@@ -66,6 +66,7 @@ __all__ = [
     "ActionValue",
     "Hint",
     "hint",
+    "hint_equity",
 ]
 
 TARGET_SE = 0.05  # points: the paired standard error between the two best actions that samples=None reaches
@@ -226,19 +227,27 @@ def hint(
         plan = plan.but(progress=progress)  # hears of each chunk of worlds as it finishes
     if plan.rules != view.rules:
         raise SmearError("the plan's rules differ from the view's; give the rules in the view or in the plan")
-    model_policy = plan.one_policy("a hint models")
+    plan.one_policy("a hint models")  # one player at every seat, whichever table values the outcomes
     playout_policy = None if playout in (None, DOUBLE_DUMMY) else parse_playout(playout)
     decision = decision_of(view)
     score = check_scores(_team_scores(view), view.rules, "scores_before")
     if equity is None:
-        check_count("equity_hands", equity_hands)
-        equity = shared_equity(equity_hands, seed, view.rules, model_policy, min(DEFAULT_FLOOR, *score),
-                               executor=plan.settings.executor)
+        equity = hint_equity(view, seed=seed, plan=plan, equity_hands=equity_hands)
     if decision == CALL:
         _check_extra(view, decision, extra)
         return _call_hint(view, samples, seed, plan, equity, score, inference, playout_policy)
     return _world_hint(view, decision, samples, seed, inference, playout_policy, plan, equity, score,
                        _check_extra(view, decision, extra), max_worlds)
+
+
+def hint_equity(view: SeatView, *, seed: int, plan: RunPlan, equity_hands: int = DEFAULT_HANDS) -> EquityTable:
+    """The equity table that :func:`hint` reads for ``view`` by default: the session's table of ``equity_hands``
+    hands of the plan's player, under the view's rules, down to the view's scores. (A caller that runs many hints
+    elsewhere makes it here once and passes it as ``equity``.)"""
+    check_count("equity_hands", equity_hands)
+    score = check_scores(_team_scores(view), view.rules, "scores_before")
+    return shared_equity(equity_hands, seed, view.rules, plan.one_policy("a hint models"), min(DEFAULT_FLOOR, *score),
+                         executor=plan.settings.executor)
 
 
 def _check_extra(view: SeatView, decision: str, extra: Sequence[Any]) -> list[tuple[int, tuple[int, ...]]]:

@@ -45,7 +45,7 @@ from ..reference.record import (
     replay_game,
 )
 from ..reference.view import decision_of
-from .decisions import DOUBLE_DUMMY, INFERENCE, hint
+from .decisions import DOUBLE_DUMMY, INFERENCE, hint, hint_equity
 from .luck import DealLuck, deal_luck
 from .plan import RunPlan
 from .scores import DEFAULT_FLOOR, check_scores
@@ -404,16 +404,22 @@ def _hints(items: list[tuple[Any, RunPlan, dict[str, Any]]], plan: RunPlan) -> I
             continue
         kinds_seen.add(kind)
         yield index, hint(view, plan=run_plan, **how)
-    whole = [(items[i][0], items[i][1].but(executor=None, progress=None, checkpoint=None), items[i][2])
-             for i in spread]
-    for k, result in settings.executor.map_calls(_whole_hint, whole):
+    # Each hint's equity table is made here (on the cluster), and sent once to each worker, which would make it again.
+    tables: dict[int, Any] = {}
+    whole = []
+    for i in spread:
+        view, run_plan, how = items[i]
+        table = hint_equity(view, seed=how["seed"], plan=run_plan)
+        tables.setdefault(id(table), table)
+        whole.append((view, run_plan.but(executor=None, progress=None, checkpoint=None), how, id(table)))
+    for k, result in settings.executor.map_calls(_whole_hint, whole, common=tables):
         yield spread[k], result
 
 
-def _whole_hint(item: tuple[Any, RunPlan, dict[str, Any]], threads: int) -> Any:
-    """One hint, whole, where an executor runs it (:func:`_hints`)."""
-    view, plan, how = item
-    return hint(view, plan=plan.but(threads=threads), **how)
+def _whole_hint(item: tuple[Any, RunPlan, dict[str, Any], int], threads: int, tables: dict[int, Any]) -> Any:
+    """One hint, whole, where an executor runs it (:func:`_hints`), with its equity table from ``tables``."""
+    view, plan, how, table = item
+    return hint(view, plan=plan.but(threads=threads), equity=tables[table], **how)
 
 
 def _graded(h: ReviewedHand, d: Decision, advice: Any) -> ReviewedDecision:

@@ -163,11 +163,11 @@ def _run_task(job: Job, start: int, count: int) -> np.ndarray:
         return run_chunk(job, start, count, threads)
 
 
-def _run_call(call: Callable[[Any, int], Any], item: Any) -> Any:
+def _run_call(call: Callable[[Any, int, Any], Any], item: Any, common: Any) -> Any:
     """On a worker: one whole item of :meth:`DaskExecutor.map_calls`, on the worker's threads."""
     threads = max(1, min(get_worker().state.nthreads, available_threads()))
     with _KERNEL_LOCK:
-        return call(item, threads)
+        return call(item, threads, common)
 
 
 @dataclass(frozen=True)
@@ -238,11 +238,17 @@ class DaskExecutor:
         tasks = ((_run_task, (job, start, count), (name, start, start + count)) for start, count in ranges)
         yield from self._windowed(tasks, "hands")
 
-    def map_calls(self, call: Callable[[Any, int], Any], items: Sequence[Any]) -> Iterator[tuple[int, Any]]:
-        """One task per item, a few per worker thread queued; yield each result as it finishes."""
+    def map_calls(self, call: Callable[[Any, int, Any], Any], items: Sequence[Any],
+                  common: Any = None) -> Iterator[tuple[int, Any]]:
+        """One task per item, a few per worker thread queued; yield each result as it finishes. ``common`` is sent
+        to every worker once, before the first task (a list of one, so that Dask sends it whole)."""
         name = f"smear-sim-{call.__name__}-{uuid.uuid4().hex[:12]}"
-        tasks = ((_run_call, (call, item), (name, index, index + 1)) for index, item in enumerate(items))
-        yield from self._windowed(tasks, "items")
+        [shared] = self.client.scatter([common], broadcast=True, hash=False)
+        try:
+            tasks = ((_run_call, (call, item, shared), (name, index, index + 1)) for index, item in enumerate(items))
+            yield from self._windowed(tasks, "items")
+        finally:
+            shared.release()
 
     def _windowed(self, tasks: Iterator[tuple[Callable, tuple, tuple]], unit: str) -> Iterator[tuple[int, Any]]:
         """Submit ``(function, arguments, key)`` tasks, keeping a few per worker thread queued; yield ``(position,

@@ -312,11 +312,13 @@ class Executor(Protocol):
         """Run every ``(start, count)`` chunk; yield ``(position in ranges, counts)`` as each finishes, in
         any order. Closing the iterator early abandons the chunks not yet yielded."""
 
-    def map_calls(self, call: Callable[[Any, int], Any], items: Sequence[Any]) -> Iterator[tuple[int, Any]]:
-        """Run ``call(item, threads)`` for every item, each where this executor runs work, on ``threads`` threads;
-        yield ``(position in items, result)`` as each finishes, in any order. For work made of many small
-        analyses (a review's decisions): whole items travel, not chunks of one. ``call`` must be a module-level
-        function, and it must not depend on where it runs."""
+    def map_calls(self, call: Callable[[Any, int, Any], Any], items: Sequence[Any],
+                  common: Any = None) -> Iterator[tuple[int, Any]]:
+        """Run ``call(item, threads, common)`` for every item, each where this executor runs work, on ``threads``
+        threads; yield ``(position in items, result)`` as each finishes, in any order. For work made of many small
+        analyses (a review's decisions): whole items travel, not chunks of one, and ``common``, what every item
+        reads (a review's equity tables), travels once to each place. ``call`` must be a module-level function, and
+        it must not depend on where it runs."""
 
 
 class LocalExecutor:
@@ -340,10 +342,11 @@ class LocalExecutor:
         for index, (start, count) in enumerate(ranges):
             yield index, run_chunk(job, start, count, threads)
 
-    def map_calls(self, call: Callable[[Any, int], Any], items: Sequence[Any]) -> Iterator[tuple[int, Any]]:
+    def map_calls(self, call: Callable[[Any, int, Any], Any], items: Sequence[Any],
+                  common: Any = None) -> Iterator[tuple[int, Any]]:
         threads = self.threads
         for index, item in enumerate(items):
-            yield index, call(item, threads)
+            yield index, call(item, threads, common)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import smear_sim
 from smear_sim.analysis.classes import class_table
 from smear_sim.analysis.hand import evaluate_hand
 from smear_sim.analysis.simulate import simulate, trace_records
@@ -34,10 +33,7 @@ from tests.core.test_io import null_device
 HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
 GOLDEN = Path(__file__).parent.parent / "golden"
 HUGE = str(10**9)  # work that would not end within the timeout: a check made after it fails the test
-# The runs import the smear_sim under test (not an installed copy, whose kernels would compile afresh).
-SOURCE = str(Path(smear_sim.__file__).parent.parent)
-ENV = os.environ | {"NO_COLOR": "1", "COLUMNS": "100",
-                    "PYTHONPATH": os.pathsep.join(filter(None, [SOURCE, os.environ.get("PYTHONPATH")]))}
+ENV = os.environ | {"NO_COLOR": "1", "COLUMNS": "100"}  # the runs import the smear_sim under test (conftest)
 
 
 @dataclass

@@ -4,7 +4,6 @@ the work, and a signal that lands inside a kernel call is "interrupted"/"termina
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -14,11 +13,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import assert_clean_failure, invoke
 
-import smear_sim
-
 HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
-SOURCE = str(Path(smear_sim.__file__).parent.parent)
-ENV = os.environ | {"PYTHONPATH": os.pathsep.join(filter(None, [SOURCE, os.environ.get("PYTHONPATH")]))}
 
 
 @pytest.mark.parametrize(("args", "words"), [
@@ -86,7 +81,7 @@ def test_a_signal_during_the_equity_solve_is_interrupted_not_a_bug(tmp_path, arg
     longer ones are tried only where the command finished first)."""
     stopped = 0
     for delay in after:
-        proc = subprocess.Popen([sys.executable, "-m", "smear_sim", *args], cwd=tmp_path, env=ENV,
+        proc = subprocess.Popen([sys.executable, "-m", "smear_sim", *args], cwd=tmp_path,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         time.sleep(delay)
         proc.send_signal(signum)

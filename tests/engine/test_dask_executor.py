@@ -134,14 +134,16 @@ def test_workers_running_other_code_are_refused(executor, monkeypatch):
     assert len(source_digest()) == 64
 
 
-def _square_plus_threads(item, threads):
-    return item * item, threads
+def _square_plus_threads(item, threads, common):
+    return item * item + common[item % 2], threads
 
 
 def test_map_calls_runs_whole_items_and_tells_where_each_belongs(executor):
-    """A review's decisions travel whole: every item once, its position given with its result."""
+    """A review's decisions travel whole: every item once, its position given with its result, and what they all
+    read beside them."""
     items = list(range(40))
-    remote = dict(executor.map_calls(_square_plus_threads, items))
+    common = {0: 1000, 1: 2000}
+    remote = dict(executor.map_calls(_square_plus_threads, items, common=common))
     assert sorted(remote) == items
-    assert all(remote[i] == (i * i, 1) for i in items)  # one thread per worker in the test cluster
-    assert dict(LocalExecutor(threads=1).map_calls(_square_plus_threads, items)) == remote
+    assert all(remote[i] == (i * i + common[i % 2], 1) for i in items)  # one thread per worker in the test cluster
+    assert dict(LocalExecutor(threads=1).map_calls(_square_plus_threads, items, common=common)) == remote
