@@ -71,6 +71,7 @@ def open_play(browser, url, seat: int, seed: int, rules: str | None = None, bots
 def take_turn(browser, url: str) -> None:
     """Make the person's decision by clicking: the first call or suit offered, the keep the server lists first, the
     first card lit."""
+    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.by import By
 
     state = table_state(url, table_id(browser))
@@ -92,7 +93,14 @@ def take_turn(browser, url: str) -> None:
         lit = [b for b in browser.find_elements(By.CSS_SELECTOR, "#play-hand button.card") if b.is_enabled()]
         assert sorted(b.get_attribute("data-card") for b in lit) == sorted(state["legal"])
         lit[0].click()
-    wait_for(browser, lambda b: body_data(b, "table-step") != str(state["step"]), 60)
+    try:
+        wait_for(browser, lambda b: body_data(b, "table-step") != str(state["step"]), 60)
+    except TimeoutException:  # say what the page and the server showed (this wait timed out once, under load)
+        error = browser.find_element(By.ID, "play-error").text
+        now = table_state(url, table_id(browser))
+        raise AssertionError(f"the {decision} did not move the table from step {state['step']} in 60 s: the page "
+                             f"shows step {body_data(browser, 'table-step')}, play {body_data(browser, 'play')!r}, "
+                             f"error {error!r}; the server is at step {now['step']}, turn {now['turn']}") from None
 
 
 def play_until(browser, url: str, stop) -> None:
