@@ -94,18 +94,24 @@ class GameChain:
         return indptr, self.rank[source[entries]].astype(np.int32), self.p[outcome[entries]]
 
     def solve(self, rhs: np.ndarray, *, keep: np.ndarray | None = None, transpose: bool = False,
-              tolerance: float = SOLVE_TOLERANCE) -> tuple[np.ndarray, float]:
+              tolerance: float = SOLVE_TOLERANCE, threads: int = 1) -> tuple[np.ndarray, float]:
         """Solve ``x = rhs + P x`` (or ``P`` transposed) for each column of ``rhs`` (``[states, m]``); transitions
-        outside ``keep`` count as ending the chain."""
+        outside ``keep`` count as ending the chain. The columns are shared among ``threads`` threads."""
+        from ..engine.runner import across_threads
         from ..kernels.equity import solve_chain, solve_transposed  # imports Numba: only once there is work
 
         rhs = np.ascontiguousarray(rhs[self.order].T)
         sweep = np.arange(self.states)
         if transpose:  # inflows pass values the other way: sweep from the low score sums
-            x, residual, _ = solve_transposed(*self.transposed, rhs, sweep[::-1].copy(), tolerance, MAX_SWEEPS)
+            operator, order, kernel = self.transposed, sweep[::-1].copy(), solve_transposed
         else:
             nxt = self.swept if keep is None else np.where(keep[self.order], self.swept, -1).astype(np.int32)
-            x, residual, _ = solve_chain(nxt, self.p[None, :], rhs, sweep, tolerance, MAX_SWEEPS)
+            operator, order, kernel = (nxt, self.p[None, :]), sweep, solve_chain
+        # Each right-hand side is solved on its own, so a share of them on each thread gives the same numbers.
+        pieces = across_threads(lambda first, n: kernel(*operator, rhs[first:first + n], order, tolerance, MAX_SWEEPS),
+                                0, len(rhs), threads)
+        x = np.concatenate([piece[0] for piece in pieces])
+        residual = max(piece[1] for piece in pieces)
         return x.take(self.rank, axis=1).T, residual  # laid out as x.T: the products after it sum the same way
 
     def truncation(self) -> np.ndarray:

@@ -31,7 +31,7 @@ from ..core.errors import BadValue, RecordError
 from ..core.players import parse_playout
 from ..core.rules import Rules
 from ..core.stats import Estimate, round_to_se
-from ..engine.runner import Progress, check_count
+from ..engine.runner import Progress, check_count, thread_count
 from ..reference.decisions import DECISION_KINDS, Decision, decisions_of
 from ..reference.hand import HandResult, team_of
 from ..reference.record import (
@@ -369,7 +369,8 @@ def review(
             how |= {"inference": inference, "playout": playout}
         how["extra"] = [d.taken] if d.kind == "keep" else []  # a keep outside the hint's candidates is valued too
         items.append((d.view(h.hand), plan_for(h.hand.rules), how))
-    _ready_errors([hint_equity(view, seed=seed, plan=run_plan) for view, run_plan, _ in items])
+    _ready_errors([hint_equity(view, seed=seed, plan=run_plan) for view, run_plan, _ in items],
+                  thread_count(plan.settings.threads))
     advice: list[Any] = [None] * len(items)
     for index, result in _hints(items, plan):
         advice[index] = result
@@ -383,15 +384,15 @@ def review(
     return Review(samples, seed, tuple(hands), tuple(graded), lucks, time.perf_counter() - started)
 
 
-def _ready_errors(tables: list[Any]) -> None:
-    """Make whole the error of each equity table that ``GRADIENT_READERS`` hints or more read (one entry of
-    ``tables`` a hint). Every hint reads its table's error (:meth:`EquityTable.outcome_variance`): by transposed
-    solves of its own until the table has solved as many columns as its gradient has, then from the gradient. Made
-    whole first, the gradient costs about what 8 hints' transposed solves do: for the 27 hints of a hand under round
-    points, 9 s against 28 s (19 s of transposed solves, then the gradient all the same)."""
+def _ready_errors(tables: list[Any], threads: int) -> None:
+    """Make whole, on ``threads`` threads, the error of each equity table that ``GRADIENT_READERS`` hints or more
+    read (one entry of ``tables`` a hint). Every hint reads its table's error (:meth:`EquityTable.outcome_variance`):
+    by transposed solves of its own until the table has solved as many columns as its gradient has, then from the
+    gradient. Made whole first, the gradient costs about what 8 hints' transposed solves do: for the 27 hints of a
+    hand under round points, 9 s on one thread against 28 s (19 s of transposed solves, then the gradient)."""
     for table in {id(t): t for t in tables}.values():
         if sum(t is table for t in tables) >= GRADIENT_READERS:
-            table.gradient  # noqa: B018 (a cached property: made here, read by the hints)
+            table.make_gradient(threads)
 
 
 def _hints(items: list[tuple[Any, RunPlan, dict[str, Any]]], plan: RunPlan) -> Iterator[tuple[int, Any]]:

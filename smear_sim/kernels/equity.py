@@ -86,7 +86,7 @@ def _gauss_seidel(operator, rhs, order, tolerance, max_sweeps):
     return x, worst_residual, most_sweeps
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve_chain(nxt, weights, rhs, order, tolerance, max_sweeps):
     """Solve ``x = rhs + P x`` for each row of ``rhs`` (``[m, states]``).
 
@@ -104,7 +104,7 @@ def solve_chain(nxt, weights, rhs, order, tolerance, max_sweeps):
     return _gauss_seidel((nxt, weights), rhs, order, tolerance, max_sweeps)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve_transposed(indptr, indices, data, rhs, order, tolerance, max_sweeps):
     """Solve ``y = rhs + A y`` for each row of ``rhs`` (``[m, states]``), ``A`` in compressed sparse rows.
 

@@ -135,6 +135,27 @@ def test_table_derivatives_two_ways_agree(short_table):
     assert by_transpose.win == pytest.approx(by_gradient.win)
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("transpose", [False, True])
+def test_the_chain_solves_the_same_on_any_number_of_threads(short_table, threads, transpose):
+    """Each right-hand side is solved on its own, its share of them on each thread: the solutions, to the bit, and
+    the residual do not depend on how many threads share them."""
+    chain = short_table.chain
+    rhs = short_table.outcome_values[:, :7]
+    one_by_one = [chain.solve(rhs[:, [k]], transpose=transpose) for k in range(rhs.shape[1])]
+    x, residual = chain.solve(rhs, transpose=transpose, threads=threads)
+    assert np.array_equal(x, np.concatenate([solved for solved, _ in one_by_one], axis=1))
+    assert residual == max(r for _, r in one_by_one)
+
+
+def test_a_gradient_made_on_two_threads_is_the_one_made_on_one(short_table):
+    fresh = ME.EquityTable(short_table.outcomes, short_table.floor, short_table.win_grid, short_table.hands_left,
+                          short_table.truncation, short_table.truncation_bound, short_table.solve_error,
+                          short_table.chain)
+    assert np.array_equal(fresh.make_gradient(2), short_table.gradient)
+    assert fresh.make_gradient(1) is fresh.gradient  # made once
+
+
 # -- the floor -----------------------------------------------------------------------------------------------
 
 

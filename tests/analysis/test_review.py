@@ -125,15 +125,14 @@ def test_the_error_of_a_table_that_many_hints_read_is_made_whole_first(record, r
     assert len(reviewed.decisions) >= GRADIENT_READERS and "gradient" in table.__dict__
 
     class Table:
-        made = 0
+        made = ()
 
-        @property
-        def gradient(self):
-            self.made += 1
+        def make_gradient(self, threads):
+            self.made += (threads,)
 
     often, seldom = Table(), Table()
-    _ready_errors([often] * GRADIENT_READERS + [seldom] * (GRADIENT_READERS - 1))
-    assert (often.made, seldom.made) == (1, 0)
+    _ready_errors([often] * GRADIENT_READERS + [seldom] * (GRADIENT_READERS - 1), 2)
+    assert (often.made, seldom.made) == ((2,), ())
 
 
 def test_a_review_on_a_cluster_is_the_review_here(dask_client):
