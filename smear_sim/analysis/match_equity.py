@@ -134,15 +134,17 @@ class EquityTable:
         """``[states, K]``: the derivative of every state's win probability along each outcome's probability,
         ``g_o = (I - P)^-1 Q_o`` (the module docstring); made on one thread where no caller made it first
         (:meth:`make_gradient`)."""
-        return self.chain.solve(self.outcome_values, tolerance=GRADIENT_TOLERANCE)[0]
+        return self._solve_gradient(1)
 
     def make_gradient(self, threads: int = 1) -> np.ndarray:
         """:attr:`gradient`, made now, its columns shared among ``threads`` threads (the same numbers), unless it is
         made already: for a caller that knows it will read it many times, and how many cores it may use."""
         if "gradient" not in self.__dict__:
-            self.__dict__["gradient"] = self.chain.solve(self.outcome_values, tolerance=GRADIENT_TOLERANCE,
-                                                         threads=threads)[0]
+            self.__dict__["gradient"] = self._solve_gradient(threads)
         return self.gradient
+
+    def _solve_gradient(self, threads: int) -> np.ndarray:
+        return self.chain.solve(self.outcome_values, tolerance=GRADIENT_TOLERANCE, threads=threads)[0]
 
     @cached_property
     def win_se_grid(self) -> np.ndarray:

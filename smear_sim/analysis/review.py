@@ -369,10 +369,10 @@ def review(
             how |= {"inference": inference, "playout": playout}
         how["extra"] = [d.taken] if d.kind == "keep" else []  # a keep outside the hint's candidates is valued too
         items.append((d.view(h.hand), plan_for(h.hand.rules), how))
-    _ready_errors([hint_equity(view, seed=seed, plan=run_plan) for view, run_plan, _ in items],
-                  thread_count(plan.settings.threads))
+    tables = [hint_equity(view, seed=seed, plan=run_plan) for view, run_plan, _ in items]  # each hint's, made once
+    _ready_errors(tables, thread_count(plan.settings.threads))
     advice: list[Any] = [None] * len(items)
-    for index, result in _hints(items, plan):
+    for index, result in _hints(items, tables, plan):
         advice[index] = result
         if progress is not None:
             progress(1)
@@ -395,19 +395,22 @@ def _ready_errors(tables: list[Any], threads: int) -> None:
             table.make_gradient(threads)
 
 
-def _hints(items: list[tuple[Any, RunPlan, dict[str, Any]]], plan: RunPlan) -> Iterator[tuple[int, Any]]:
-    """Each ``(view, plan, how)``'s hint, as ``(position, hint)`` in any order.
+def _hints(items: list[tuple[Any, RunPlan, dict[str, Any]]], tables: list[Any],
+           plan: RunPlan) -> Iterator[tuple[int, Any]]:
+    """Each ``(view, plan, how)``'s hint, valued by the equity table of the same place in ``tables``, as
+    ``(position, hint)`` in any order.
 
     On this machine each hint spreads its worlds over the cores. On a cluster a review is many small hints, too
     small to split well, so each one after the first of its kind runs whole on one worker
     (:meth:`smear_sim.engine.runner.Executor.map_calls`); the first runs here with its chunks on the cluster,
-    which readies the kernels of its kind on every worker. A hint depends only on its view, seed and samples, so
-    where it runs changes nothing.
+    which readies the kernels of its kind on every worker. The tables travel to each worker once, beside the hints
+    (a worker would otherwise make each one again). A hint depends only on its view, seed and samples, so where it
+    runs changes nothing.
     """
     settings = plan.settings
     if settings.local or len(items) < 2:
         for index, (view, run_plan, how) in enumerate(items):
-            yield index, hint(view, plan=run_plan, **how)
+            yield index, hint(view, plan=run_plan, equity=tables[index], **how)
         return
     spread = []
     kinds_seen = set()
@@ -417,16 +420,11 @@ def _hints(items: list[tuple[Any, RunPlan, dict[str, Any]]], plan: RunPlan) -> I
             spread.append(index)
             continue
         kinds_seen.add(kind)
-        yield index, hint(view, plan=run_plan, **how)
-    # Each hint's equity table is made here (on the cluster), and sent once to each worker, which would make it again.
-    tables: dict[int, Any] = {}
-    whole = []
-    for i in spread:
-        view, run_plan, how = items[i]
-        table = hint_equity(view, seed=how["seed"], plan=run_plan)
-        tables.setdefault(id(table), table)
-        whole.append((view, run_plan.but(executor=None, progress=None, checkpoint=None), how, id(table)))
-    for k, result in settings.executor.map_calls(_whole_hint, whole, common=tables):
+        yield index, hint(view, plan=run_plan, equity=tables[index], **how)
+    whole = [(items[i][0], items[i][1].but(executor=None, progress=None, checkpoint=None), items[i][2], id(tables[i]))
+             for i in spread]
+    common = {id(tables[i]): tables[i] for i in spread}
+    for k, result in settings.executor.map_calls(_whole_hint, whole, common=common):
         yield spread[k], result
 
 

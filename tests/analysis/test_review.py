@@ -114,8 +114,8 @@ def test_random_costs_more_per_decision_than_heuristic_and_pimc_no_more():
 
 def test_the_error_of_a_table_that_many_hints_read_is_made_whole_first(record, reviewed):
     """A review makes the gradient of each equity table that ``GRADIENT_READERS`` hints or more read before them,
-    once, rather than each hint solving for the table's error on its own (a hand under round points: 13 s, against
-    28 s); a table fewer hints read is left to them."""
+    once, rather than each hint solving for the table's error on its own (docs/decisions.md, "Speed"); a table fewer
+    hints read is left to them."""
     from smear_sim.analysis.decisions import hint_equity
     from smear_sim.analysis.plan import RunPlan
     from smear_sim.analysis.review import GRADIENT_READERS, _ready_errors
