@@ -555,10 +555,12 @@ def _start(solver, hs, rules):
 
 
 @njit(cache=True)
-def solve_value(solver, hs, rules):
-    """The double-dummy value of the hand state ``hs`` (its score when the hand is over)."""
+def solve_value(solver, hs, rules, guess=0):
+    """The double-dummy value of the hand state ``hs`` (its score when the hand is over). ``guess`` is where the
+    search starts (any integer: the value found is exact whatever it is, but a close guess saves searches: a caller
+    solving one position on many worlds passes the last world's value)."""
     _start(solver, hs, rules)
-    return _exact(solver, rules, 0, 0)
+    return _exact(solver, rules, 0, guess)
 
 
 @njit(cache=True)

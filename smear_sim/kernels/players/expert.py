@@ -240,6 +240,7 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
     docstring)."""
     wins = np.zeros(n, dtype=np.int64)
     points = np.zeros(n, dtype=np.int64)
+    values = np.zeros(n, dtype=np.int64)  # each candidate's value on the last world: the next world's first guess
     hands = np.zeros(5, dtype=np.uint64)
     known = np.zeros(4, dtype=np.uint64)
     kept = np.zeros(4, dtype=np.uint64)
@@ -260,7 +261,8 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
                 kept[s] = keeps[a] if s == seat else heuristic_keep(known[s], t, keep_table[t])
             start_play(st, kept, known, t, bidder, bid, score0, score1)
             _set_auction(st, dealer, calls, n_calls)
-            win, v = _seat_value(solve_value(solver, st, rules), game, bidding)
+            values[a] = solve_value(solver, st, rules, values[a])
+            win, v = _seat_value(values[a], game, bidding)
             wins[a] += win
             points[a] += v
     return _best(wins, points, n)
