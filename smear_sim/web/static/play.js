@@ -10,7 +10,17 @@ import {$, getJson, make} from './dom.js';
 import {actionText, renderReview, showProgress, streamReview} from './review.js';
 
 const STORE = 'smear-sim-table';
-const play = {table: null, busy: false, hint: null, selected: new Set(), pending: null, review: null, reviewing: null};
+const play = {table: null, busy: false, hint: null, selected: new Set(), pending: null, review: null, reviewing: null,
+  epoch: 0};
+
+// A table opened (new, or found again on loading the page) starts an epoch. A request made for an earlier table that
+// answers afterwards is dropped, and the bots' loop of an earlier table stops: otherwise it would put the old table
+// back in view, and while its request waits on the server (a bot's first move may compile for a minute) the person's
+// clicks on the new table would be ignored as busy.
+function newEpoch() {
+  play.epoch += 1;
+  play.busy = false;
+}
 
 // A hand's review runs on the server's simulator: stop it when the person moves on (a new table, the next hand), so
 // that it does not hold up their hints.
@@ -177,11 +187,13 @@ function renderResult(t) {
 async function choose(action) {
   if (play.busy || action === null) return;
   const t = play.table;
+  const epoch = play.epoch;
   if ($('play-tutor').checked) {
     play.busy = true;
     render();
     try {
       const hint = await askHint(action);
+      if (play.epoch !== epoch) return;
       const mark = hint.taken?.mark;
       if (mark === 'bad' || mark === 'very bad') {
         play.pending = action;
@@ -193,28 +205,34 @@ async function choose(action) {
         return;
       }
     } catch (error) {
-      setError(error.message);
+      if (play.epoch === epoch) setError(error.message);
     } finally {
-      play.busy = false;
-      render();
+      if (play.epoch === epoch) {
+        play.busy = false;
+        render();
+      }
     }
-    if (play.pending !== null) return;
+    if (play.epoch !== epoch || play.pending !== null) return;
   }
   await send(t, action);
 }
 
 async function send(t, action) {
   play.busy = true;
+  const epoch = play.epoch;
   try {
-    play.table = await call(`api/table/${t.id}/act`, {action, step: t.step});
+    const table = await call(`api/table/${t.id}/act`, {action, step: t.step});
+    if (play.epoch !== epoch) return;
+    play.table = table;
     play.selected.clear();
     clearHint();
     setError(null);
   } catch (error) {
-    setError(error.message);
+    if (play.epoch === epoch) setError(error.message);
   } finally {
-    play.busy = false;
+    if (play.epoch === epoch) play.busy = false;
   }
+  if (play.epoch !== epoch) return;
   render();
   runBots();
 }
@@ -222,23 +240,28 @@ async function send(t, action) {
 async function runBots() {
   if (play.busy) return;
   play.busy = true;
+  const epoch = play.epoch;
   try {
     while (play.table && !play.table.hand_over && !play.table.turn.yours) {
       const t = play.table;
       await sleep(Number($('play-delay').value));
-      if (play.table !== t) return;
+      if (play.epoch !== epoch || play.table !== t) return;
       const sent = performance.now();
-      play.table = await call(`api/table/${t.id}/bot`, {step: t.step});
+      const table = await call(`api/table/${t.id}/bot`, {step: t.step});
+      if (play.epoch !== epoch) return;
+      play.table = table;
       render();
       (window.botTimes ??= []).push(performance.now() - sent);  // a bot's turn on screen, for benchmarks/web.py
     }
   } catch (error) {
-    setError(error.message);
+    if (play.epoch === epoch) setError(error.message);
   } finally {
-    play.busy = false;
-    render();
+    if (play.epoch === epoch) {
+      play.busy = false;
+      render();
+    }
   }
-  if (play.table?.hand_over) reviewHand(play.table);
+  if (play.epoch === epoch && play.table?.hand_over) reviewHand(play.table);
 }
 
 function clearHint() {
@@ -325,6 +348,7 @@ async function newTable(seed, seat, same = null) {
     setError(error.message);
     return;
   }
+  newEpoch();
   clearHint();
   play.selected.clear();
   play.review = null;
@@ -345,6 +369,7 @@ export async function resumeTable() {
     setError(`${error.message}`);
     return true;
   }
+  newEpoch();
   remember(play.table.id);
   $('play-setup-details').open = false;
   render();
