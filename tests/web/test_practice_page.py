@@ -303,3 +303,35 @@ def test_a_deal_played_again_and_from_another_seat_under_round_points(browser, u
     browser.find_element(By.ID, "play-other-seat").click()
     replayed(2)
     assert browser.get_log("browser") == []
+
+
+def test_a_new_table_takes_its_first_click_while_the_last_tables_bots_wait(browser, url):
+    """A table opened while the last one's bots wait out their delay takes the person's first click at once, and the
+    last table's bots do not put it back in view. (Before, the old bots' loop kept the page busy and the click was
+    dropped: a table opened after a reload, beside the table found again, could not be played.)"""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.set_window_size(1280, 1000)
+    open_play(browser, url, seat=0, seed=31)
+    play_until(browser, url, lambda s: True)  # the person's first decision
+    details = browser.find_element(By.ID, "play-setup-details")
+    if not details.get_attribute("open"):
+        details.find_element(By.TAG_NAME, "summary").click()
+    Select(browser.find_element(By.ID, "play-delay")).select_by_value("1500")
+    take_turn(browser, url)  # now the bots wait 1.5 s before each of their turns
+    first_id = table_id(browser)
+    assert not table_state(url, first_id)["turn"]["yours"]
+
+    seed = browser.find_element(By.ID, "play-seed")
+    seed.clear()
+    seed.send_keys("31")
+    browser.find_element(By.ID, "play-new").click()
+    wait_for(browser, lambda b: table_id(b) != first_id, 30)
+    second_id = table_id(browser)
+    assert table_state(url, second_id)["turn"]["yours"] and body_data(browser, "play") == "yours"
+    browser.find_element(By.CSS_SELECTOR, "#play-actions button.action").click()
+    wait_for(browser, lambda b: table_state(url, second_id)["step"] > 0, 10)
+    time.sleep(2)  # the first table's bots wake meanwhile
+    assert table_id(browser) == second_id
+    assert body_data(browser, "table-step") == str(table_state(url, second_id)["step"])
