@@ -15,8 +15,8 @@ const play = {table: null, busy: false, hint: null, selected: new Set(), pending
 
 // A table opened (new, or found again on loading the page) starts an epoch. A request made for an earlier table that
 // answers afterwards is dropped, and the bots' loop of an earlier table stops: otherwise it would put the old table
-// back in view, and while its request waits on the server (a bot's first move may compile for a minute) the person's
-// clicks on the new table would be ignored as busy.
+// back in view, and while it waited (the bots' delay, or a server slow to answer) the person's clicks on the new table
+// would be ignored as busy.
 function newEpoch() {
   play.epoch += 1;
   play.busy = false;
