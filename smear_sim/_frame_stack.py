@@ -16,9 +16,11 @@ public C API) that does what CPython's own does, ``mmap`` and ``munmap``, except
 interpreter's allocation, where no Python may run, so its two functions are a few lines of LLVM IR compiled by
 llvmlite, the compiler library Numba is built on.
 
-:mod:`smear_sim.kernels` installs it on import (every process that compiles the simulator imports that package),
-once a process, only on CPython with the GIL (the interpreter calls the allocator holding it) and POSIX ``mmap``.
-``SMEAR_SIM_KEEP_FRAME_CHUNKS=0`` leaves CPython's allocator alone; so does anything unexpected on the way.
+:mod:`smear_sim.kernels` has it installed at the first compile of a process (:func:`keep_frame_chunks_when_compiling`,
+on Numba's ``numba:compile`` event), so that a process that only loads cached kernels does not pay the tenth of a
+second installing takes. It is installed once a process, only on CPython with the GIL (the interpreter calls the
+allocator holding it) and POSIX ``mmap``. ``SMEAR_SIM_KEEP_FRAME_CHUNKS=0`` leaves CPython's allocator alone; so does
+anything unexpected on the way.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import os
 import sys
 import sysconfig
 
-__all__ = ["CHUNK", "KEPT", "VARIABLE", "keep_frame_chunks"]
+__all__ = ["CHUNK", "KEPT", "VARIABLE", "keep_frame_chunks", "keep_frame_chunks_when_compiling"]
 
 VARIABLE = "SMEAR_SIM_KEEP_FRAME_CHUNKS"  # 0: leave CPython's allocator alone
 CHUNK = 16 * 1024  # CPython's frame-stack chunk (DATA_STACK_CHUNK_SIZE)
@@ -129,3 +131,23 @@ def keep_frame_chunks() -> bool:
         return False
     _installed = (engine, allocator)
     return True
+
+
+def keep_frame_chunks_when_compiling() -> None:
+    """Install the allocator (:func:`keep_frame_chunks`) when Numba first compiles in this process, not before."""
+    if _installed is not None or not _applies():
+        return
+    from numba.core import event
+
+    class FirstCompile(event.Listener):
+        done = False
+
+        def on_start(self, ev: event.Event) -> None:
+            if not self.done:
+                self.done = True
+                keep_frame_chunks()
+
+        def on_end(self, ev: event.Event) -> None:
+            pass
+
+    event.register("numba:compile", FirstCompile())

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -390,8 +391,9 @@ def _ready_errors(tables: list[Any], threads: int) -> None:
     by transposed solves of its own until the table has solved as many columns as its gradient has, then from the
     gradient. Made whole first, the gradient costs about what 8 hints' transposed solves do: for the 27 hints of a
     hand under round points, 9 s on one thread against 28 s (19 s of transposed solves, then the gradient)."""
+    readers = Counter(map(id, tables))
     for table in {id(t): t for t in tables}.values():
-        if sum(t is table for t in tables) >= GRADIENT_READERS:
+        if readers[id(table)] >= GRADIENT_READERS:
             table.make_gradient(threads)
 
 
