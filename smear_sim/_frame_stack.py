@@ -16,11 +16,12 @@ public C API) that does what CPython's own does, ``mmap`` and ``munmap``, except
 interpreter's allocation, where no Python may run, so its two functions are a few lines of LLVM IR compiled by
 llvmlite, the compiler library Numba is built on.
 
-:mod:`smear_sim.kernels` has it installed at the first compile of a process (:func:`keep_frame_chunks_when_compiling`,
-on Numba's ``numba:compile`` event), so that a process that only loads cached kernels does not pay the tenth of a
-second installing takes. It is installed once a process, only on CPython with the GIL (the interpreter calls the
-allocator holding it) and POSIX ``mmap``. ``SMEAR_SIM_KEEP_FRAME_CHUNKS=0`` leaves CPython's allocator alone; so does
-anything unexpected on the way.
+:func:`smear_sim.engine.compiling.compiling`, around a kernel's call that will compile, and the compile helper install
+it, so that a process that only loads cached kernels does not pay the tenth of a second installing takes. (A hook on
+importing the kernels, or on Numba's compile event, would reach every compile, but importing Numba's event module there
+raced the server's warm-up thread importing Numba.) It is installed once a process, only on CPython with the GIL (the
+interpreter calls the allocator holding it) and POSIX ``mmap``. ``SMEAR_SIM_KEEP_FRAME_CHUNKS=0`` leaves CPython's
+allocator alone; so does anything unexpected on the way.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import os
 import sys
 import sysconfig
 
-__all__ = ["CHUNK", "KEPT", "VARIABLE", "keep_frame_chunks", "keep_frame_chunks_when_compiling"]
+__all__ = ["CHUNK", "KEPT", "VARIABLE", "keep_frame_chunks"]
 
 VARIABLE = "SMEAR_SIM_KEEP_FRAME_CHUNKS"  # 0: leave CPython's allocator alone
 CHUNK = 16 * 1024  # CPython's frame-stack chunk (DATA_STACK_CHUNK_SIZE)
@@ -132,22 +133,3 @@ def keep_frame_chunks() -> bool:
     _installed = (engine, allocator)
     return True
 
-
-def keep_frame_chunks_when_compiling() -> None:
-    """Install the allocator (:func:`keep_frame_chunks`) when Numba first compiles in this process, not before."""
-    if _installed is not None or not _applies():
-        return
-    from numba.core import event
-
-    class FirstCompile(event.Listener):
-        done = False
-
-        def on_start(self, ev: event.Event) -> None:
-            if not self.done:
-                self.done = True
-                keep_frame_chunks()
-
-        def on_end(self, ev: event.Event) -> None:
-            pass
-
-    event.register("numba:compile", FirstCompile())

@@ -1,5 +1,5 @@
 """smear_sim._frame_stack: the interpreter keeps its spare frame-stack chunks, so calls that cross a chunk's edge again
-and again stop faulting in fresh pages; it can be turned off; the kernels install it when they first compile."""
+and again stop faulting in fresh pages; it can be turned off; a call that will compile installs it."""
 
 from __future__ import annotations
 
@@ -53,10 +53,12 @@ def test_it_can_be_turned_off():
     assert installed == "False"
 
 
-def test_the_kernels_install_it_at_the_first_compile_not_on_import():
-    code = ("import numba, smear_sim._frame_stack as f, smear_sim.kernels\n"
+def test_a_call_that_will_compile_installs_it_and_one_that_loads_does_not():
+    code = ("import io, smear_sim._frame_stack as f, smear_sim.kernels\n"
+            "from smear_sim.engine.compiling import compiling\n"
+            "with compiling(False): pass\n"
             "print(f._installed is not None)\n"
-            "numba.njit(lambda x: x + 1)(1)\n"
+            "with compiling(True, io.StringIO()): pass\n"
             "print(f._installed is not None)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert done.stdout.split() == ["False", "True"]

@@ -11,6 +11,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+from .._frame_stack import keep_frame_chunks
 from .compiling import locked
 from .runner import kernels
 
@@ -26,6 +27,7 @@ def compile_leaves(folder: Path, order: Sequence[int]) -> None:
 
     threading.Thread(target=watch, daemon=True).start()
     kernels()  # the kernels' modules, with the cache the main process uses
+    keep_frame_chunks()
     from ..kernels import leaves
 
     with locked(folder, order):  # a leaf another leaf calls is compiled under its lock too

@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from .._frame_stack import keep_frame_chunks
+
 __all__ = ["COMPILING", "HELPER_MODULE", "HELPER_VARIABLE", "WATCH_SECONDS", "compiling", "leaves_apart", "locked",
            "use_helper", "will_compile"]
 
@@ -88,6 +90,7 @@ def compiling(expected: bool | None, stream: TextIO | None = None) -> Iterator[N
     if expected is False:
         yield
         return
+    keep_frame_chunks()  # a compile is coming: spare it CPython's frame-stack remapping
     stream = stream if stream is not None else sys.stderr
     try:
         tty = stream.isatty()
