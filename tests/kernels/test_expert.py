@@ -42,7 +42,15 @@ from smear_sim.kernels.players import expert as ke
 from smear_sim.kernels.players import policy_tables, seated_arg
 from smear_sim.kernels.players.bids import EXPERT_NO_CALLS, EXPERT_NO_KEEP, policy_call
 from smear_sim.kernels.rng import stream_key
-from smear_sim.kernels.solver import LEAF_MOON_FAILED, LEAF_MOON_MADE, LEAF_POINTS, LEAF_SIZE, new_solver, solve
+from smear_sim.kernels.solver import (
+    LEAF_MOON_FAILED,
+    LEAF_MOON_MADE,
+    LEAF_POINTS,
+    LEAF_SIZE,
+    new_solver,
+    solve,
+    solve_value,
+)
 
 RULES = Rules()
 ARRAY = RULES.to_array()
@@ -156,6 +164,62 @@ def test_candidate_keeps_obey_the_discard_rule_and_start_with_the_heuristic():
             assert len(set(out[:n].tolist())) == n
             for a in range(n):
                 assert _obeys_the_discard_rule(int(hand), t, int(out[a])), (t, a)
+
+
+def _mask(cards) -> np.uint64:
+    return np.uint64(sum(1 << c for c in cards))
+
+
+def test_keeps_that_differ_in_a_worthless_card_with_nothing_of_another_hand_between_play_out_the_same():
+    from smear_sim.core.cards import parse_card
+
+    own = [parse_card(c) for c in ("4S", "5S", "6S", "10S", "AH", "KH", "2H", "3D", "9D", "QC")]
+    keep = [parse_card(c) for c in ("AH", "KH", "2H", "3D", "9D")]
+    t = parse_card("AH") // 13  # hearts are trump, spades plain
+
+    def with_(card: str) -> np.uint64:
+        return _mask(keep + [parse_card(card)])
+
+    assert ke.same_outcomes(with_("4S"), with_("6S"), t, _mask(own))  # 5S is the seat's own
+    assert not ke.same_outcomes(with_("4S"), with_("6S"), t, _mask(own) & ~_mask([parse_card("5S")]))
+    assert not ke.same_outcomes(with_("6S"), with_("10S"), t, _mask(own))  # the ten is worth 10 card points
+    assert not ke.same_outcomes(with_("4S"), with_("3D"), t, _mask(own))  # two suits
+    assert not ke.same_outcomes(with_("4S"), with_("4S"), t, _mask(own))  # the same keep
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(round_points=True, low="lowest", low_to="taker")],
+                         ids=["defaults", "round_points"])
+def test_keeps_with_the_same_outcomes_are_worth_the_same_on_every_world(rules):
+    """What lets the expert skip a candidate: on random worlds, two keeps that same_outcomes pairs have the same
+    double-dummy value, and some pairs it refuses differ."""
+    array = rules.to_array()
+    rng = np.random.default_rng(8)
+    solver = new_solver()
+    kept = np.zeros(4, dtype=np.uint64)
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    pairs = refused_differ = 0
+    for _ in range(400):
+        deck = rng.permutation(54 if rules.round_points else 52)
+        own, rest = [int(c) for c in deck[:10]], [int(c) for c in deck[10:28]]
+        t = int(rng.integers(4))
+        out = np.zeros(ke.MAX_CANDIDATES, dtype=np.uint64)
+        n = ke.candidate_keeps(_mask(own), t, KEEP[t], out, 0)
+        for a in range(n):
+            for e in range(a):
+                same = ke.same_outcomes(out[a], out[e], t, _mask(own))
+                values = []
+                for keep_ in (out[a], out[e]):
+                    kept[:] = [keep_, _mask(rest[:6]), _mask(rest[6:12]), _mask(rest[12:])]
+                    ks.start_play(st, kept, kept, t, 0, 2, 0, 0)
+                    values.append(solve_value(solver, st, array))
+                if same:
+                    pairs += 1
+                    assert values[0] == values[1]
+                else:
+                    refused_differ += values[0] != values[1]
+        if pairs >= 40 and refused_differ >= 5:
+            break
+    assert pairs >= 40 and refused_differ >= 5, (pairs, refused_differ)
 
 
 def test_searched_trump_and_keep_are_legal_and_reproducible():

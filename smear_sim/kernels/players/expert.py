@@ -12,7 +12,9 @@ valued by the game.
   the heuristic's trump, that keep with its weakest freely chosen card swapped for each card it would discard. A
   defender with a choice of keep compares the heuristic's keep and the same swaps. Every candidate is played out
   double dummy on the same K worlds (the other seats keeping as ``heuristic`` does), and the best by value is kept;
-  ties go to the heuristic's choice.
+  ties go to the heuristic's choice. A candidate that must play out as an earlier one in every world (they differ
+  in a worthless plain card, with no card of another hand ranked between: :func:`same_outcomes`) is not solved
+  again.
 - **Card play to win the game.** Each legal card is solved double dummy on each world
   (:mod:`smear_sim.kernels.solver`) for the game: the solver's leaves are each outcome's P(win the game) from the
   score it leaves, read from the match-equity grid the equity tables carry
@@ -81,11 +83,15 @@ from . import heuristic
 from .bids import EXPERT_NO_GAME, EXPERT_NO_INFERENCE, EXPERT_NO_KEEP, expert_without, expert_worlds
 
 __all__ = ["MAX_CANDIDATES", "POINTS_BELOW", "WIN_SCALE", "auction_world", "candidate_keeps", "game_leaves",
-           "game_part", "heuristic_keep", "keep", "play", "trump_keep"]
+           "game_part", "heuristic_keep", "keep", "play", "same_outcomes", "trump_keep"]
 
 _DECK = (ONE << np.uint64(54)) - ONE
 _TRUMP_MASK = TABLES.trump_mask
 _SCORING_MASK = TABLES.scoring_trump_mask
+_SUIT_MASK = TABLES.suit_mask
+_EFFECTIVE_SUIT = TABLES.effective_suit
+_HIGHER_IN_SUIT = TABLES.higher_in_suit
+_CARD_POINTS = TABLES.card_points
 TT_BITS = 14  # as pimc: the positions met in one decision are few
 WIN_SCALE = 1 << 24  # P(win) in fixed point, so that totals over worlds are exact integers (no order dependence)
 # A leaf's value is P(win) * POINTS_BELOW + points + POINTS_BELOW // 2: the game first, then the points (a moon moves
@@ -148,6 +154,27 @@ def candidate_keeps(hand, t, keep_score, out, n):
         out[n] = (base & ~bit(weakest)) | bit(c)
         n += 1
     return n
+
+
+@njit(cache=True)
+def same_outcomes(keep_a, keep_b, t, own):
+    """Whether keeping ``keep_a`` or ``keep_b`` (with trump ``t``) plays out the same in every world of a seat whose
+    own cards are ``own``: the keeps differ in one card each, both plain (not trump) and worth no card points, of one
+    suit, and every card of that suit ranked between them is the seat's own, so no other hand holds one. The two
+    cards then stand in the same order against every card of the other hands, and the seat never plays both to a
+    trick: every line of play, and its score, is the same with either."""
+    only_a = keep_a & ~keep_b
+    only_b = keep_b & ~keep_a
+    if popcount(only_a) != 1 or popcount(only_b) != 1:
+        return False
+    x = lowest_card(only_a)
+    y = lowest_card(only_b)
+    suit = _EFFECTIVE_SUIT[t, x]
+    if suit == t or _EFFECTIVE_SUIT[t, y] != suit or _CARD_POINTS[x] != 0 or _CARD_POINTS[y] != 0:
+        return False
+    low, high = (x, y) if x < y else (y, x)  # plain cards: the codes rise with the rank
+    between = _HIGHER_IN_SUIT[low] & ~_HIGHER_IN_SUIT[high] & ~bit(high) & _SUIT_MASK[t, suit]
+    return between & ~own == ZERO
 
 
 @njit(cache=True)
@@ -249,10 +276,21 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
     bidding = (seat & 1) == (bidder & 1)
     game = _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, model, k)
     inference = n_calls > 0 and not expert_without(k, EXPERT_NO_INFERENCE)
+    # A candidate that plays out as an earlier one in every world (same_outcomes) is not solved: it would tie with
+    # that one, and the first among equals is kept.
+    same_as = np.full(n, -1, dtype=np.int64)
+    for a in range(n):
+        for e in range(a):
+            if same_as[e] < 0 and trumps[e] == trumps[a] and same_outcomes(keeps[a], keeps[e], trumps[a],
+                                                                          own9 | kitty):
+                same_as[a] = e
+                break
     for _ in range(expert_worlds(k)):
         deal_world(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, inference,
                    hands)
         for a in range(n):
+            if same_as[a] >= 0:
+                continue
             t = trumps[a]
             for s in range(4):
                 known[s] = hands[s]
@@ -265,6 +303,10 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
             win, v = _seat_value(values[a], game, bidding)
             wins[a] += win
             points[a] += v
+    for a in range(n):
+        if same_as[a] >= 0:
+            wins[a] = wins[same_as[a]]
+            points[a] = points[same_as[a]]
     return _best(wins, points, n)
 
 
