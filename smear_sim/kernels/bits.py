@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
@@ -24,6 +25,20 @@ def _cttz(typingctx, x):
         return builder.cttz(args[0], context.get_constant(types.boolean, True))
 
     return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def nonnegative(typingctx, x):
+    """``x`` (an ``int64``), with LLVM told that it is not negative (``llvm.assume``). Numba checks every signed
+    array index for a negative value (and then counts from the end); an index LLVM knows to be non-negative loses
+    that check. The caller must be sure: a negative ``x`` is undefined behaviour."""
+    def codegen(context, builder, signature, args):
+        value = args[0]
+        assume = builder.module.declare_intrinsic("llvm.assume", fnty=ir.FunctionType(ir.VoidType(), [ir.IntType(1)]))
+        builder.call(assume, [builder.icmp_signed(">=", value, ir.Constant(value.type, 0))])
+        return value
+
+    return types.int64(types.int64), codegen
 
 
 @njit(cache=True, inline="always")
