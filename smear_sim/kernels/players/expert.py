@@ -279,10 +279,10 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
     # A candidate that plays out as an earlier one in every world (same_outcomes) is not solved: it would tie with
     # that one, and the first among equals is kept.
     same_as = np.full(n, -1, dtype=np.int64)
+    own = own9 | kitty
     for a in range(n):
         for e in range(a):
-            if same_as[e] < 0 and trumps[e] == trumps[a] and same_outcomes(keeps[a], keeps[e], trumps[a],
-                                                                          own9 | kitty):
+            if same_as[e] < 0 and trumps[e] == trumps[a] and same_outcomes(keeps[a], keeps[e], trumps[a], own):
                 same_as[a] = e
                 break
     for _ in range(expert_worlds(k)):
