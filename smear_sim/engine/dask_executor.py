@@ -20,8 +20,6 @@ Numba on workers:
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import inspect
 import itertools
 import math
@@ -96,15 +94,13 @@ class IgnoreInterrupts(WorkerPlugin):
             signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-@functools.cache
 def source_digest() -> str:
-    """A digest of the code that decides the counts (``core`` and ``kernels``): equal on client and workers,
-    or the workers run other code."""
-    package = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256()
-    for path in sorted(p for part in ("core", "kernels") for p in (package / part).rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
+    """A digest of the code that decides the counts (``core``, ``kernels`` and the count player's weights): equal on
+    client and workers, or the workers run other code (:func:`smear_sim.kernels.source_stamp.source_digest`, which
+    keys the kernels' cache entries too)."""
+    from ..kernels.source_stamp import source_digest as kernels_digest  # imports Numba: only once there is work
+
+    return kernels_digest()
 
 
 def _machine() -> tuple | None:

@@ -1,0 +1,55 @@
+"""A cached kernel runs the code of the functions it calls as they are now, not as they were when it was cached."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from numba import njit
+
+import smear_sim
+from smear_sim.kernels import solver, source_stamp
+
+# The card points of the whole deck through ``card_points`` (scoring.py), which calls ``popcount`` (bits.py); and
+# whether the call compiled or loaded from the cache.
+_CALL = """
+import numpy as np
+from smear_sim.kernels.scoring import card_points
+print(card_points(np.uint64((1 << 54) - 1)), sum(card_points.stats.cache_hits.values()))
+"""
+_BROKEN_POPCOUNT = "\n\n@njit(cache=True, inline='always')\ndef popcount(mask):\n    return 0\n"
+
+
+def _run(root: Path, cache: Path) -> tuple[int, int]:
+    env = os.environ | {"PYTHONPATH": str(root), "NUMBA_CACHE_DIR": str(cache)}
+    done = subprocess.run([sys.executable, "-c", _CALL], cwd=root, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    points, hits = done.stdout.split()
+    return int(points), int(hits)
+
+
+def test_a_kernel_cached_before_a_function_it_calls_changed_runs_the_new_code(tmp_path):
+    package = Path(smear_sim.__file__).resolve().parent
+    shutil.copytree(package, tmp_path / "smear_sim", ignore=shutil.ignore_patterns("__pycache__"))
+    cache = tmp_path / "cache"
+    points, hits = _run(tmp_path, cache)
+    assert points > 0 and hits == 0  # compiled, and cached
+    assert _run(tmp_path, cache) == (points, 1)  # loaded from the cache
+    with open(tmp_path / "smear_sim" / "kernels" / "bits.py", "a") as bits:  # only the callee's file changes
+        bits.write(_BROKEN_POPCOUNT)
+    assert _run(tmp_path, cache) == (0, 0)  # compiled again, with the new popcount
+
+
+@njit(cache=True)
+def _outside(x):
+    return x + 1
+
+
+def test_only_the_package_functions_are_keyed_by_the_kernels_source():
+    stamp = solver._search._cache._impl.locator.get_source_stamp()
+    assert stamp[1] == source_stamp.source_digest() and len(stamp[1]) == 64
+    assert not isinstance(_outside._cache._impl.locator, source_stamp.PackageStampLocator)
