@@ -20,6 +20,9 @@ import functools
 import hashlib
 from pathlib import Path
 
+# Numba whole first: importing its submodule alone takes that submodule's import lock before Numba's own, and a thread
+# importing Numba meanwhile (a server's warm-up) then met a half-made ``numba.core.caching``.
+import numba  # noqa: F401
 from numba.core import caching
 
 __all__ = ["PACKAGE", "source_digest", "stamp_kernel_caches"]

@@ -53,3 +53,33 @@ def test_only_the_package_functions_are_keyed_by_the_kernels_source():
     stamp = solver._search._cache._impl.locator.get_source_stamp()
     assert stamp[1] == source_stamp.source_digest() and len(stamp[1]) == 64
     assert not isinstance(_outside._cache._impl.locator, source_stamp.PackageStampLocator)
+
+
+# Numba imported in one thread while another imports the kernels (as a server's warm-up does beside its requests).
+_BESIDE = """
+import threading
+errors = []
+def run(target):
+    try:
+        target()
+    except Exception as exc:
+        errors.append(repr(exc))
+def numba():
+    from numba.core.dispatcher import Dispatcher
+def kernels():
+    from smear_sim.kernels import rng
+threads = [threading.Thread(target=run, args=(target,)) for target in (numba, kernels)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(errors)
+"""
+
+
+def test_the_kernels_import_while_another_thread_imports_numba():
+    """Installing the locator imports Numba in full first: importing ``numba.core.caching`` alone raced a thread
+    importing Numba (an ImportError in 12 of 12 runs before)."""
+    for _ in range(3):
+        done = subprocess.run([sys.executable, "-c", _BESIDE], capture_output=True, text=True, timeout=120)
+        assert (done.returncode, done.stdout.strip()) == (0, "[]"), done.stderr
