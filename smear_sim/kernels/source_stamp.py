@@ -25,21 +25,21 @@ from pathlib import Path
 import numba  # noqa: F401
 from numba.core import caching
 
-__all__ = ["PACKAGE", "source_digest", "stamp_kernel_caches"]
+__all__ = ["PackageStampLocator", "source_digest", "stamp_kernel_caches"]
 
-PACKAGE = Path(__file__).resolve().parents[1]
+_PACKAGE = Path(__file__).resolve().parents[1]
 _KERNEL_PARTS = ("core", "kernels")  # the folders whose code a kernel can hold
 _COMPILED_DATA = ("data/count.json",)  # the data a kernel compiles in (the count player's weights)
 
 
 @functools.cache
-def source_digest(package: Path = PACKAGE) -> str:
-    """A SHA-256 of what kernels compile (the code of ``core`` and ``kernels`` under ``package``, and the count
-    player's weights): file names and contents, so equal on every machine that has the same code."""
+def source_digest() -> str:
+    """A SHA-256 of what kernels compile (the code of ``core`` and ``kernels``, and the count player's weights): file
+    names and contents, so equal on every machine that has the same code."""
     digest = hashlib.sha256()
-    paths = sorted(p for part in _KERNEL_PARTS for p in (package / part).rglob("*.py"))
-    for path in paths + [package / name for name in _COMPILED_DATA]:
-        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    paths = sorted(p for part in _KERNEL_PARTS for p in (_PACKAGE / part).rglob("*.py"))
+    for path in paths + [_PACKAGE / name for name in _COMPILED_DATA]:
+        digest.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
@@ -70,7 +70,7 @@ class PackageStampLocator(caching._CacheLocator):
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if not Path(py_file).resolve().is_relative_to(PACKAGE):
+        if not Path(py_file).resolve().is_relative_to(_PACKAGE):
             return None
         for numba_class in _locator_classes():
             if numba_class is not cls:

@@ -59,6 +59,5 @@ def test_serve_prints_its_address_answers_and_stops_cleanly_on_ctrl_c(tmp_path):
         server.kill()
     assert server.returncode == 0
     said = [line for line in err.splitlines() if line != COMPILING]  # the warm-up says so where the cache is cold
-    assert said == [f"note: {tmp_path} has none of bid_table.npz, by_position.csv and equity.csv, so the "
-                                "tables view will be empty; give --results DIR or make them with 'smear-sim report'",
-                                "smear-sim: stopped"]
+    assert said == [f"note: {tmp_path} has none of bid_table.npz, by_position.csv and equity.csv, so the tables "
+                    "view will be empty; give --results DIR or make them with 'smear-sim report'", "smear-sim: stopped"]
