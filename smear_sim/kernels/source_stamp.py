@@ -70,8 +70,8 @@ class PackageStampLocator(caching._CacheLocator):
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if not Path(py_file).resolve().is_relative_to(_PACKAGE):
-            return None
+        if not (_PACKAGE.is_dir() and Path(py_file).resolve().is_relative_to(_PACKAGE)):
+            return None  # not this package's, or the package is inside a zip file, which Numba stamps as a whole
         for numba_class in _locator_classes():
             if numba_class is not cls:
                 inner = numba_class.from_function(py_func, py_file)
