@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from smear_sim.kernels.source_stamp import stamp_kernel_caches
+
 # Test helpers (random_hands) live beside the tests.
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -13,6 +15,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 # own (in CI, where the project is installed, that was a minute per notebook).
 SOURCE = str(Path(__file__).resolve().parent.parent)
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [SOURCE, os.environ.get("PYTHONPATH")]))
+
+# The tests' own cached kernels call the package's: key their cache entries by the package's kernel source too, so that
+# none keeps a kernel's old code (smear_sim/kernels/source_stamp.py).
+stamp_kernel_caches(Path(__file__).parent)
 
 
 @pytest.fixture(scope="session")

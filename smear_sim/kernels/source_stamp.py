@@ -11,7 +11,7 @@ digest of every file whose code a kernel can hold (``core`` and ``kernels``, and
 compiles in). Change any of them and each kernel compiles afresh once, then loads from the cache again. Numba picks a
 function's cache locator as the function is decorated, from a list in its caching module, so this package's
 ``__init__`` installs the locator before any kernel module runs. Functions outside the package keep Numba's own
-locators.
+locators, unless their folder is named to :func:`stamp_kernel_caches` (the tests' conftest names theirs).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ __all__ = ["PackageStampLocator", "source_digest", "stamp_kernel_caches"]
 _PACKAGE = Path(__file__).resolve().parents[1]
 _KERNEL_PARTS = ("core", "kernels")  # the folders whose code a kernel can hold
 _COMPILED_DATA = ("data/count.json",)  # the data a kernel compiles in (the count player's weights)
+_STAMPED = [_PACKAGE]  # the folders whose cached functions are keyed by source_digest()
 
 
 @functools.cache
@@ -70,7 +71,8 @@ class PackageStampLocator(caching._CacheLocator):
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if not (_PACKAGE.is_dir() and Path(py_file).resolve().is_relative_to(_PACKAGE)):
+        path = Path(py_file).resolve()
+        if not (_PACKAGE.is_dir() and any(path.is_relative_to(folder) for folder in _STAMPED)):
             return None  # not this package's, or the package is inside a zip file, which Numba stamps as a whole
         for numba_class in _locator_classes():
             if numba_class is not cls:
@@ -80,8 +82,12 @@ class PackageStampLocator(caching._CacheLocator):
         return None
 
 
-def stamp_kernel_caches() -> None:
-    """Put :class:`PackageStampLocator` first among Numba's cache locators (once)."""
+def stamp_kernel_caches(*folders: Path) -> None:
+    """Put :class:`PackageStampLocator` first among Numba's cache locators (once), and key the cached functions of
+    ``folders`` too: code outside the package whose kernels call the package's (the tests' own)."""
+    for folder in folders:
+        if Path(folder).resolve() not in _STAMPED:
+            _STAMPED.append(Path(folder).resolve())
     classes = _locator_classes()
     if PackageStampLocator not in classes:
         classes.insert(0, PackageStampLocator)

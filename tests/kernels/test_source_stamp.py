@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -45,14 +46,19 @@ def test_a_kernel_cached_before_a_function_it_calls_changed_runs_the_new_code(tm
 
 
 @njit(cache=True)
-def _outside(x):
+def _in_the_tests(x):
     return x + 1
 
 
-def test_only_the_package_functions_are_keyed_by_the_kernels_source():
+def test_the_package_and_the_tests_functions_are_keyed_by_the_kernels_source_and_no_others(tmp_path):
     stamp = solver._search._cache._impl.locator.get_source_stamp()
     assert stamp[1] == source_stamp.source_digest() and len(stamp[1]) == 64
-    assert not isinstance(_outside._cache._impl.locator, source_stamp.PackageStampLocator)
+    assert isinstance(_in_the_tests._cache._impl.locator, source_stamp.PackageStampLocator)  # tests/conftest.py
+    (tmp_path / "elsewhere.py").write_text("from numba import njit\n\n\n@njit(cache=True)\ndef f(x):\n    return x\n")
+    spec = importlib.util.spec_from_file_location("elsewhere", tmp_path / "elsewhere.py")
+    elsewhere = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(elsewhere)
+    assert not isinstance(elsewhere.f._cache._impl.locator, source_stamp.PackageStampLocator)
 
 
 # Numba imported in one thread while another imports the kernels (as a server's warm-up does beside its requests).
