@@ -72,8 +72,8 @@ class PackageStampLocator(caching._CacheLocator):
     @classmethod
     def from_function(cls, py_func, py_file):
         path = Path(py_file).resolve()
-        if not (_PACKAGE.is_dir() and any(path.is_relative_to(folder) for folder in _STAMPED)):
-            return None  # not this package's, or the package is inside a zip file, which Numba stamps as a whole
+        if not any(path.is_relative_to(folder) for folder in _STAMPED):
+            return None
         for numba_class in _locator_classes():
             if numba_class is not cls:
                 inner = numba_class.from_function(py_func, py_file)
@@ -85,9 +85,11 @@ class PackageStampLocator(caching._CacheLocator):
 def stamp_kernel_caches(*folders: Path) -> None:
     """Put :class:`PackageStampLocator` first among Numba's cache locators (once), and key the cached functions of
     ``folders`` too: code outside the package whose kernels call the package's (the tests' own)."""
-    for folder in folders:
-        if Path(folder).resolve() not in _STAMPED:
-            _STAMPED.append(Path(folder).resolve())
+    if not _PACKAGE.is_dir():
+        return  # the package is inside a zip file, which Numba stamps as a whole
+    for folder in (Path(f).resolve() for f in folders):
+        if folder not in _STAMPED:
+            _STAMPED.append(folder)
     classes = _locator_classes()
     if PackageStampLocator not in classes:
         classes.insert(0, PackageStampLocator)
