@@ -25,8 +25,12 @@ value of its outcome instead (a table over the bidding team's points and the oth
 failed): the expert player searches P(win the game) that way. The bounds below then take the lowest and the highest
 value over every way the points still open can fall, so the searches stay exact for any table.
 
-The last trick is played out without branching (each hand holds one card), and a position is not
-searched when the points still undecided cannot change its value (:func:`_bounds`).
+A position is not searched when the points still undecided cannot change its value (:func:`_bounds`). A trump
+that no card of the other team can beat counts as taken by its holder's team there (:func:`_sure_takes`): it will
+be played, and take its trick or lose it to a partner. That decides the jack, and some of Game's card points, tricks
+before they fall (18% fewer nodes). A trick boundary with two tricks left is valued in plain loops, with the last
+trick played out (:func:`_two_tricks`): the last two tricks held 57% of the search's nodes, each of which copies a
+state. The last trick, where the search meets it, is played out without branching.
 
 :func:`new_solver` allocates a solver's working arrays once; :func:`solve` reuses them, so a player can
 solve many positions without allocating. A solver is used by one thread at a time. The search keeps one
@@ -76,7 +80,7 @@ from .bits import ONE, ZERO, bit, has, lowest_card, nonnegative, popcount
 from .rng import mix64
 from .scoring import card_points, score_state
 from .state import apply_card, legal_cards, mask_at, play_card, to_play
-from .trick import beats, legal_mask
+from .trick import beats, card_key, legal_mask
 
 _TRUMP_MASK = TABLES.trump_mask
 _TRUMP_CARDS = TABLES.trump_cards
@@ -86,6 +90,8 @@ _HIGHER_TRUMPS = TABLES.higher_trumps
 _HIGHER_IN_SUIT = TABLES.higher_in_suit
 _SUIT_MASK = TABLES.suit_mask
 _CARD_POINTS = TABLES.card_points
+_POINT_CARDS = np.uint64(sum(1 << c for c in range(54) if TABLES.card_points[c] > 0))
+_JOKERS = np.uint64((1 << HIGH_JOKER) | (1 << LOW_JOKER))
 
 INF = 1 << 40  # above any value: points, or a leaf table's (the expert's P(win) in fixed point, points below it)
 TT_BITS = 16
@@ -93,8 +99,8 @@ MAX_DEPTH = 26
 # Columns of the transposition table.
 _K1, _K2, _LO, _HI, _MOVE, _GEN = 0, 1, 2, 3, 4, 5
 # Fields of the solver's context array.
-_GEN_NOW, _NODES, _RELEVANT, _NEUTRAL, _TEAM, _TT_MASK, _OURS, _THEIRS, _NOBODY, _TAKERS, _LEAVES = range(11)
-_CTX_SIZE = 11
+_GEN_NOW, _NODES, _RELEVANT, _NEUTRAL, _TEAM, _TT_MASK, _OURS, _THEIRS, _NOBODY, _TAKERS, _LEAVES, _SURE = range(12)
+_CTX_SIZE = 12
 # The leaf table (:func:`use_leaf_values`): LEAF_POINTS * won + other for a bid made or set, where ``won`` is the
 # bidding team's points and ``other`` the other team's; then the moon failed and made. After it, the solver keeps
 # the table's lowest and highest value over the ways the open points can fall, as
@@ -294,11 +300,34 @@ def _fixed_awards(hs, rules, ctx):
     ctx[_THEIRS] = theirs
     ctx[_NOBODY] = n_points - 1 - ours - theirs - popcount(takers)  # the rest, less Game
     ctx[_TAKERS] = np.int64(takers)
+    ctx[_SURE] = np.int64(_TRUMP_MASK[t] & (takers | _POINT_CARDS))
 
 
 @njit(cache=True, inline="always")
-def _bounds(taken0, taken1, out, p0, p1, team, bid, fixed_ours, fixed_theirs, fixed_nobody, takers, target,
-            moon_in_play, leaves, by_table):
+def _sure_takes(team0, team1, candidates, t):
+    """``(sure0, sure1)``: the cards of ``candidates`` (trumps) that team 0 (team 1) holds and will take, whatever
+    is played: no card of the other team can beat them. Every held card is played, and a trump loses its trick
+    only to a higher trump, or a joker to the other joker played before it."""
+    sure0 = ZERO
+    sure1 = ZERO
+    m = candidates & (team0 | team1)
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        threats = _HIGHER_TRUMPS[t, c]
+        if c >= HIGH_JOKER:
+            threats |= _JOKERS
+        if has(team0, c):
+            if threats & team1 == ZERO:
+                sure0 |= bit(c)
+        elif threats & team0 == ZERO:
+            sure1 |= bit(c)
+    return sure0, sure1
+
+
+@njit(cache=True, inline="always")
+def _bounds(taken0, taken1, sure0, sure1, out, p0, p1, team, bid, fixed_ours, fixed_theirs, fixed_nobody, takers,
+            target, moon_in_play, leaves, by_table):
     """``(worst, best)``: bounds on the final value that hold whatever is played from a position where the
     teams have taken ``taken0``/``taken1`` (``p0``/``p1`` card points) and ``out`` is still out.
 
@@ -308,14 +337,18 @@ def _bounds(taken0, taken1, out, p0, p1, team, bid, fixed_ours, fixed_theirs, fi
     value never falls as the bidding team wins more points or the other team fewer. A leaf table
     (``by_table``) has its bounds over every way the open points can fall worked out in ``leaves``.
     """
-    ours_taken = taken1 if team else taken0
-    theirs_taken = taken0 if team else taken1
-    ours = fixed_ours + popcount(takers & ours_taken)
-    theirs = fixed_theirs + popcount(takers & theirs_taken)
-    open_points = popcount(takers & ~taken0 & ~taken1)
+    won0 = taken0 | sure0
+    won1 = taken1 | sure1
+    ours_won = won1 if team else won0
+    theirs_won = won0 if team else won1
+    ours = fixed_ours + popcount(takers & ours_won)
+    theirs = fixed_theirs + popcount(takers & theirs_won)
+    open_points = popcount(takers & ~won0 & ~won1)
     nobody = fixed_nobody
-    p_ours, p_theirs = (p1, p0) if team else (p0, p1)
-    rest = card_points(out)
+    s0 = card_points(sure0)
+    s1 = card_points(sure1)
+    p_ours, p_theirs = (p1 + s1, p0 + s0) if team else (p0 + s0, p1 + s1)
+    rest = card_points(out) - s0 - s1
     if p_ours > p_theirs + rest:
         ours += 1
     elif p_theirs > p_ours + rest:
@@ -344,6 +377,142 @@ def _bounds(taken0, taken1, out, p0, p1, team, bid, fixed_ours, fixed_theirs, fi
 
 
 @njit(cache=True, inline="always")
+def _winner(c0, c1, c2, c3, t):
+    """The place (0 to 3, from the leader) of the card that takes a trick played ``c0, c1, c2, c3`` in turn."""
+    led = _EFFECTIVE_SUIT[t, c0]
+    key = card_key(c0, t, led)
+    trick = bit(c0)
+    place = 0
+    if beats(c1, t, led, key, trick):
+        place = 1
+        key = card_key(c1, t, led)
+    trick |= bit(c1)
+    if beats(c2, t, led, key, trick):
+        place = 2
+        key = card_key(c2, t, led)
+    trick |= bit(c2)
+    if beats(c3, t, led, key, trick):
+        place = 3
+    return place
+
+
+@njit(cache=True, inline="always")
+def _at(k, x0, x1, x2, x3):
+    k &= 3
+    return x0 if k == 0 else (x1 if k == 1 else (x2 if k == 2 else x3))
+
+
+@njit(cache=True, inline="always")
+def _two_tricks_line(c0, c1, c2, c3, r0, r1, r2, r3, leader, t, taken0, taken1, p0, p1, all_points, team, bid,
+                     fixed_ours, fixed_theirs, fixed_nobody, takers, target, moon_in_play, leaves, by_table):
+    """The value of the hand when the trick in progress is played ``c0..c3`` (from ``leader``) and the last trick
+    is then played ``r0..r3`` (each seat's last card, in the same places): :func:`_bounds` of the finished hand,
+    which is exact once nothing is out."""
+    trick5 = bit(c0) | bit(c1) | bit(c2) | bit(c3)
+    first = _winner(c0, c1, c2, c3, t)
+    w5 = (leader + first) & 3
+    w6 = (w5 + _winner(_at(first, r0, r1, r2, r3), _at(first + 1, r0, r1, r2, r3), _at(first + 2, r0, r1, r2, r3),
+                       _at(first + 3, r0, r1, r2, r3), t)) & 3
+    trick6 = bit(r0) | bit(r1) | bit(r2) | bit(r3)
+    points5 = card_points(trick5)
+    points6 = all_points - points5
+    if w5 & 1:
+        taken1 |= trick5
+        p1 += points5
+    else:
+        taken0 |= trick5
+        p0 += points5
+    if w6 & 1:
+        taken1 |= trick6
+        p1 += points6
+    else:
+        taken0 |= trick6
+        p0 += points6
+    return _bounds(taken0, taken1, ZERO, ZERO, ZERO, p0, p1, team, bid, fixed_ours, fixed_theirs, fixed_nobody,
+                   takers, target, moon_in_play, leaves, by_table)[0]
+
+
+@njit(cache=True, inline="always")
+def _two_tricks(stack, b, alpha, beta, anytime, taken0, taken1, p0, p1, team, fixed_ours, fixed_theirs,
+                fixed_nobody, takers, target, moon_in_play, leaves, by_table):
+    """The value (fail-soft in the window ``alpha, beta``) of the state at ``stack[b:]``, a trick boundary with two
+    tricks left: alpha-beta over the first of them in plain loops, the last played out, with no state copied."""
+    t = stack[b + ST_TRUMP]
+    bid = stack[b + ST_BID]
+    leader = stack[b + ST_LEADER]
+    h0 = mask_at(stack, b + ST_HANDS + leader)
+    h1 = mask_at(stack, b + ST_HANDS + ((leader + 1) & 3))
+    h2 = mask_at(stack, b + ST_HANDS + ((leader + 2) & 3))
+    h3 = mask_at(stack, b + ST_HANDS + ((leader + 3) & 3))
+    all_points = card_points(h0 | h1 | h2 | h3)
+    max0 = (leader & 1) == team  # the leader's team and the third seat's; the others minimise
+    best0 = -INF if max0 else INF
+    a0 = alpha
+    b0 = beta
+    m0 = h0
+    while m0:
+        c0 = lowest_card(m0)
+        m0 &= m0 - ONE
+        led = _EFFECTIVE_SUIT[t, c0]
+        best1 = INF if max0 else -INF
+        a1 = a0
+        b1 = b0
+        m1 = legal_mask(h1, t, led, anytime)
+        while m1:
+            c1 = lowest_card(m1)
+            m1 &= m1 - ONE
+            best2 = -INF if max0 else INF
+            a2 = a1
+            b2 = b1
+            m2 = legal_mask(h2, t, led, anytime)
+            while m2:
+                c2 = lowest_card(m2)
+                m2 &= m2 - ONE
+                best3 = INF if max0 else -INF
+                m3 = legal_mask(h3, t, led, anytime)
+                while m3:
+                    c3 = lowest_card(m3)
+                    m3 &= m3 - ONE
+                    v = _two_tricks_line(c0, c1, c2, c3, lowest_card(h0 & ~bit(c0)), lowest_card(h1 & ~bit(c1)),
+                                         lowest_card(h2 & ~bit(c2)), lowest_card(h3 & ~bit(c3)),
+                                         leader, t, taken0, taken1, p0, p1, all_points, team, bid, fixed_ours,
+                                         fixed_theirs, fixed_nobody, takers, target, moon_in_play, leaves, by_table)
+                    if max0:  # the fourth seat minimises
+                        best3 = min(best3, v)
+                        if best3 <= a2:
+                            break
+                    else:
+                        best3 = max(best3, v)
+                        if best3 >= b2:
+                            break
+                if max0:
+                    best2 = max(best2, best3)
+                    a2 = max(a2, best2)
+                else:
+                    best2 = min(best2, best3)
+                    b2 = min(b2, best2)
+                if a2 >= b2:
+                    break
+            if max0:
+                best1 = min(best1, best2)
+                b1 = min(b1, best1)
+            else:
+                best1 = max(best1, best2)
+                a1 = max(a1, best1)
+            if a1 >= b1:
+                break
+        if max0:
+            best0 = max(best0, best1)
+            a0 = max(a0, best0)
+        else:
+            best0 = min(best0, best1)
+            b0 = min(b0, best0)
+        if a0 >= b0:
+            break
+    return best0
+
+
+@njit(cache=True, inline="always")
 def _leaf(stack, rules, rec, b, leaves, by_table):
     """The value of the finished hand at ``stack[b:]``: its points (:func:`score_state`), or the leaf table's
     value of its outcome."""
@@ -355,6 +524,25 @@ def _leaf(stack, rules, rec, b, leaves, by_table):
         return leaves[LEAF_MOON_MADE] if rec[REC_MOON] == 1 else leaves[LEAF_MOON_FAILED]
     team = stack[b + ST_BIDDER] & 1
     return leaves[rec[REC_POINTS + team] * LEAF_POINTS + rec[REC_POINTS + 1 - team]]
+
+
+@njit(cache=True, inline="always")
+def _store(tt, index, k1, k2, gen, value, alpha, beta, move):
+    """Record in the table what a search of the window ``alpha, beta`` that returned ``value`` proved."""
+    if not (tt[index, _GEN] == gen and tt[index, _K1] == k1 and tt[index, _K2] == k2):
+        tt[index, _K1] = k1
+        tt[index, _K2] = k2
+        tt[index, _GEN] = gen
+        tt[index, _LO] = -INF
+        tt[index, _HI] = INF
+    if value <= alpha:
+        tt[index, _HI] = min(tt[index, _HI], value)
+    elif value >= beta:
+        tt[index, _LO] = max(tt[index, _LO], value)
+    else:
+        tt[index, _LO] = value
+        tt[index, _HI] = value
+    tt[index, _MOVE] = move
 
 
 @njit(cache=True)
@@ -379,6 +567,7 @@ def _search(solver, rules, root, alpha, beta):
     fixed_theirs = ctx[_THEIRS]
     fixed_nobody = ctx[_NOBODY]
     takers = np.uint64(ctx[_TAKERS])
+    sure_candidates = np.uint64(ctx[_SURE])
     nodes = 0
     d = root
     entering = True  # start node d with the window (alpha, beta); else return ``value`` to its parent
@@ -404,8 +593,12 @@ def _search(solver, rules, root, alpha, beta):
                 taken1 = mask_at(stack, b + ST_TAKEN + 1)
                 p0 = card_points(taken0)
                 p1 = card_points(taken1)
-                worst, best = _bounds(taken0, taken1, out, p0, p1, team, stack[b + ST_BID], fixed_ours,
-                                      fixed_theirs, fixed_nobody, takers, target, moon_in_play, leaves, by_table)
+                team0 = mask_at(stack, b + ST_HANDS) | mask_at(stack, b + ST_HANDS + 2)
+                team1 = mask_at(stack, b + ST_HANDS + 1) | mask_at(stack, b + ST_HANDS + 3)
+                sure0, sure1 = _sure_takes(team0, team1, sure_candidates & out, t)
+                worst, best = _bounds(taken0, taken1, sure0, sure1, out, p0, p1, team, stack[b + ST_BID],
+                                      fixed_ours, fixed_theirs, fixed_nobody, takers, target, moon_in_play, leaves,
+                                      by_table)
                 if worst >= beta or worst == best:
                     known = True
                     value = worst
@@ -438,6 +631,11 @@ def _search(solver, rules, root, alpha, beta):
                             alpha = max(alpha, lo)
                             beta = min(beta, hi)
                             tt_move = tt[index, _MOVE]
+                    if tricks_done == 4 and not known:
+                        known = True
+                        value = _two_tricks(stack, b, alpha, beta, anytime, taken0, taken1, p0, p1, team, fixed_ours,
+                                            fixed_theirs, fixed_nobody, takers, target, moon_in_play, leaves, by_table)
+                        _store(tt, index, k1, k2, gen, value, alpha, beta, -1)
             if known:
                 entering = False
                 continue
@@ -496,22 +694,8 @@ def _search(solver, rules, root, alpha, beta):
                 value = frames[d, _F_BEST]  # searched: record its bounds in the table
                 index = frames[d, _F_INDEX]
                 if index >= 0:
-                    k1 = frames[d, _F_K1]
-                    k2 = frames[d, _F_K2]
-                    if not (tt[index, _GEN] == gen and tt[index, _K1] == k1 and tt[index, _K2] == k2):
-                        tt[index, _K1] = k1
-                        tt[index, _K2] = k2
-                        tt[index, _GEN] = gen
-                        tt[index, _LO] = -INF
-                        tt[index, _HI] = INF
-                    if value <= frames[d, _F_ALPHA0]:
-                        tt[index, _HI] = min(tt[index, _HI], value)
-                    elif value >= frames[d, _F_BETA0]:
-                        tt[index, _LO] = max(tt[index, _LO], value)
-                    else:
-                        tt[index, _LO] = value
-                        tt[index, _HI] = value
-                    tt[index, _MOVE] = frames[d, _F_BEST_MOVE]
+                    _store(tt, index, frames[d, _F_K1], frames[d, _F_K2], gen, value, frames[d, _F_ALPHA0],
+                           frames[d, _F_BETA0], frames[d, _F_BEST_MOVE])
                 continue
         # search the next move of node d
         c = frames[d, _F_CARDS + frames[d, _F_NEXT]]

@@ -139,6 +139,30 @@ def test_solver_valuing_a_leaf_table_matches_reference_minimax(name):
     assert checked == 150
 
 
+@pytest.mark.parametrize("name", list(RULE_SETS))
+def test_the_value_of_a_trick_boundary_with_two_tricks_left_matches_reference_minimax(name):
+    """The search values such a position in plain loops (``_two_tricks``), not node by node: here it is the root,
+    searched with every window MTD(f) tries, by points and by a leaf table."""
+    rules = RULE_SETS[name]
+    array = rules.to_array()
+    r = random.Random(f"two tricks {name}")
+    sv = solver.new_solver(10)
+    checked = 0
+    while checked < 150:
+        record = random_record(rules, r)
+        if "plays" not in record:
+            continue
+        record["plays"] = record["plays"][:16]
+        position = replay_position(parse_record(record, partial=True))
+        assert solver.solve_value(sv, hand_state(position), array, r.randrange(-8, 9)) == reference_minimax(
+            position)[0], position
+        table = _random_table(r)
+        solver.use_leaf_values(sv, table)
+        assert solver.solve_value(sv, hand_state(position), array) == reference_minimax(position, table)[0], position
+        solver.use_points(sv)
+        checked += 1
+
+
 # -- oracle 2: plain minimax over the kernel state ----------------------------------------------------------
 
 
