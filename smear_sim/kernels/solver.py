@@ -432,6 +432,19 @@ def _two_tricks_line(c0, c1, c2, c3, r0, r1, r2, r3, leader, t, taken0, taken1, 
                    takers, target, moon_in_play, leaves, by_table)[0]
 
 
+@njit(cache=True, inline="always")
+def _back_up(maximize, best, alpha, beta, value):
+    """A child's ``value`` taken into its node: the node's best value so far and its window, as alpha-beta keeps them
+    (the node is searched once ``alpha >= beta``)."""
+    if maximize:
+        best = max(best, value)
+        alpha = max(alpha, best)
+    else:
+        best = min(best, value)
+        beta = min(beta, best)
+    return best, alpha, beta
+
+
 @njit(cache=True)
 def _two_tricks(h0, h1, h2, h3, leader, t, bid, alpha, beta, anytime, taken0, taken1, team, fixed_ours, fixed_theirs,
                 fixed_nobody, takers, target, moon_in_play, leaves, by_table):
@@ -466,6 +479,8 @@ def _two_tricks(h0, h1, h2, h3, leader, t, bid, alpha, beta, anytime, taken0, ta
                 c2 = lowest_card(m2)
                 m2 &= m2 - ONE
                 best3 = INF if max0 else -INF
+                a3 = a2
+                b3 = b2
                 m3 = legal_mask(h3, t, led, anytime)
                 while m3:
                     c3 = lowest_card(m3)
@@ -474,36 +489,16 @@ def _two_tricks(h0, h1, h2, h3, leader, t, bid, alpha, beta, anytime, taken0, ta
                                          lowest_card(h2 & ~bit(c2)), lowest_card(h3 & ~bit(c3)),
                                          leader, t, taken0, taken1, p0, p1, all_points, team, bid, fixed_ours,
                                          fixed_theirs, fixed_nobody, takers, target, moon_in_play, leaves, by_table)
-                    if max0:  # the fourth seat minimises
-                        best3 = min(best3, v)
-                        if best3 <= a2:
-                            break
-                    else:
-                        best3 = max(best3, v)
-                        if best3 >= b2:
-                            break
-                if max0:
-                    best2 = max(best2, best3)
-                    a2 = max(a2, best2)
-                else:
-                    best2 = min(best2, best3)
-                    b2 = min(b2, best2)
+                    best3, a3, b3 = _back_up(not max0, best3, a3, b3, v)
+                    if a3 >= b3:
+                        break
+                best2, a2, b2 = _back_up(max0, best2, a2, b2, best3)
                 if a2 >= b2:
                     break
-            if max0:
-                best1 = min(best1, best2)
-                b1 = min(b1, best1)
-            else:
-                best1 = max(best1, best2)
-                a1 = max(a1, best1)
+            best1, a1, b1 = _back_up(not max0, best1, a1, b1, best2)
             if a1 >= b1:
                 break
-        if max0:
-            best0 = max(best0, best1)
-            a0 = max(a0, best0)
-        else:
-            best0 = min(best0, best1)
-            b0 = min(b0, best0)
+        best0, a0, b0 = _back_up(max0, best0, a0, b0, best1)
         if a0 >= b0:
             break
     return best0
