@@ -405,9 +405,9 @@ def _at(k, x0, x1, x2, x3):
 @njit(cache=True, inline="always")
 def _two_tricks_line(c0, c1, c2, c3, r0, r1, r2, r3, leader, t, taken0, taken1, p0, p1, all_points, team, bid,
                      fixed_ours, fixed_theirs, fixed_nobody, takers, target, moon_in_play, leaves, by_table):
-    """The value of the hand when the trick in progress is played ``c0..c3`` (from ``leader``) and the last trick
-    is then played ``r0..r3`` (each seat's last card, in the same places): :func:`_bounds` of the finished hand,
-    which is exact once nothing is out."""
+    """The value of the hand when the next trick is played ``c0..c3`` (from ``leader``) and the last trick then
+    ``r0..r3`` (each seat's last card, in the same places): :func:`_bounds` of the finished hand, which is exact
+    once nothing is out."""
     trick5 = bit(c0) | bit(c1) | bit(c2) | bit(c3)
     first = _winner(c0, c1, c2, c3, t)
     w5 = (leader + first) & 3
