@@ -90,7 +90,7 @@ _HIGHER_TRUMPS = TABLES.higher_trumps
 _HIGHER_IN_SUIT = TABLES.higher_in_suit
 _SUIT_MASK = TABLES.suit_mask
 _CARD_POINTS = TABLES.card_points
-_POINT_CARDS = np.uint64(sum(1 << c for c in range(54) if TABLES.card_points[c] > 0))
+_GAME_CARDS = np.uint64(sum(1 << c for c in range(54) if TABLES.card_points[c] > 0))  # those worth card points
 _JOKERS = np.uint64((1 << HIGH_JOKER) | (1 << LOW_JOKER))
 
 INF = 1 << 40  # above any value: points, or a leaf table's (the expert's P(win) in fixed point, points below it)
@@ -300,7 +300,7 @@ def _fixed_awards(hs, rules, ctx):
     ctx[_THEIRS] = theirs
     ctx[_NOBODY] = n_points - 1 - ours - theirs - popcount(takers)  # the rest, less Game
     ctx[_TAKERS] = np.int64(takers)
-    ctx[_SURE] = np.int64(_TRUMP_MASK[t] & (takers | _POINT_CARDS))
+    ctx[_SURE] = np.int64(_TRUMP_MASK[t] & (takers | _GAME_CARDS))
 
 
 @njit(cache=True, inline="always")
@@ -452,6 +452,8 @@ def _two_tricks(h0, h1, h2, h3, leader, t, bid, alpha, beta, anytime, taken0, ta
     lead and ``h0..h3`` the hands from the leader on: alpha-beta over the first of them in plain loops, the last
     played out, with no state copied. (Not inlined into the search: inlined, the solver took 20 s to compile
     instead of 15, for no speed.)"""
+    # The card points taken are worked out here, though the search has them: given as arguments, they made Numba
+    # compile this function twice (once with a literal type for them), 5 s more.
     p0 = card_points(taken0)
     p1 = card_points(taken1)
     all_points = card_points(h0 | h1 | h2 | h3)
