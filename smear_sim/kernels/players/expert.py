@@ -12,9 +12,9 @@ valued by the game.
   the heuristic's trump, that keep with its weakest freely chosen card swapped for each card it would discard. A
   defender with a choice of keep compares the heuristic's keep and the same swaps. Every candidate is played out
   double dummy on the same K worlds (the other seats keeping as ``heuristic`` does), and the best by value is kept;
-  ties go to the heuristic's choice. A candidate that must play out as an earlier one in every world (they differ
-  in a worthless plain card, with no card of another hand ranked between: :func:`same_outcomes`) is not solved
-  again.
+  ties go to the heuristic's choice. In a world where a candidate must play out as an earlier one (they differ in a
+  worthless plain card, with no card that another hand keeps ranked between: :func:`same_outcomes`), it takes that
+  one's value instead of being solved again.
 - **Card play to win the game.** Each legal card is solved double dummy on each world
   (:mod:`smear_sim.kernels.solver`) for the game: the solver's leaves are each outcome's P(win the game) from the
   score it leaves, read from the match-equity grid the equity tables carry
@@ -157,12 +157,12 @@ def candidate_keeps(hand, t, keep_score, out, n):
 
 
 @njit(cache=True)
-def same_outcomes(keep_a, keep_b, t, own):
-    """Whether keeping ``keep_a`` or ``keep_b`` (with trump ``t``) plays out the same in every world of a seat whose
-    own cards are ``own``: the keeps differ in one card each, both plain (not trump) and worth no card points, of one
-    suit, and every card of that suit ranked between them is the seat's own, so no other hand holds one. The two
-    cards then stand in the same order against every card of the other hands, and the seat never plays both to a
-    trick: every line of play, and its score, is the same with either."""
+def same_outcomes(keep_a, keep_b, t, free):
+    """Whether keeping ``keep_a`` or ``keep_b`` (with trump ``t``) plays out the same, where ``free`` holds every card
+    that no other hand holds (the seat's own cards, and in one world the cards nobody kept): the keeps differ in one
+    card each, both plain (not trump) and worth no card points, of one suit, and every card of that suit ranked
+    between them is in ``free``. The two cards then stand in the same order against every card of the other hands,
+    and the seat never plays both to a trick: every line of play, and its score, is the same with either."""
     only_a = keep_a & ~keep_b
     only_b = keep_b & ~keep_a
     if popcount(only_a) != 1 or popcount(only_b) != 1:
@@ -174,7 +174,7 @@ def same_outcomes(keep_a, keep_b, t, own):
         return False
     low, high = (x, y) if x < y else (y, x)  # plain cards: the codes rise with the rank
     between = _HIGHER_IN_SUIT[low] & ~_HIGHER_IN_SUIT[high] & ~bit(high) & _SUIT_MASK[t, suit]
-    return between & ~own == ZERO
+    return between & ~free == ZERO
 
 
 @njit(cache=True)
@@ -276,37 +276,34 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
     bidding = (seat & 1) == (bidder & 1)
     game = _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, model, k)
     inference = n_calls > 0 and not expert_without(k, EXPERT_NO_INFERENCE)
-    # A candidate that plays out as an earlier one in every world (same_outcomes) is not solved: it would tie with
-    # that one, and the first among equals is kept.
-    same_as = np.full(n, -1, dtype=np.int64)
-    own = own9 | kitty
-    for a in range(n):
-        for e in range(a):
-            if same_as[e] < 0 and trumps[e] == trumps[a] and same_outcomes(keeps[a], keeps[e], trumps[a], own):
-                same_as[a] = e
-                break
     for _ in range(expert_worlds(k)):
         deal_world(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, inference,
                    hands)
+        for s in range(4):
+            known[s] = hands[s]
+        known[bidder] |= hands[4]
         for a in range(n):
-            if same_as[a] >= 0:
-                continue
             t = trumps[a]
-            for s in range(4):
-                known[s] = hands[s]
-            known[bidder] |= hands[4]
+            held = ZERO  # the cards the other hands keep in this world
             for s in range(4):
                 kept[s] = keeps[a] if s == seat else heuristic_keep(known[s], t, keep_table[t])
-            start_play(st, kept, known, t, bidder, bid, score0, score1)
-            _set_auction(st, dealer, calls, n_calls)
-            values[a] = solve_value(solver, st, rules, values[a])
+                if s != seat:
+                    held |= kept[s]
+            # A candidate that plays out as an earlier one in this world (same_outcomes) has its value.
+            same_as = -1
+            for e in range(a):
+                if trumps[e] == t and same_outcomes(keeps[a], keeps[e], t, _DECK & ~held):
+                    same_as = e
+                    break
+            if same_as >= 0:
+                values[a] = values[same_as]
+            else:
+                start_play(st, kept, known, t, bidder, bid, score0, score1)
+                _set_auction(st, dealer, calls, n_calls)
+                values[a] = solve_value(solver, st, rules, values[a])
             win, v = _seat_value(values[a], game, bidding)
             wins[a] += win
             points[a] += v
-    for a in range(n):
-        if same_as[a] >= 0:
-            wins[a] = wins[same_as[a]]
-            points[a] = points[same_as[a]]
     return _best(wins, points, n)
 
 
