@@ -257,6 +257,39 @@ def test_searched_trump_and_keep_are_legal_and_reproducible():
     assert checked >= 3, checked  # most seeds' first hands reach a first lead
 
 
+def test_the_searched_trump_and_keep_is_the_candidate_of_best_total_over_its_worlds():
+    """trump_keep chooses among bidder_candidates by keep_values on the same stream: the highest total P(win), then
+    points, the first among equals; the first candidate is the heuristic's trump and keep."""
+    checked = 0
+    for seed in range(6):
+        found = first_lead(seed)
+        if found is None:
+            continue
+        hs, calls, hands = found
+        bidder, bid = int(hs[ST_BIDDER]), int(hs[ST_BID])
+        own = hands[bidder] | hands[4]
+        trumps = np.zeros(ke.MAX_CANDIDATES, dtype=np.int64)
+        keeps = np.zeros(ke.MAX_CANDIDATES, dtype=np.uint64)
+        n = ke.bidder_candidates(own, -1, ARRAY, KEEP, trumps, keeps)
+        first = int(ke.heuristic.trump(own, ARRAY))
+        assert (trumps[0], keeps[0]) == (first, ke.heuristic_keep(own, first, KEEP[first]))
+        if n < 2:
+            continue
+        checked += 1
+        wins = np.zeros((n, 4), dtype=np.int64)
+        points = np.zeros((n, 4), dtype=np.int64)
+        rng = np.array([stream_key(np.uint64(seed), 97)], dtype=np.uint64)
+        ke.keep_values(rng, bidder, hands[bidder], hands[4], bidder, trumps, keeps, n, 3, calls, 4, 0, 0, bid, ARRAY,
+                       KEEP, CODES, MODEL, 4, wins, points)
+        total = [(int(wins[a].sum()), int(points[a].sum())) for a in range(n)]
+        best = max(range(n), key=lambda a: (total[a], -a))
+        rng = np.array([stream_key(np.uint64(seed), 97)], dtype=np.uint64)
+        packed = int(ke.trump_keep(rng, hands[bidder], hands[4], bidder, -1, 3, calls, 4, 0, 0, bid, ARRAY, KEEP,
+                                   CODES, MODEL, 4))
+        assert (packed >> 56, packed & ((1 << 54) - 1)) == (trumps[best], keeps[best])
+    assert checked >= 2, checked
+
+
 def test_without_its_keep_it_leaves_trump_and_keep_to_the_heuristic():
     """``expert:K:no-keep`` searches neither: ZERO tells the hand to take the heuristic's trump and keep."""
     k = 2 + EXPERT_WITHOUT_SCALE * EXPERT_NO_KEEP

@@ -82,8 +82,8 @@ from ..worlds import deal_world, play_world
 from . import heuristic
 from .bids import EXPERT_NO_GAME, EXPERT_NO_INFERENCE, EXPERT_NO_KEEP, expert_without, expert_worlds
 
-__all__ = ["MAX_CANDIDATES", "POINTS_BELOW", "WIN_SCALE", "auction_world", "candidate_keeps", "game_leaves",
-           "game_part", "heuristic_keep", "keep", "play", "same_outcomes", "trump_keep"]
+__all__ = ["MAX_CANDIDATES", "POINTS_BELOW", "WIN_SCALE", "auction_world", "bidder_candidates", "candidate_keeps",
+           "game_leaves", "game_part", "heuristic_keep", "keep", "keep_values", "play", "same_outcomes", "trump_keep"]
 
 _DECK = (ONE << np.uint64(54)) - ONE
 _TRUMP_MASK = TABLES.trump_mask
@@ -260,13 +260,11 @@ def _best(wins, points, n):
 
 
 @njit(cache=True)
-def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid,
-                 rules, keep_table, policies, model, k):
+def keep_values(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid, rules,
+                keep_table, policies, model, k, wins, points):
     """Each candidate ``a`` (trump ``trumps[a]``, ``seat`` keeping ``keeps[a]``) played out double dummy on the
-    same worlds for ``seat``, as many as the parameter ``k`` says; returns the index of the best (module
-    docstring)."""
-    wins = np.zeros(n, dtype=np.int64)
-    points = np.zeros(n, dtype=np.int64)
+    same worlds for ``seat``, as many as the parameter ``k`` says: its value to the seat's team on world ``w`` into
+    ``wins[a, w]`` (P(win) in fixed point; 0 when it values points) and ``points[a, w]``."""
     values = np.zeros(n, dtype=np.int64)  # each candidate's value on the last world: the next world's first guess
     hands = np.zeros(5, dtype=np.uint64)
     known = np.zeros(4, dtype=np.uint64)
@@ -276,7 +274,7 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
     bidding = (seat & 1) == (bidder & 1)
     game = _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, model, k)
     inference = n_calls > 0 and not expert_without(k, EXPERT_NO_INFERENCE)
-    for _ in range(expert_worlds(k)):
+    for w in range(expert_worlds(k)):
         deal_world(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, inference,
                    hands)
         for s in range(4):
@@ -301,23 +299,24 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
                 start_play(st, kept, known, t, bidder, bid, score0, score1)
                 _set_auction(st, dealer, calls, n_calls)
                 values[a] = solve_value(solver, st, rules, values[a])
-            win, v = _seat_value(values[a], game, bidding)
-            wins[a] += win
-            points[a] += v
-    return _best(wins, points, n)
+            wins[a, w], points[a, w] = _seat_value(values[a], game, bidding)
 
 
 @njit(cache=True)
-def trump_keep(rng, own9, kitty, bidder, fixed_trump, dealer, calls, n_calls, score0, score1, bid, rules, keep_table,
-               policies, model, k):
-    """The bidder's trump and keep by search (module docstring), packed: the kept cards' mask with the trump in the
-    bits from 56. ``fixed_trump`` -1 lets it choose the trump, else only the keep is searched. ZERO when ``k`` leaves
-    the keep out (then the heuristic's trump and keep stand)."""
-    if expert_without(k, EXPERT_NO_KEEP):
-        return ZERO
-    hand = own9 | kitty
-    trumps = np.zeros(MAX_CANDIDATES, dtype=np.int64)
-    keeps = np.zeros(MAX_CANDIDATES, dtype=np.uint64)
+def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid,
+                 rules, keep_table, policies, model, k):
+    """The index of the best candidate by :func:`keep_values` totalled over the worlds (module docstring)."""
+    wins = np.zeros((n, expert_worlds(k)), dtype=np.int64)
+    points = np.zeros((n, expert_worlds(k)), dtype=np.int64)
+    keep_values(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid, rules,
+                keep_table, policies, model, k, wins, points)
+    return _best(wins.sum(axis=1), points.sum(axis=1), n)
+
+
+@njit(cache=True)
+def bidder_candidates(hand, fixed_trump, rules, keep_table, trumps, keeps):
+    """Write the bidder's trump-and-keep candidates for its 13 cards ``hand`` into ``trumps`` and ``keeps`` (module
+    docstring; ``fixed_trump`` -1 lets it choose the trump, else only the keep is searched); returns how many."""
     first = heuristic.trump(hand, rules) if fixed_trump < 0 else fixed_trump
     n = candidate_keeps(hand, first, keep_table[first], keeps, 0)
     for a in range(n):
@@ -328,6 +327,20 @@ def trump_keep(rng, own9, kitty, bidder, fixed_trump, dealer, calls, n_calls, sc
                 keeps[n] = heuristic_keep(hand, t, keep_table[t])
                 trumps[n] = t
                 n += 1
+    return n
+
+
+@njit(cache=True)
+def trump_keep(rng, own9, kitty, bidder, fixed_trump, dealer, calls, n_calls, score0, score1, bid, rules, keep_table,
+               policies, model, k):
+    """The bidder's trump and keep by search (module docstring), packed: the kept cards' mask with the trump in the
+    bits from 56. ``fixed_trump`` -1 lets it choose the trump, else only the keep is searched. ZERO when ``k`` leaves
+    the keep out (then the heuristic's trump and keep stand)."""
+    if expert_without(k, EXPERT_NO_KEEP):
+        return ZERO
+    trumps = np.zeros(MAX_CANDIDATES, dtype=np.int64)
+    keeps = np.zeros(MAX_CANDIDATES, dtype=np.uint64)
+    n = bidder_candidates(own9 | kitty, fixed_trump, rules, keep_table, trumps, keeps)
     best = 0
     if n > 1:
         best = _value_keeps(rng, bidder, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0,
