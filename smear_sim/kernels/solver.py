@@ -711,11 +711,9 @@ def _search(solver, rules, root, alpha, beta):
 
 
 @njit(cache=True)
-def _exact(solver, rules, d, guess):
-    """The exact value of the state at depth ``d`` by zero-window searches converging on it (MTD(f)),
-    starting at ``guess``; the table keeps what each search proved."""
-    lo = -INF
-    hi = INF
+def _exact(solver, rules, d, guess, lo, hi):
+    """The exact value of the state at depth ``d``, known to lie in ``lo..hi``, by zero-window searches converging
+    on it (MTD(f)), starting at ``guess``; the table keeps what each search proved."""
     g = guess
     while lo < hi:
         beta = g + 1 if g == lo else g
@@ -746,7 +744,26 @@ def solve_value(solver, hs, rules, guess=0):
     search starts (any integer: the value found is exact whatever it is, but a close guess saves searches: a caller
     solving one position on many worlds passes the last world's value)."""
     _start(solver, hs, rules)
-    return _exact(solver, rules, 0, guess)
+    return _exact(solver, rules, 0, guess, -INF, INF)
+
+
+@njit(cache=True)
+def value_or_bound(solver, hs, rules, bound, maximize):
+    """Whether the double-dummy value of the hand state ``hs`` is better than ``bound`` for the side that maximises it
+    (``maximize``) or the side that minimises it, at the least cost: ``(True, value)``, the exact value, when it is;
+    ``(False, g)`` when it is not, ``g`` a bound on the value no better than ``bound`` for that side (at most
+    ``bound`` when maximising, at least ``bound`` when minimising). One zero-window search answers; only a better
+    value is then searched to the end, with the table of that search."""
+    _start(solver, hs, rules)
+    beta = bound + 1 if maximize else bound
+    g = _search(solver, rules, 0, beta - 1, beta)
+    if maximize:
+        if g < beta:
+            return False, g
+        return True, _exact(solver, rules, 0, g, g, INF)
+    if g >= beta:
+        return False, g
+    return True, _exact(solver, rules, 0, g, -INF, g)
 
 
 @njit(cache=True)
@@ -787,7 +804,7 @@ def solve_cards(solver, hs, rules, values, wanted):
         apply_card(stack, c, rules, ST_SIZE)
         # The search starts from the card's value in ``values``: a caller solving one decision on many worlds
         # passes the last world's. (Measured against starting from the previous card's value: no faster.)
-        v = _exact(solver, rules, 1, values[c])
+        v = _exact(solver, rules, 1, values[c], -INF, INF)
         values[c] = v
         best = max(best, v) if maximize else min(best, v)
     m = wanted & ~searched

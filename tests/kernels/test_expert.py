@@ -40,7 +40,7 @@ from smear_sim.kernels.hand import auction, card_pool, deal_playable, play_hand,
 from smear_sim.kernels.outcome_codes import line_outcome, numeric_code
 from smear_sim.kernels.players import expert as ke
 from smear_sim.kernels.players import policy_tables, seated_arg
-from smear_sim.kernels.players.bids import EXPERT_NO_CALLS, EXPERT_NO_KEEP, policy_call
+from smear_sim.kernels.players.bids import EXPERT_NO_CALLS, EXPERT_NO_GAME, EXPERT_NO_KEEP, policy_call
 from smear_sim.kernels.rng import stream_key
 from smear_sim.kernels.solver import (
     LEAF_MOON_FAILED,
@@ -257,11 +257,27 @@ def test_searched_trump_and_keep_are_legal_and_reproducible():
     assert checked >= 3, checked  # most seeds' first hands reach a first lead
 
 
-def test_the_searched_trump_and_keep_is_the_candidate_of_best_total_over_its_worlds():
-    """trump_keep chooses among bidder_candidates by keep_values on the same stream: the highest total P(win), then
-    points, the first among equals; the first candidate is the heuristic's trump and keep."""
+def _best_by_totals(seed, seat, own9, kitty, bidder, bid, calls, trumps, keeps, k) -> int:
+    """The candidate of highest total ``(P(win), points)`` over ``keep_values``'s worlds, the first among equals."""
+    n = len(trumps)
+    worlds = k % EXPERT_WITHOUT_SCALE
+    wins = np.zeros((n, worlds), dtype=np.int64)
+    points = np.zeros((n, worlds), dtype=np.int64)
+    rng = np.array([stream_key(np.uint64(seed), 97)], dtype=np.uint64)
+    ke.keep_values(rng, seat, own9, kitty, bidder, trumps, keeps, n, 3, calls, 4, 0, 0, bid, ARRAY, KEEP, CODES, MODEL,
+                   k, wins, points)
+    total = [(int(wins[a].sum()), int(points[a].sum())) for a in range(n)]
+    return max(range(n), key=lambda a: (total[a], -a))
+
+
+@pytest.mark.parametrize("k", [6, 6 + EXPERT_WITHOUT_SCALE * EXPERT_NO_GAME], ids=["game", "points"])
+def test_the_searched_trump_and_keep_is_the_candidate_of_best_total_over_its_worlds(k):
+    """trump_keep and keep choose among their candidates (bidder_candidates, candidate_keeps) what solving every
+    candidate on every world would (keep_values, on the same stream): the highest total P(win), then points, the
+    first among equals, though they drop the candidates that cannot win without solving them. The bidder's first
+    candidate is the heuristic's trump and keep."""
     checked = 0
-    for seed in range(6):
+    for seed in range(8):
         found = first_lead(seed)
         if found is None:
             continue
@@ -271,23 +287,26 @@ def test_the_searched_trump_and_keep_is_the_candidate_of_best_total_over_its_wor
         trumps = np.zeros(ke.MAX_CANDIDATES, dtype=np.int64)
         keeps = np.zeros(ke.MAX_CANDIDATES, dtype=np.uint64)
         n = ke.bidder_candidates(own, -1, ARRAY, KEEP, trumps, keeps)
-        first = int(ke.heuristic.trump(own, ARRAY))
-        assert (trumps[0], keeps[0]) == (first, ke.heuristic_keep(own, first, KEEP[first]))
-        if n < 2:
-            continue
-        checked += 1
-        wins = np.zeros((n, 4), dtype=np.int64)
-        points = np.zeros((n, 4), dtype=np.int64)
-        rng = np.array([stream_key(np.uint64(seed), 97)], dtype=np.uint64)
-        ke.keep_values(rng, bidder, hands[bidder], hands[4], bidder, trumps, keeps, n, 3, calls, 4, 0, 0, bid, ARRAY,
-                       KEEP, CODES, MODEL, 4, wins, points)
-        total = [(int(wins[a].sum()), int(points[a].sum())) for a in range(n)]
-        best = max(range(n), key=lambda a: (total[a], -a))
-        rng = np.array([stream_key(np.uint64(seed), 97)], dtype=np.uint64)
-        packed = int(ke.trump_keep(rng, hands[bidder], hands[4], bidder, -1, 3, calls, 4, 0, 0, bid, ARRAY, KEEP,
-                                   CODES, MODEL, 4))
-        assert (packed >> 56, packed & ((1 << 54) - 1)) == (trumps[best], keeps[best])
-    assert checked >= 2, checked
+        first = int(trumps[0])
+        assert (first, keeps[0]) == (ke.heuristic.trump(own, ARRAY), ke.heuristic_keep(own, first, KEEP[first]))
+        if n > 1:
+            checked += 1
+            best = _best_by_totals(seed, bidder, hands[bidder], hands[4], bidder, bid, calls, trumps[:n], keeps[:n], k)
+            rng = np.array([stream_key(np.uint64(seed), 97)], dtype=np.uint64)
+            packed = int(ke.trump_keep(rng, hands[bidder], hands[4], bidder, -1, 3, calls, 4, 0, 0, bid, ARRAY, KEEP,
+                                       CODES, MODEL, k))
+            assert (packed >> 56, packed & ((1 << 54) - 1)) == (trumps[best], keeps[best])
+        for seat in range(4):
+            n = ke.candidate_keeps(hands[seat], first, KEEP[first], keeps, 0)
+            if seat == bidder or n < 2:
+                continue
+            checked += 1
+            trumps[:] = first
+            best = _best_by_totals(seed, seat, hands[seat], ZERO, bidder, bid, calls, trumps[:n], keeps[:n], k)
+            rng = np.array([stream_key(np.uint64(seed), 97)], dtype=np.uint64)
+            assert ke.keep(rng, hands[seat], seat, bidder, first, 3, calls, 4, 0, 0, bid, ARRAY, KEEP, CODES, MODEL,
+                           k) == keeps[best]
+    assert checked >= 10, checked
 
 
 def test_without_its_keep_it_leaves_trump_and_keep_to_the_heuristic():

@@ -278,6 +278,34 @@ def test_solver_matches_plain_alpha_beta_on_full_hands(name):
         _check_against_plain(_full_hand(r, rules), array, sv, prune=True, table=_random_table(r))
 
 
+@pytest.mark.parametrize("name", list(RULE_SETS))
+def test_value_or_bound_gives_the_value_when_it_is_better_else_a_bound_no_better(name):
+    """``value_or_bound`` against the exact value, for each side, at bounds around the value, by points and by a
+    leaf table: the exact value when it beats the bound for that side, else a bound between the value and the bound
+    (what lets the expert drop a keep without solving it)."""
+    rules = RULE_SETS[name]
+    array = rules.to_array()
+    r = random.Random(f"bound {name}")
+    sv = solver.new_solver()
+    answers = set()
+    for i in range(30):
+        hs = _full_hand(r, rules)
+        if i % 3 == 2:
+            solver.use_leaf_values(sv, _random_table(r))
+        else:
+            solver.use_points(sv)
+        exact = solver.solve_value(sv, hs.copy(), array)
+        for bound in (exact - 2, exact - 1, exact, exact + 1, exact + 2):
+            for maximize in (True, False):
+                better, v = solver.value_or_bound(sv, hs.copy(), array, bound, maximize)
+                answers.add((better, maximize))
+                if maximize:
+                    assert better == (exact > bound) and (v == exact if better else exact <= v <= bound)
+                else:
+                    assert better == (exact < bound) and (v == exact if better else bound <= v <= exact)
+    assert len(answers) == 4
+
+
 def test_solve_record_cli_shape_on_a_finished_hand():
     """With all 24 cards played the value is the scored value and no card is listed."""
     rules = Rules()

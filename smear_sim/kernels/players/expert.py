@@ -66,6 +66,7 @@ from ..bits import ONE, ZERO, bit, lowest_card, popcount
 from ..equity import outcome_win
 from ..outcome_codes import numeric_code
 from ..solver import (
+    INF,
     LEAF_MOON_FAILED,
     LEAF_MOON_MADE,
     LEAF_POINTS,
@@ -76,6 +77,7 @@ from ..solver import (
     solve,
     solve_value,
     use_leaf_values,
+    value_or_bound,
 )
 from ..state import played_cards, start_play, to_play
 from ..worlds import deal_world, play_world
@@ -250,67 +252,148 @@ def _set_auction(st, dealer, calls, n_calls):
 
 
 @njit(cache=True)
-def _best(wins, points, n):
-    """The index of the highest ``(wins, points)`` among ``n`` (the first among equals)."""
-    best = 0
-    for a in range(1, n):
-        if wins[a] > wins[best] or (wins[a] == wins[best] and points[a] > points[best]):
-            best = a
-    return best
+def _start_candidate(st, hands, a, seat, bidder, trumps, keeps, keep_table, dealer, calls, n_calls, score0, score1,
+                     bid, known, kept):
+    """Start ``st`` at the first lead of the world ``hands`` (the 4 hands and the kitty), ``seat`` keeping candidate
+    ``a`` and the others as the heuristic keeps for its trump; ``known`` and ``kept`` are working arrays. Returns the
+    cards the other hands keep."""
+    t = trumps[a]
+    for s in range(4):
+        known[s] = hands[s]
+    known[bidder] |= hands[4]
+    held = ZERO
+    for s in range(4):
+        kept[s] = keeps[a] if s == seat else heuristic_keep(known[s], t, keep_table[t])
+        if s != seat:
+            held |= kept[s]
+    start_play(st, kept, known, t, bidder, bid, score0, score1)
+    _set_auction(st, dealer, calls, n_calls)
+    return held
+
+
+@njit(cache=True)
+def _same_as(a, trumps, keeps, held):
+    """The first earlier candidate that candidate ``a`` plays out as in a world where the other hands keep ``held``
+    (:func:`same_outcomes`), or -1."""
+    for e in range(a):
+        if trumps[e] == trumps[a] and same_outcomes(keeps[a], keeps[e], trumps[a], _DECK & ~held):
+            return e
+    return -1
+
+
+@njit(cache=True)
+def _deal_worlds(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, k):
+    """The worlds of a keep search for ``seat``, as many as the parameter ``k`` says: one row of 5 hands each."""
+    worlds = np.zeros((expert_worlds(k), 5), dtype=np.uint64)
+    inference = n_calls > 0 and not expert_without(k, EXPERT_NO_INFERENCE)
+    for w in range(expert_worlds(k)):
+        deal_world(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, inference,
+                   worlds[w])
+    return worlds
 
 
 @njit(cache=True)
 def keep_values(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid, rules,
                 keep_table, policies, model, k, wins, points):
-    """Each candidate ``a`` (trump ``trumps[a]``, ``seat`` keeping ``keeps[a]``) played out double dummy on the
-    same worlds for ``seat``, as many as the parameter ``k`` says: its value to the seat's team on world ``w`` into
-    ``wins[a, w]`` (P(win) in fixed point; 0 when it values points) and ``points[a, w]``."""
+    """Each candidate ``a`` (trump ``trumps[a]``, ``seat`` keeping ``keeps[a]``) played out double dummy on the worlds
+    of :func:`_value_keeps`: its value to the seat's team on world ``w`` into ``wins[a, w]`` (P(win) in fixed point;
+    0 when it values points) and ``points[a, w]``. Every value exact: what the search's choice must agree with."""
+    worlds = _deal_worlds(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, k)
     values = np.zeros(n, dtype=np.int64)  # each candidate's value on the last world: the next world's first guess
-    hands = np.zeros(5, dtype=np.uint64)
     known = np.zeros(4, dtype=np.uint64)
     kept = np.zeros(4, dtype=np.uint64)
     st = np.zeros(ST_SIZE, dtype=np.int64)
     solver = new_solver(TT_BITS)
     bidding = (seat & 1) == (bidder & 1)
     game = _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, model, k)
-    inference = n_calls > 0 and not expert_without(k, EXPERT_NO_INFERENCE)
-    for w in range(expert_worlds(k)):
-        deal_world(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, inference,
-                   hands)
-        for s in range(4):
-            known[s] = hands[s]
-        known[bidder] |= hands[4]
+    for w in range(worlds.shape[0]):
         for a in range(n):
-            t = trumps[a]
-            held = ZERO  # the cards the other hands keep in this world
-            for s in range(4):
-                kept[s] = keeps[a] if s == seat else heuristic_keep(known[s], t, keep_table[t])
-                if s != seat:
-                    held |= kept[s]
-            # A candidate that plays out as an earlier one in this world (same_outcomes) has its value.
-            same_as = -1
-            for e in range(a):
-                if trumps[e] == t and same_outcomes(keeps[a], keeps[e], t, _DECK & ~held):
-                    same_as = e
-                    break
-            if same_as >= 0:
-                values[a] = values[same_as]
-            else:
-                start_play(st, kept, known, t, bidder, bid, score0, score1)
-                _set_auction(st, dealer, calls, n_calls)
-                values[a] = solve_value(solver, st, rules, values[a])
+            held = _start_candidate(st, worlds[w], a, seat, bidder, trumps, keeps, keep_table, dealer, calls, n_calls,
+                                    score0, score1, bid, known, kept)
+            same = _same_as(a, trumps, keeps, held)
+            values[a] = values[same] if same >= 0 else solve_value(solver, st, rules, values[a])
             wins[a, w], points[a, w] = _seat_value(values[a], game, bidding)
+
+
+@njit(cache=True)
+def _totals(lo, hi, a, game, bidding, best_case):
+    """Candidate ``a``'s total ``(P(win), points)`` over the worlds for the seat's team, from the solver's bounds
+    ``lo``, ``hi`` on each world's value: exact where they meet, else their best case (``best_case``) for the seat's
+    team. The best case bounds the totals in their order: its P(win) total is an upper bound, and where the true total
+    reaches it, every world's P(win) is at its bound, so its points total bounds the true one too."""
+    wins = 0
+    points = 0
+    for w in range(lo.shape[1]):
+        v = lo[a, w]
+        if best_case:
+            v = hi[a, w] if bidding else lo[a, w]
+        win, p = _seat_value(v, game, bidding)
+        wins += win
+        points += p
+    return wins, points
 
 
 @njit(cache=True)
 def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid,
                  rules, keep_table, policies, model, k):
-    """The index of the best candidate by :func:`keep_values` totalled over the worlds (module docstring)."""
-    wins = np.zeros((n, expert_worlds(k)), dtype=np.int64)
-    points = np.zeros((n, expert_worlds(k)), dtype=np.int64)
-    keep_values(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid, rules,
-                keep_table, policies, model, k, wins, points)
-    return _best(wins.sum(axis=1), points.sum(axis=1), n)
+    """The index of the best candidate by the totals of :func:`keep_values` (module docstring), found with less
+    search. The candidates are taken in turn against the best so far, the leader, whose values are exact. On each
+    world one zero-window search asks whether a candidate beats the leader's value there
+    (:func:`smear_sim.kernels.solver.value_or_bound`); only where it does is its value searched to the end, and
+    elsewhere the search's bound stands. A candidate whose totals, at best, cannot beat the leader's could not have
+    been chosen and is dropped. Else it is solved exactly where only a bound is known, and leads if its totals are
+    higher: the first among equals keeps the lead, as in the full search."""
+    worlds = _deal_worlds(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, k)
+    n_worlds = worlds.shape[0]
+    lo = np.full((n, n_worlds), -INF, dtype=np.int64)  # bounds on each candidate's value in each world
+    hi = np.full((n, n_worlds), INF, dtype=np.int64)
+    known = np.zeros(4, dtype=np.uint64)
+    kept = np.zeros(4, dtype=np.uint64)
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    solver = new_solver(TT_BITS)
+    bidding = (seat & 1) == (bidder & 1)
+    game = _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, model, k)
+    leader = 0
+    lead_wins = 0
+    lead_points = 0
+    for a in range(n):
+        for w in range(n_worlds):
+            held = _start_candidate(st, worlds[w], a, seat, bidder, trumps, keeps, keep_table, dealer, calls, n_calls,
+                                    score0, score1, bid, known, kept)
+            same = _same_as(a, trumps, keeps, held)
+            if same >= 0:
+                lo[a, w] = lo[same, w]
+                hi[a, w] = hi[same, w]
+            elif a == leader:
+                lo[a, w] = solve_value(solver, st, rules, lo[a, w - 1] if w > 0 else 0)
+                hi[a, w] = lo[a, w]
+            else:
+                better, v = value_or_bound(solver, st, rules, lo[leader, w], bidding)
+                if better:
+                    lo[a, w] = v
+                    hi[a, w] = v
+                elif bidding:
+                    hi[a, w] = v
+                else:
+                    lo[a, w] = v
+        if a == leader:
+            lead_wins, lead_points = _totals(lo, hi, a, game, bidding, False)
+            continue
+        wins, points = _totals(lo, hi, a, game, bidding, True)
+        if wins < lead_wins or (wins == lead_wins and points <= lead_points):
+            continue  # it cannot beat the leader: a later candidate takes the lead only with higher totals
+        for w in range(n_worlds):
+            if lo[a, w] != hi[a, w]:
+                _start_candidate(st, worlds[w], a, seat, bidder, trumps, keeps, keep_table, dealer, calls, n_calls,
+                                 score0, score1, bid, known, kept)
+                lo[a, w] = solve_value(solver, st, rules, hi[a, w] if bidding else lo[a, w])
+                hi[a, w] = lo[a, w]
+        wins, points = _totals(lo, hi, a, game, bidding, False)
+        if wins > lead_wins or (wins == lead_wins and points > lead_points):
+            leader = a
+            lead_wins = wins
+            lead_points = points
+    return leader
 
 
 @njit(cache=True)
