@@ -748,6 +748,19 @@ def solve_value(solver, hs, rules, guess=0):
 
 
 @njit(cache=True)
+def _value_or_bound(solver, rules, d, bound, maximize):
+    beta = bound + 1 if maximize else bound
+    g = _search(solver, rules, d, beta - 1, beta)
+    if maximize:
+        if g < beta:
+            return False, g
+        return True, _exact(solver, rules, d, g, g, INF)
+    if g >= beta:
+        return False, g
+    return True, _exact(solver, rules, d, g, -INF, g)
+
+
+@njit(cache=True)
 def value_or_bound(solver, hs, rules, bound, maximize):
     """Whether the double-dummy value of the hand state ``hs`` is better than ``bound`` for the side that maximises it
     (``maximize``) or the side that minimises it, at the least cost: ``(True, value)``, the exact value, when it is;
@@ -755,15 +768,48 @@ def value_or_bound(solver, hs, rules, bound, maximize):
     ``bound`` when maximising, at least ``bound`` when minimising). One zero-window search answers; only a better
     value is then searched to the end, with the table of that search."""
     _start(solver, hs, rules)
-    beta = bound + 1 if maximize else bound
-    g = _search(solver, rules, 0, beta - 1, beta)
-    if maximize:
-        if g < beta:
-            return False, g
-        return True, _exact(solver, rules, 0, g, g, INF)
-    if g >= beta:
-        return False, g
-    return True, _exact(solver, rules, 0, g, -INF, g)
+    return _value_or_bound(solver, rules, 0, bound, maximize)
+
+
+@njit(cache=True)
+def start_cards(solver, hs, rules, same_move):
+    """Begin valuing the legal cards of the hand state ``hs`` one at a time (:func:`card_value`,
+    :func:`card_value_or_bound`), all with one table, as :func:`solve` values them together; ``same_move[c]`` is set,
+    for each legal card ``c``, to the card the search treats it as (itself, or a higher equivalent card)."""
+    _start(solver, hs, rules)
+    out = _out(hs, 0)
+    t = hs[ST_TRUMP]
+    legal = legal_cards(hs, rules)
+    moves = distinct_moves(legal, np.uint64(solver[3][_NEUTRAL]), out, t)
+    m = legal
+    while m:
+        c = lowest_card(m)
+        m &= m - ONE
+        same_move[c] = representative(c, moves, out, t)
+
+
+@njit(cache=True, inline="always")
+def _after(solver, hs, rules, c):
+    stack = solver[0]
+    for k in range(ST_SIZE):
+        stack[ST_SIZE + k] = hs[k]
+    apply_card(stack, c, rules, ST_SIZE)
+
+
+@njit(cache=True)
+def card_value(solver, hs, rules, c, guess):
+    """The value of the hand state ``hs`` once its seat to play plays ``c``, in the solve :func:`start_cards` began;
+    ``guess`` as for :func:`solve_value`."""
+    _after(solver, hs, rules, c)
+    return _exact(solver, rules, 1, guess, -INF, INF)
+
+
+@njit(cache=True)
+def card_value_or_bound(solver, hs, rules, c, bound, maximize):
+    """:func:`value_or_bound` for the hand state ``hs`` once its seat to play plays ``c``, in the solve
+    :func:`start_cards` began."""
+    _after(solver, hs, rules, c)
+    return _value_or_bound(solver, rules, 1, bound, maximize)
 
 
 @njit(cache=True)
