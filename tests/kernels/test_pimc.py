@@ -41,7 +41,7 @@ def test_the_card_chosen_from_the_spared_totals_is_the_card_chosen_from_every_ex
         favourite = int(heuristic.play(hs, legal, array, give))
         fast = np.zeros(54, dtype=np.int64)
         rng = np.array([stream_key(np.uint64(11), np.uint64(i))], dtype=np.uint64)
-        pimc.choice_totals(rng, hs, legal, array, k, favourite, fast)
+        pimc.spared_totals(rng, hs, legal, array, k, favourite, fast)
         chosen = int(pimc.best_card(fast, hs, legal, array, give))
         assert chosen == int(pimc.best_card(exact, hs, legal, array, give))
         cards = [c for c in range(54) if int(legal) >> c & 1]

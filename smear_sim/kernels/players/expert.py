@@ -74,7 +74,6 @@ from ..solver import (
     distinct_moves,
     new_solver,
     rule_masks,
-    solve,
     solve_value,
     use_leaf_values,
     value_or_bound,
@@ -83,6 +82,7 @@ from ..state import played_cards, start_play, to_play
 from ..worlds import deal_world, play_world
 from . import heuristic
 from .bids import EXPERT_NO_GAME, EXPERT_NO_INFERENCE, EXPERT_NO_KEEP, expert_without, expert_worlds
+from .card_choice import POINTS_BELOW, WIN_SCALE, choice_totals, game_part, seat_value, total_value
 
 __all__ = ["MAX_CANDIDATES", "POINTS_BELOW", "WIN_SCALE", "auction_world", "bidder_candidates", "candidate_keeps",
            "game_leaves", "game_part", "heuristic_keep", "keep", "keep_values", "play", "same_outcomes", "trump_keep"]
@@ -95,10 +95,6 @@ _EFFECTIVE_SUIT = TABLES.effective_suit
 _HIGHER_IN_SUIT = TABLES.higher_in_suit
 _CARD_POINTS = TABLES.card_points
 TT_BITS = 14  # as pimc: the positions met in one decision are few
-WIN_SCALE = 1 << 24  # P(win) in fixed point, so that totals over worlds are exact integers (no order dependence)
-# A leaf's value is P(win) * POINTS_BELOW + points + POINTS_BELOW // 2: the game first, then the points (a moon moves
-# the score by at most the largest target, 1,000).
-POINTS_BELOW = 1 << 12
 MAX_CANDIDATES = 12  # trump-and-keep candidates searched at most (4 trumps + swaps)
 _TRUMP_SHIFT = np.uint64(SEARCHED_TRUMP_SHIFT)  # trump_keep packs the trump above the card bits
 
@@ -212,15 +208,6 @@ def _leaf_value(win, points):
     return np.int64(win * WIN_SCALE + 0.5) * POINTS_BELOW + points + POINTS_BELOW // 2
 
 
-@njit(cache=True, inline="always")
-def game_part(v, bidding):
-    """``(P(win) in fixed point, points)`` of a value the solver found with :func:`game_leaves`, for the bidding team
-    (``bidding``) or the other."""
-    win = v // POINTS_BELOW
-    points = v % POINTS_BELOW - POINTS_BELOW // 2
-    return (win, points) if bidding else (WIN_SCALE - win, -points)
-
-
 @njit(cache=True)
 def _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, model, k):
     """Make ``solver`` search P(win the game) (:func:`game_leaves`) where there is a game to win (a bid made and the
@@ -232,15 +219,6 @@ def _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, model, k):
     game_leaves(bidder, bid, score0, score1, dealer, rules, model, leaves)
     use_leaf_values(solver, leaves)
     return True
-
-
-@njit(cache=True, inline="always")
-def _seat_value(v, game, bidding):
-    """``(P(win) in fixed point, points)`` for the seat's team of a value the solver found, searching the game
-    (``game``) or points (then P(win) is 0); ``bidding`` when the seat's team bid."""
-    if game:
-        return game_part(v, bidding)
-    return 0, (v if bidding else -v)
 
 
 @njit(cache=True)
@@ -312,25 +290,7 @@ def keep_values(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls,
                                     score0, score1, bid, known, kept)
             same = _same_as(a, trumps, keeps, held)
             values[a] = values[same] if same >= 0 else solve_value(solver, st, rules, values[a])
-            wins[a, w], points[a, w] = _seat_value(values[a], game, bidding)
-
-
-@njit(cache=True)
-def _totals(lo, hi, a, game, bidding, best_case):
-    """Candidate ``a``'s total ``(P(win), points)`` over the worlds for the seat's team, from the solver's bounds
-    ``lo``, ``hi`` on each world's value: exact where they meet, else their best case (``best_case``) for the seat's
-    team. The best case bounds the totals in their order: its P(win) total is an upper bound, and where the true total
-    reaches it, every world's P(win) is at its bound, so its points total bounds the true one too."""
-    wins = 0
-    points = 0
-    for w in range(lo.shape[1]):
-        v = lo[a, w]
-        if best_case:
-            v = hi[a, w] if bidding else lo[a, w]
-        win, p = _seat_value(v, game, bidding)
-        wins += win
-        points += p
-    return wins, points
+            wins[a, w], points[a, w] = seat_value(values[a], game, bidding)
 
 
 @njit(cache=True)
@@ -377,9 +337,9 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
                 else:
                     lo[a, w] = v
         if a == leader:
-            lead_wins, lead_points = _totals(lo, hi, a, game, bidding, False)
+            lead_wins, lead_points = total_value(lo, hi, a, game, bidding, False)
             continue
-        wins, points = _totals(lo, hi, a, game, bidding, True)
+        wins, points = total_value(lo, hi, a, game, bidding, True)
         if wins < lead_wins or (wins == lead_wins and points <= lead_points):
             continue  # it cannot beat the leader: a later candidate takes the lead only with higher totals
         for w in range(n_worlds):
@@ -388,7 +348,7 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
                                  score0, score1, bid, known, kept)
                 lo[a, w] = solve_value(solver, st, rules, hi[a, w] if bidding else lo[a, w])
                 hi[a, w] = lo[a, w]
-        wins, points = _totals(lo, hi, a, game, bidding, False)
+        wins, points = total_value(lo, hi, a, game, bidding, False)
         if wins > lead_wins or (wins == lead_wins and points > lead_points):
             leader = a
             lead_wins = wins
@@ -481,25 +441,19 @@ def play(rng, hs, legal, rules, give, k, policies, model):
     seat = to_play(hs)
     bidding = (seat & 1) == (hs[ST_BIDDER] & 1)
     calls = np.zeros(4, dtype=np.int64)
-    world = np.zeros(ST_SIZE, dtype=np.int64)
+    worlds = np.zeros((expert_worlds(k), ST_SIZE), dtype=np.int64)
     dealt = np.zeros(4, dtype=np.uint64)
-    values = np.zeros(54, dtype=np.int64)
     wins = np.zeros(54, dtype=np.int64)
     points = np.zeros(54, dtype=np.int64)
     solver = new_solver(TT_BITS)
     game = _for_the_game(solver, hs[ST_BIDDER], hs[ST_BID], hs[ST_BEFORE], hs[ST_BEFORE + 1], hs[ST_DEALER], rules,
                          model, k)
     inference = not expert_without(k, EXPERT_NO_INFERENCE)
-    for _ in range(expert_worlds(k)):
-        auction_world(rng, hs, seat, rules, policies, model, inference, calls, world, dealt)
-        solve(solver, world, rules, values)  # every legal card, the equivalent ones included
-        m = legal
-        while m:
-            c = lowest_card(m)
-            m &= m - ONE
-            win, v = _seat_value(values[c], game, bidding)
-            wins[c] += win
-            points[c] += v
+    for w in range(expert_worlds(k)):
+        auction_world(rng, hs, seat, rules, policies, model, inference, calls, worlds[w], dealt)
+    favourite = heuristic.play(hs, legal, rules, give)
+    # exact totals for every card that can be chosen, a best case below the choice for the others
+    choice_totals(solver, worlds, rules, legal, favourite, bidding, game, wins, points)
     tied = ZERO
     best = -1
     m = legal
@@ -513,7 +467,6 @@ def play(rng, hs, legal, rules, give, k, policies, model):
             tied |= bit(c)
     if popcount(tied) == 1:
         return best
-    favourite = heuristic.play(hs, legal, rules, give)
     if tied & bit(favourite):
         return favourite
     return heuristic.cheapest(tied, t, give)

@@ -27,9 +27,10 @@ from numba import njit
 
 from ...core.layout import ST_BIDDER, ST_SIZE, ST_TRICK, ST_TRUMP
 from ..bits import ONE, ZERO, bit, lowest_card, popcount
-from ..solver import INF, card_value, card_value_or_bound, distinct_moves, new_solver, rule_masks, solve, start_cards
+from ..solver import distinct_moves, new_solver, rule_masks, solve
 from ..state import played_cards, sample_world, to_play
 from . import heuristic
+from .card_choice import choice_totals
 
 _DECK = (ONE << np.uint64(54)) - ONE
 TT_BITS = 14  # positions met during play are small; a smaller table is cheaper to allocate per decision
@@ -63,84 +64,21 @@ def play(rng, hs, legal, rules, give, k):
     if popcount(distinct_moves(legal, rule_masks(t, rules)[1], unplayed | np.uint64(hs[ST_TRICK]), t)) == 1:
         return heuristic.play(hs, legal, rules, give)
     totals = np.zeros(54, dtype=np.int64)
-    choice_totals(rng, hs, legal, rules, k, heuristic.play(hs, legal, rules, give), totals)
+    spared_totals(rng, hs, legal, rules, k, heuristic.play(hs, legal, rules, give), totals)
     return best_card(totals, hs, legal, rules, give)
 
 
 @njit(cache=True)
-def choice_totals(rng, hs, legal, rules, k, favourite, totals):
+def spared_totals(rng, hs, legal, rules, k, favourite, totals):
     """Totals over ``k`` sampled worlds from which :func:`best_card` chooses the card it would choose from
-    :func:`card_totals`'s, with less search: the exact total of every card that could be chosen, and an upper bound
-    for the others. ``favourite`` is the heuristic's card, which takes ties.
-
-    The favourite leads first, its value exact on every world. Every other card is asked on each world, with one
-    zero-window search, whether it beats the leader's value there (:func:`smear_sim.kernels.solver.
-    card_value_or_bound`); where it does not, the search's bound stands. A card whose total at best is below the
-    leader's, or equal to it while the favourite leads, cannot be chosen; its bound stays its total. Any other card
-    is solved exactly where only its bound is known, and leads when its total is higher. So every card that can tie
-    the final best has its exact total, and :func:`best_card` breaks the ties as before."""
+    :func:`card_totals`'s, with less search: exact for every card that could be chosen, an upper bound for the
+    others (:func:`smear_sim.kernels.players.card_choice.choice_totals`); ``favourite`` is the heuristic's card."""
     seat = to_play(hs)
-    maximize = (seat & 1) == (hs[ST_BIDDER] & 1)
-    sign = 1 if maximize else -1
-    n = popcount(legal)
-    cards = np.zeros(n, dtype=np.int64)
-    index = np.full(54, -1, dtype=np.int64)
-    m = legal
-    for i in range(n):
-        cards[i] = lowest_card(m)
-        index[cards[i]] = i
-        m &= m - ONE
-    first = index[favourite]
     worlds = np.zeros((k, ST_SIZE), dtype=np.int64)
-    lo = np.full((n, k), -INF, dtype=np.int64)  # bounds on each card's value in each world
-    hi = np.full((n, k), INF, dtype=np.int64)
-    same_move = np.zeros(54, dtype=np.int64)
-    solver = new_solver(TT_BITS)
     for w in range(k):
-        world = worlds[w]
-        sample_world(hs, seat, rng, world)
-        start_cards(solver, world, rules, same_move)
-        lead = card_value(solver, world, rules, same_move[favourite], lo[first, w - 1] if w > 0 else 0)
-        for a in range(n):  # the cards searched as themselves
-            c = cards[a]
-            if same_move[c] == same_move[favourite]:
-                lo[a, w] = lead
-                hi[a, w] = lead
-            elif same_move[c] == c:
-                better, v = card_value_or_bound(solver, world, rules, c, lead, maximize)
-                if better or not maximize:
-                    lo[a, w] = v
-                if better or maximize:
-                    hi[a, w] = v
-        for a in range(n):  # the others have their equivalent card's bounds
-            e = index[same_move[cards[a]]]
-            if e != a and same_move[cards[a]] != same_move[favourite]:
-                lo[a, w] = lo[e, w]
-                hi[a, w] = hi[e, w]
-    lead_total = 0
-    for w in range(k):
-        lead_total += sign * lo[first, w]
-    totals[favourite] = lead_total
-    favourite_leads = True
-    for a in range(n):
-        if a == first:
-            continue
-        best_case = 0
-        for w in range(k):
-            best_case += sign * (hi[a, w] if maximize else lo[a, w])
-        if best_case < lead_total or (best_case == lead_total and favourite_leads):
-            totals[cards[a]] = best_case
-            continue
-        total = 0
-        for w in range(k):
-            if lo[a, w] != hi[a, w]:
-                start_cards(solver, worlds[w], rules, same_move)
-                lo[a, w] = card_value(solver, worlds[w], rules, cards[a], hi[a, w] if maximize else lo[a, w])
-            total += sign * lo[a, w]
-        totals[cards[a]] = total
-        if total > lead_total:
-            lead_total = total
-            favourite_leads = False
+        sample_world(hs, seat, rng, worlds[w])
+    choice_totals(new_solver(TT_BITS), worlds, rules, legal, favourite, (seat & 1) == (hs[ST_BIDDER] & 1), False,
+                  np.zeros(54, dtype=np.int64), totals)
 
 
 @njit(cache=True)
