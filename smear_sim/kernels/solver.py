@@ -788,8 +788,10 @@ def start_cards(solver, hs, rules, same_move):
         same_move[c] = representative(c, moves, out, t)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _after(solver, hs, rules, c):
+    """Put the hand state ``hs`` after card ``c`` at depth 1 of the solver's stack (compiled once for both callers:
+    inlined in each, it compiled twice)."""
     stack = solver[0]
     for k in range(ST_SIZE):
         stack[ST_SIZE + k] = hs[k]
