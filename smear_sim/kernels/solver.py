@@ -32,6 +32,10 @@ before they fall (18% fewer nodes). A trick boundary with two tricks left is val
 trick played out (:func:`_two_tricks`): the last two tricks held 57% of the search's nodes, each of which copies a
 state. The last trick, where the search meets it, is played out without branching.
 
+A chooser that needs only the best of several values asks less than :func:`solve`: :func:`value_or_bound`, and one
+card at a time :func:`card_value_or_bound`, answer with one zero-window search whether a value beats a bound, and
+search it to the end only when it does (:mod:`smear_sim.kernels.players.card_choice`).
+
 :func:`new_solver` allocates a solver's working arrays once; :func:`solve` reuses them, so a player can
 solve many positions without allocating. A solver is used by one thread at a time. The search keeps one
 hand state per depth in a flat array and never takes a row of an array: in Numba every array view costs a

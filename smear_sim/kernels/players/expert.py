@@ -14,15 +14,17 @@ valued by the game.
   double dummy on the same K worlds (the other seats keeping as ``heuristic`` does), and the best by value is kept;
   ties go to the heuristic's choice. In a world where a candidate must play out as an earlier one (they differ in a
   worthless plain card, with no card that another hand keeps ranked between: :func:`same_outcomes`), it takes that
-  one's value instead of being solved again.
+  one's value instead of being solved again; a candidate that cannot beat the best so far is dropped without being
+  solved to the end (:func:`_value_keeps`).
 - **Card play to win the game.** Each legal card is solved double dummy on each world
   (:mod:`smear_sim.kernels.solver`) for the game: the solver's leaves are each outcome's P(win the game) from the
   score it leaves, read from the match-equity grid the equity tables carry
-  (:func:`smear_sim.kernels.equity.outcome_win`), with the points (the bidding team's score change minus the
-  other's) below it as the tie-break (:func:`game_leaves`). Both sides play for the game in the search. The card
-  of highest total P(win) over the worlds is played, the points breaking ties, then the heuristic's favourite,
-  then the cheapest card. In hand analysis (no bid, no game) or without the tables, points alone decide, as for
-  ``pimc``. The trump and keep searches value their candidates the same way.
+  (:func:`smear_sim.kernels.equity.outcome_win`), with the points (the bidding team's score change minus the other's)
+  below it as the tie-break (:func:`game_leaves`). Both sides play for the game in the search. The card of highest
+  total P(win) over the worlds is played, the points breaking ties, then the heuristic's favourite, then the cheapest
+  card; the cards that cannot be chosen are not solved to the end (:mod:`smear_sim.kernels.players.card_choice`). In
+  hand analysis (no bid, no game) or without the tables, points alone decide, as for ``pimc``. The trump and keep
+  searches value their candidates the same way.
 
 Its parameter is K with, above it, the parts left out (``expert:K:no-PART``,
 :data:`smear_sim.core.players.EXPERT_PARTS`): without ``calls`` it calls as ``heuristic``, without ``inference``

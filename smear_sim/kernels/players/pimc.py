@@ -6,7 +6,8 @@
   (:func:`smear_sim.kernels.state.sample_world`). It solves each world double dummy
   (:mod:`smear_sim.kernels.solver`) for the value of every legal card, from its team's side, and plays the
   card with the best total. Among equal totals it plays the card ``heuristic`` would play when that card
-  is one of them, else the cheapest of them.
+  is one of them, else the cheapest of them. The cards that cannot be chosen are not solved to the end
+  (:mod:`smear_sim.kernels.players.card_choice`): the same card, with less search.
 - The objective is the solver's: the bidding team's score change minus the other team's (+-target on a
   moon hand; in hand analysis, where no bid was made, the bidding team's points minus the other's).
 - Bidding, trump and discards are ``heuristic``'s.
