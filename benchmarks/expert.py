@@ -49,31 +49,47 @@ def worlds(k: int, deals: int, seed: int) -> dict[str, float]:
             "fallback_share": round(counts[SEARCH_FALLBACKS] / max(counts[SEARCH_WORLDS], 1), 4)}
 
 
-def decisions(k: int, deals: int, seed: int) -> dict[str, float]:
-    from smear_sim.core.layout import REC_BIDS, ST_CALLS, ST_DEALER, ST_N_CALLS
-    from smear_sim.kernels import state as ks
+def bid_deals(k: int, deals: int, seed: int):
+    """Real deals and auctions, `expert:K`'s team against `heuristic`, dealer 3, at 0-0: for each of deals
+    ``0..deals-1`` that someone bid, ``(i, state, hands, known, hs, bidder, bid, calls)``, from ``scratch`` (``state``
+    is the deal's random stream, ``hands`` the 4 hands and the kitty). The tables they were played with are
+    :func:`expert_tables`'s."""
+    from smear_sim.core.layout import REC_BIDS
     from smear_sim.kernels.bits import ZERO
     from smear_sim.kernels.hand import auction, card_pool, deal_playable, scratch
-    from smear_sim.kernels.players import expert, policy_tables
     from smear_sim.kernels.rng import stream_key
 
-    rules = Rules()
-    array = rules.to_array()
-    policies = (f"expert:{k}", "heuristic")
-    codes = policy_array(policies)
-    model = player_model(policies, rules)
+    array, codes, model, _, _ = expert_tables(k)
     seated = seated_arg(codes)
-    give, keep = policy_tables(array)
     pool, _ = card_pool(ZERO)
-    trump_s, play_s, n = 0.0, 0.0, 0
-    for i in range(deals + 1):  # deal 0 compiles
+    for i in range(deals):
         state, deck, hands, known, rec, hs = scratch()
         state[0] = stream_key(np.uint64(seed), i)
         deal_playable(state, pool, 54, -1, ZERO, deck, hands, True)
         bidder, bid = auction(state, hands, np.int64(3), 0, 0, array, codes, model, seated, rec)
-        if bidder < 0:
-            continue
-        calls = rec[REC_BIDS: REC_BIDS + 4].copy()
+        if bidder >= 0:
+            yield i, state, hands, known, hs, bidder, bid, rec[REC_BIDS: REC_BIDS + 4].copy()
+
+
+def expert_tables(k: int):
+    """``(rules array, policy codes, model, give, keep)`` of `expert:K` against `heuristic` under the default rules."""
+    from smear_sim.kernels.players import policy_tables
+
+    rules = Rules()
+    array = rules.to_array()
+    policies = (f"expert:{k}", "heuristic")
+    give, keep = policy_tables(array)
+    return array, policy_array(policies), player_model(policies, rules), give, keep
+
+
+def decisions(k: int, deals: int, seed: int) -> dict[str, float]:
+    from smear_sim.core.layout import ST_CALLS, ST_DEALER, ST_N_CALLS
+    from smear_sim.kernels import state as ks
+    from smear_sim.kernels.players import expert
+
+    array, codes, model, give, keep = expert_tables(k)
+    trump_s, play_s, n = 0.0, 0.0, 0
+    for i, state, hands, known, hs, bidder, bid, calls in bid_deals(k, deals + 1, seed):  # deal 0 compiles
         started = time.perf_counter()
         packed = expert.trump_keep(state, hands[bidder], hands[4], bidder, -1, 3, calls, 4, 0, 0, bid, array, keep,
                                    codes, model, k)

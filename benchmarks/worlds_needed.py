@@ -26,17 +26,15 @@ import json
 import time
 
 import numpy as np
+from expert import bid_deals, expert_tables
 from pimc import decisions
 
-from smear_sim.analysis.models import player_model
-from smear_sim.core.layout import REC_BIDS, ST_BIDDER, ST_SIZE
-from smear_sim.core.players import policy_array
+from smear_sim.core.layout import ST_BIDDER, ST_SIZE
 from smear_sim.core.rules import Rules
 from smear_sim.kernels import solver
 from smear_sim.kernels import state as ks
 from smear_sim.kernels.bits import ZERO
-from smear_sim.kernels.hand import auction, card_pool, deal_playable, scratch
-from smear_sim.kernels.players import expert, policy_tables, seated_arg
+from smear_sim.kernels.players import expert
 from smear_sim.kernels.players.pimc import TT_BITS
 from smear_sim.kernels.rng import stream_key
 
@@ -107,23 +105,9 @@ def cards_report(table: list[tuple[np.ndarray, np.ndarray]], k: int) -> dict:
 
 def keep_values(deals: int, seed: int, k: int, worlds: int) -> list[dict]:
     """Each searched trump-and-keep decision's candidates valued on ``worlds`` worlds, as ``expert:k`` values them."""
-    rules = Rules()
-    array = rules.to_array()
-    policies = (f"expert:{k}", "heuristic")
-    codes = policy_array(policies)
-    model = player_model(policies, rules)
-    seated = seated_arg(codes)
-    _, keep = policy_tables(array)
-    pool, _ = card_pool(ZERO)
+    array, codes, model, _, keep = expert_tables(k)
     out = []
-    for i in range(deals):
-        state, deck, hands, known, rec, hs = scratch()
-        state[0] = stream_key(np.uint64(seed), i)
-        deal_playable(state, pool, 54, -1, ZERO, deck, hands, True)
-        bidder, bid = auction(state, hands, np.int64(3), 0, 0, array, codes, model, seated, rec)
-        if bidder < 0:
-            continue
-        calls = rec[REC_BIDS: REC_BIDS + 4].copy()
+    for i, state, hands, _, _, bidder, bid, calls in bid_deals(k, deals, seed):
         trumps = np.zeros(expert.MAX_CANDIDATES, dtype=np.int64)
         keeps = np.zeros(expert.MAX_CANDIDATES, dtype=np.uint64)
         n = expert.bidder_candidates(hands[bidder] | hands[4], -1, array, keep, trumps, keeps)

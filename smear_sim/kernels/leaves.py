@@ -9,7 +9,7 @@ other.
 
 The groups: :data:`FAST`, what every hand calls (every player falls back on the heuristic); :data:`CHAIN`, the
 match-equity chain that values a hand by the games it wins; :data:`EXPERT_PLAY` and :data:`PIMC_PLAY`, the card
-play of the search players, which compiles the parts of the double-dummy solver they call, and :data:`SOLVER`, their
+play of the search players, which compiles the parts of the double-dummy solver they call, and :data:`WORLDS`, their
 worlds; :data:`ORACLE_PLAY`, the solver's every-card solve that ``oracle`` plays by. :data:`ALL` holds them in the
 order a first compile is best served by: a driver reaches a search player's card play after its auction, trump and
 keep.
@@ -23,7 +23,7 @@ from ..core.bidder import empty_model
 from . import classes, equity, scoring, solver, state
 from .players import expert, heuristic, pimc
 
-__all__ = ["ALL", "CHAIN", "EXPERT_PLAY", "FAST", "ORACLE_PLAY", "PIMC_PLAY", "SOLVER", "for_table"]
+__all__ = ["ALL", "CHAIN", "EXPERT_PLAY", "FAST", "ORACLE_PLAY", "PIMC_PLAY", "WORLDS", "for_table"]
 
 _I1 = types.Array(types.int64, 1, "C")
 _I2 = types.Array(types.int64, 2, "C")
@@ -48,11 +48,11 @@ CHAIN = (
     (equity.solve_transposed, (_I1, _I32, _F1, _F2, _I1, types.float64, _INT)),
     (equity.outcome_states, (_INT, _INT, _INT, _INT)),
 )
-SOLVER = ((state.sample_world, (_I1, _INT, _U1, _I1)),)
+WORLDS = ((state.sample_world, (_I1, _INT, _U1, _I1)),)
 ORACLE_PLAY = ((solver.solve, (_SOLVER, _I1, _I1, _I1)),)
 EXPERT_PLAY = ((expert.play, (_U1, _I1, _CARDS, _I1, _I2, _INT, _I1, _MODEL)),)
 PIMC_PLAY = ((pimc.play, (_U1, _I1, _CARDS, _I1, _I2, _INT)),)
-ALL = EXPERT_PLAY + PIMC_PLAY + ORACLE_PLAY + SOLVER + FAST + CHAIN
+ALL = EXPERT_PLAY + PIMC_PLAY + ORACLE_PLAY + WORLDS + FAST + CHAIN
 
 
 def for_table(seated) -> tuple:
@@ -65,7 +65,7 @@ def for_table(seated) -> tuple:
 
     chosen = set(FAST + CHAIN)
     if sits(PIMC) or sits(EXPERT):
-        chosen |= set(SOLVER)
+        chosen |= set(WORLDS)
     if sits(ORACLE):
         chosen |= set(ORACLE_PLAY)
     if sits(EXPERT):

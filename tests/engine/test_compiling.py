@@ -85,7 +85,7 @@ def _cli(args: list[str], cache: Path) -> subprocess.CompletedProcess:
 
 _LEAVES_IN_THE_CACHE = """
 from smear_sim.kernels import leaves
-for group in ("FAST", "CHAIN", "SOLVER", "EXPERT_PLAY", "PIMC_PLAY"):
+for group in ("FAST", "CHAIN", "WORLDS", "EXPERT_PLAY", "PIMC_PLAY", "ORACLE_PLAY"):
     for dispatcher, sig in getattr(leaves, group):
         index = dispatcher._cache._cache_file._load_index()
         print(group, dispatcher.py_func.__qualname__, len(index), tuple(sig) in [key[0] for key in index])

@@ -544,7 +544,7 @@ kp.search_play.compile(signature(kp.seated_arg([policy_code('pimc:2')])))
 counts()
 kp.search_play.compile(signature(kp.seated_arg([policy_code('expert:2')])))
 counts()
-for dispatcher, sig in leaves.SOLVER + leaves.EXPERT_PLAY + leaves.PIMC_PLAY:
+for dispatcher, sig in leaves.WORLDS + leaves.EXPERT_PLAY + leaves.PIMC_PLAY:
     print(dispatcher.py_func.__module__ + "." + dispatcher.py_func.__qualname__, "leaf", tuple(sig) in dispatcher.overloads)
 """
 
