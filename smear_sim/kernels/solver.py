@@ -743,12 +743,14 @@ def _start(solver, hs, rules):
 
 
 @njit(cache=True)
-def solve_value(solver, hs, rules, guess=0):
+def solve_value(solver, hs, rules, guess=0, lo=-INF, hi=INF):
     """The double-dummy value of the hand state ``hs`` (its score when the hand is over). ``guess`` is where the
     search starts (any integer: the value found is exact whatever it is, but a close guess saves searches: a caller
-    solving one position on many worlds passes the last world's value)."""
+    solving one position on many worlds passes the last world's value). A caller that knows the value lies in
+    ``lo..hi`` (a bound :func:`value_or_bound` gave) passes them, and a value at the bound is then proved by one
+    search."""
     _start(solver, hs, rules)
-    return _exact(solver, rules, 0, guess, -INF, INF)
+    return _exact(solver, rules, 0, guess, lo, hi)
 
 
 @njit(cache=True)
@@ -803,11 +805,11 @@ def _after(solver, hs, rules, c):
 
 
 @njit(cache=True)
-def card_value(solver, hs, rules, c, guess):
+def card_value(solver, hs, rules, c, guess, lo, hi):
     """The value of the hand state ``hs`` once its seat to play plays ``c``, in the solve :func:`start_cards` began;
-    ``guess`` as for :func:`solve_value`."""
+    ``guess``, and the bounds ``lo..hi`` known on it, as for :func:`solve_value`."""
     _after(solver, hs, rules, c)
-    return _exact(solver, rules, 1, guess, -INF, INF)
+    return _exact(solver, rules, 1, guess, lo, hi)
 
 
 @njit(cache=True)

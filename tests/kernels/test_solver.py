@@ -282,7 +282,8 @@ def test_solver_matches_plain_alpha_beta_on_full_hands(name):
 def test_value_or_bound_gives_the_value_when_it_is_better_else_a_bound_no_better(name):
     """``value_or_bound`` against the exact value, for each side, at bounds around the value, by points and by a
     leaf table: the exact value when it beats the bound for that side, else a bound between the value and the bound
-    (what lets the expert drop a keep without solving it). The same one card at a time (``start_cards``,
+    (what lets the expert drop a keep without solving it), and that bound passed back to ``solve_value`` gives the
+    value. The same one card at a time (``start_cards``,
     ``card_value``, ``card_value_or_bound``) against ``solve``'s value of each card, equivalent cards with it."""
     rules = RULE_SETS[name]
     array = rules.to_array()
@@ -304,17 +305,22 @@ def test_value_or_bound_gives_the_value_when_it_is_better_else_a_bound_no_better
                     assert better == (exact > bound) and (v == exact if better else exact <= v <= bound)
                 else:
                     assert better == (exact < bound) and (v == exact if better else bound <= v <= exact)
+                if not better:  # the bound it gave, passed back, still gives the exact value
+                    lo, hi = (-solver.INF, v) if maximize else (v, solver.INF)
+                    assert solver.solve_value(sv, hs.copy(), array, v, lo, hi) == exact
         values = np.zeros(54, dtype=np.int64)
         solver.solve(sv, hs.copy(), array, values)
         same_move = np.zeros(54, dtype=np.int64)
         for c in [c for c in range(54) if int(ks.legal_cards(hs, array)) >> c & 1]:
             solver.start_cards(sv, hs.copy(), array, same_move)
-            assert solver.card_value(sv, hs.copy(), array, same_move[c], 0) == values[c]
-            assert solver.card_value(sv, hs.copy(), array, c, 5) == values[c]
+            assert solver.card_value(sv, hs.copy(), array, same_move[c], 0, -solver.INF, solver.INF) == values[c]
+            assert solver.card_value(sv, hs.copy(), array, c, 5, -solver.INF, solver.INF) == values[c]
             for bound in (values[c] - 1, values[c], values[c] + 1):
                 solver.start_cards(sv, hs.copy(), array, same_move)
                 better, v = solver.card_value_or_bound(sv, hs.copy(), array, c, bound, True)
                 assert better == (values[c] > bound) and (v == values[c] if better else values[c] <= v <= bound)
+                if not better:
+                    assert solver.card_value(sv, hs.copy(), array, c, v, -solver.INF, v) == values[c]
     assert len(answers) == 4
 
 

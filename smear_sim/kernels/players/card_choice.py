@@ -7,7 +7,8 @@ need their exact totals. The favourite leads first, its value exact on every wor
 world, with one zero-window search, whether it beats the leader's value there
 (:func:`smear_sim.kernels.solver.card_value_or_bound`); where it does not, the search's bound stands. A card whose
 total at best is below the leader's, or equal to it while the favourite leads, cannot be chosen, and its best case
-stays its total. Any other card is solved exactly where only its bound is known, and leads when its total is higher.
+stays its total. Any other card is solved exactly, world by world, where only its bound is known, until its best case
+falls short of the leader's (then it is dropped as above) or its total is exact; it leads when its total is higher.
 Every card that can tie the best then has its exact total, and the choice is the one every card's exact total gives.
 
 A best case bounds a total in the order of the choice: its P(win) total is an upper bound, and where the true total
@@ -22,7 +23,7 @@ from numba import njit
 from ..bits import ONE, lowest_card, popcount
 from ..solver import INF, card_value, card_value_or_bound, start_cards
 
-__all__ = ["POINTS_BELOW", "WIN_SCALE", "choice_totals", "game_part", "seat_value", "total_value"]
+__all__ = ["POINTS_BELOW", "WIN_SCALE", "cannot_lead", "choice_totals", "game_part", "seat_value", "total_value"]
 
 WIN_SCALE = 1 << 24  # P(win) in fixed point, so that totals over worlds are exact integers (no order dependence)
 # A game value is P(win) * POINTS_BELOW + points + POINTS_BELOW // 2: the game first, then the points (a moon moves
@@ -70,7 +71,8 @@ def choice_totals(solver, worlds, rules, legal, favourite, bidding, game, wins, 
     for w in range(k):
         world = worlds[w]
         start_cards(solver, world, rules, same_move)
-        lead = card_value(solver, world, rules, same_move[favourite], lo[first, w - 1] if w > 0 else 0)
+        lead = card_value(solver, world, rules, same_move[favourite], lo[first, w - 1] if w > 0 else 0, lo[first, w],
+                          hi[first, w])
         for a in range(n):  # the cards searched as themselves
             c = cards[a]
             if same_move[c] == same_move[favourite]:
@@ -96,19 +98,26 @@ def choice_totals(solver, worlds, rules, legal, favourite, bidding, game, wins, 
             continue
         c = cards[a]
         wins[c], points[c] = total_value(lo, hi, a, game, bidding, True)
-        if wins[c] < lead_wins or (wins[c] == lead_wins and (points[c] < lead_points or (points[c] == lead_points
-                                                                                          and favourite_leads))):
-            continue
-        for w in range(k):
+        for w in range(k):  # solved to the end world by world, while it could still be chosen
+            if cannot_lead(wins[c], points[c], lead_wins, lead_points, favourite_leads):
+                break
             if lo[a, w] != hi[a, w]:
                 start_cards(solver, worlds[w], rules, same_move)
-                lo[a, w] = card_value(solver, worlds[w], rules, c, hi[a, w] if bidding else lo[a, w])
+                lo[a, w] = card_value(solver, worlds[w], rules, c, hi[a, w] if bidding else lo[a, w], lo[a, w],
+                                      hi[a, w])
                 hi[a, w] = lo[a, w]
-        wins[c], points[c] = total_value(lo, hi, a, game, bidding, False)
+                wins[c], points[c] = total_value(lo, hi, a, game, bidding, True)
         if wins[c] > lead_wins or (wins[c] == lead_wins and points[c] > lead_points):
             lead_wins = wins[c]
             lead_points = points[c]
             favourite_leads = False
+
+
+@njit(cache=True, inline="always")
+def cannot_lead(wins, points, lead_wins, lead_points, tie_loses):
+    """Whether totals (or best cases) ``wins``, ``points`` fall short of the leader's, a tie falling short when
+    ``tie_loses`` (the leader keeps the lead among equals)."""
+    return wins < lead_wins or (wins == lead_wins and (points < lead_points or (points == lead_points and tie_loses)))
 
 
 @njit(cache=True)

@@ -84,7 +84,7 @@ from ..state import played_cards, start_play, to_play
 from ..worlds import deal_world, play_world
 from . import heuristic
 from .bids import EXPERT_NO_GAME, EXPERT_NO_INFERENCE, EXPERT_NO_KEEP, expert_without, expert_worlds
-from .card_choice import POINTS_BELOW, WIN_SCALE, choice_totals, game_part, seat_value, total_value
+from .card_choice import POINTS_BELOW, WIN_SCALE, cannot_lead, choice_totals, game_part, seat_value, total_value
 
 __all__ = ["MAX_CANDIDATES", "POINTS_BELOW", "WIN_SCALE", "auction_world", "bidder_candidates", "candidate_keeps",
            "game_leaves", "game_part", "heuristic_keep", "keep", "keep_values", "play", "same_outcomes", "trump_keep"]
@@ -303,8 +303,9 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
     world one zero-window search asks whether a candidate beats the leader's value there
     (:func:`smear_sim.kernels.solver.value_or_bound`); only where it does is its value searched to the end, and
     elsewhere the search's bound stands. A candidate whose totals, at best, cannot beat the leader's could not have
-    been chosen and is dropped. Else it is solved exactly where only a bound is known, and leads if its totals are
-    higher: the first among equals keeps the lead, as in the full search."""
+    been chosen and is dropped. Else it is solved exactly, world by world, where only a bound is known, until it can
+    no longer beat the leader (then it is dropped) or its totals are exact, and leads if they are higher: the first
+    among equals keeps the lead, as in the full search."""
     worlds = _deal_worlds(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, k)
     n_worlds = worlds.shape[0]
     lo = np.full((n, n_worlds), -INF, dtype=np.int64)  # bounds on each candidate's value in each world
@@ -327,7 +328,7 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
                 lo[a, w] = lo[same, w]
                 hi[a, w] = hi[same, w]
             elif a == leader:
-                lo[a, w] = solve_value(solver, st, rules, lo[a, w - 1] if w > 0 else 0)
+                lo[a, w] = solve_value(solver, st, rules, lo[a, w - 1] if w > 0 else 0, lo[a, w], hi[a, w])
                 hi[a, w] = lo[a, w]
             else:
                 better, v = value_or_bound(solver, st, rules, lo[leader, w], bidding)
@@ -342,15 +343,15 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
             lead_wins, lead_points = total_value(lo, hi, a, game, bidding, False)
             continue
         wins, points = total_value(lo, hi, a, game, bidding, True)
-        if wins < lead_wins or (wins == lead_wins and points <= lead_points):
-            continue  # it cannot beat the leader: a later candidate takes the lead only with higher totals
-        for w in range(n_worlds):
+        for w in range(n_worlds):  # solved to the end world by world, while it could still beat the leader
+            if cannot_lead(wins, points, lead_wins, lead_points, True):
+                break  # a later candidate takes the lead only with higher totals
             if lo[a, w] != hi[a, w]:
                 _start_candidate(st, worlds[w], a, seat, bidder, trumps, keeps, keep_table, dealer, calls, n_calls,
                                  score0, score1, bid, known, kept)
-                lo[a, w] = solve_value(solver, st, rules, hi[a, w] if bidding else lo[a, w])
+                lo[a, w] = solve_value(solver, st, rules, hi[a, w] if bidding else lo[a, w], lo[a, w], hi[a, w])
                 hi[a, w] = lo[a, w]
-        wins, points = total_value(lo, hi, a, game, bidding, False)
+                wins, points = total_value(lo, hi, a, game, bidding, True)
         if wins > lead_wins or (wins == lead_wins and points > lead_points):
             leader = a
             lead_wins = wins
