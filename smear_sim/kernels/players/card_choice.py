@@ -71,6 +71,7 @@ def choice_totals(solver, worlds, rules, legal, favourite, bidding, game, wins, 
     for w in range(k):
         world = worlds[w]
         start_cards(solver, world, rules, same_move)
+        # lo[first, w]..hi[first, w] is still -INF..INF: passed from the arrays, it compiles card_value once
         lead = card_value(solver, world, rules, same_move[favourite], lo[first, w - 1] if w > 0 else 0, lo[first, w],
                           hi[first, w])
         for a in range(n):  # the cards searched as themselves

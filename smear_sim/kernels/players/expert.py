@@ -327,7 +327,7 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
             if same >= 0:
                 lo[a, w] = lo[same, w]
                 hi[a, w] = hi[same, w]
-            elif a == leader:
+            elif a == leader:  # the first candidate: its bounds are still -INF..INF
                 lo[a, w] = solve_value(solver, st, rules, lo[a, w - 1] if w > 0 else 0, lo[a, w], hi[a, w])
                 hi[a, w] = lo[a, w]
             else:
