@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..core import layout as L
+from ..core.calls import call_name, parse_call
 from ..core.cards import mask_of
 from ..core.errors import SmearError
 from ..core.rules import Rules
@@ -43,7 +44,6 @@ from .hand_outcomes import DEFAULT_HANDS, outcome_points
 from .match_equity import DEFAULT_FLOOR, EquityTable
 from .plan import RunPlan
 from .scores import DEALERS, check_scores, parse_score
-from .simulate import bid_name
 
 __all__ = [
     "AUCTION_BATCH",
@@ -60,16 +60,10 @@ MIN_ACCEPTED_FOR_ESTIMATE = 30  # kept deals before the acceptance rate is trust
 
 
 def _call_code(text: str | int) -> int:
-    word = str(text).strip().lower()
-    if word == "pass":
-        return L.PASS
-    if word == "moon":
-        return L.MOON
     try:
-        return int(word)
-    except ValueError:
-        raise SmearError(f"--auction: {text!r} is not a call; calls are pass, a number or moon, e.g. "
-                         "--auction pass,3") from None
+        return parse_call(text)
+    except SmearError as exc:
+        raise SmearError(f"--auction: {exc}, e.g. --auction pass,3") from None
 
 
 def legal_calls(rules: Rules, prior: Sequence[int]) -> list[int]:
@@ -105,8 +99,8 @@ def parse_auction(text: str | Sequence[str | int] | None, position: int, rules: 
     for i, call in enumerate(calls):
         legal = legal_calls(rules, calls[:i])
         if call not in legal:
-            shown = ", ".join(str(bid_name(c)) for c in legal)
-            raise SmearError(f"--auction: call {i + 1} ({bid_name(call)}) is not legal there under these rules; the "
+            shown = ", ".join(str(call_name(c)) for c in legal)
+            raise SmearError(f"--auction: call {i + 1} ({call_name(call)}) is not legal there under these rules; the "
                              f"legal calls were {shown}")
     return calls
 
@@ -211,7 +205,7 @@ class AuctionAnalysis:
 
     @property
     def recommended_call(self) -> int | str | None:
-        return bid_name(self.ranked[0]) if self.estimates else None
+        return call_name(self.ranked[0]) if self.estimates else None
 
     def advice(self) -> dict[str, Any] | None:
         """The call to make and how much better it is than the next best, in P(win) and in points."""
@@ -219,14 +213,14 @@ class AuctionAnalysis:
         if len(ranked) < 2:
             return None
         d_win, d_ev = self.difference(ranked[0], ranked[1])
-        return {"call": bid_name(ranked[0]), "next_best": bid_name(ranked[1]),
+        return {"call": call_name(ranked[0]), "next_best": call_name(ranked[1]),
                 "win_gain": json_value(d_win.value, d_win.se), "win_gain_se": json_se(d_win.se),
                 "ev_gain": json_value(d_ev.value, d_ev.se), "ev_gain_se": json_se(d_ev.se)}
 
     def call_rows(self) -> list[dict[str, Any]]:
         rows = []
         for call, e in self.estimates.items():
-            row: dict[str, Any] = {"call": bid_name(call)}
+            row: dict[str, Any] = {"call": call_name(call)}
             for name in ("win", "ev", "declares", "make"):
                 if name in e:
                     row |= {name: json_value(e[name].value, e[name].se), f"{name}_se": json_se(e[name].se)}
@@ -239,7 +233,7 @@ class AuctionAnalysis:
         return {
             "position": self.position,
             "auction": {
-                "before": [bid_name(c) for c in self.prior],
+                "before": [call_name(c) for c in self.prior],
                 "deals": self.deals,
                 "samples": self.samples,
                 "acceptance": json_value(acceptance.value, acceptance.se),
@@ -335,7 +329,7 @@ def evaluate_auction(
         se = _ev_se(counts, legal, points) if target is None else math.inf
         if (accepted >= target) if target is not None else se < precision:
             return True
-        calls = ", ".join(str(bid_name(c)) for c in prior)
+        calls = ", ".join(str(call_name(c)) for c in prior)
         if accepted == 0 and deals >= 10 * AUCTION_BATCH:
             raise SmearError(f"none of the first {deals:,} deals fits the calls before you ({calls}) under {policy} "
                              f"bidding, so {wanted} cannot be reached in --max-deals {max_deals:,}; check the "

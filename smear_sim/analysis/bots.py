@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..core import layout as L
+from ..core.calls import call_name, parse_call
 from ..core.cards import SUIT_NAMES, card_name, mask_of
 from ..core.errors import SmearError
 from ..core.players import policy_code
@@ -38,10 +39,6 @@ def _cards(mask: int) -> list[int]:
 _DECK = (1 << 54) - 1  # the card bits of a searched trump and keep (L.SEARCHED_TRUMP_SHIFT)
 
 
-def _call_code(bid: Any) -> int:
-    return L.PASS if bid == ref.PASS else (L.MOON if bid == ref.MOON else int(bid))
-
-
 def _stream(seed: int, index: int) -> np.ndarray:
     from ..kernels.rng import stream_key
 
@@ -56,7 +53,7 @@ def _call_args(record: HandRecord, seat: int, policy: str, stream: np.ndarray) -
     code = policy_code(policy)
     position = len(record.bids)
     calls = np.zeros(4, dtype=np.int64)
-    calls[:position] = [_call_code(b) for b in record.bids]
+    calls[:position] = [parse_call(b) for b in record.bids]
     return (stream, np.uint64(mask_of(record.hands[seat])), np.int64(record.dealer), np.int64(position), calls,
             np.int64(record.scores_before[0]), np.int64(record.scores_before[1]), rules.to_array(),
             np.array([code, code], dtype=np.int64), player_model((policy, policy), rules), kp.seated_arg([code]))
@@ -77,7 +74,7 @@ def bot_action(record: HandRecord, seat: int, decision: str, policy: str, *, see
     stream = _stream(seed, index)
     if decision == "call":
         made = int(kh.policy_call(*_call_args(record, seat, policy, stream)))
-        return ref.PASS if made == L.PASS else (ref.MOON if made == L.MOON else made)
+        return call_name(made)
     won = ref.auction_winner(record.bids)
     if won is None:
         raise SmearError("all four passed: the hand was thrown in and no decision is due")
@@ -86,11 +83,11 @@ def bot_action(record: HandRecord, seat: int, decision: str, policy: str, *, see
     give, keep_scores = kp.policy_tables(array)
     policies = np.array([code, code], dtype=np.int64)
     model = player_model((policy, policy), rules)
-    calls = np.array([_call_code(b) for b in record.bids], dtype=np.int64)
+    calls = np.array([parse_call(b) for b in record.bids], dtype=np.int64)
     # The search player (expert) chooses trump and keep together, and a defender's keep, on worlds that read the
     # auction; the kernels answer ZERO for a player that does not search them (as in a simulated hand).
     search = (np.int64(record.dealer), calls, np.int64(4), np.int64(record.scores_before[0]),
-              np.int64(record.scores_before[1]), np.int64(_call_code(won[1])), array, keep_scores, policies, model)
+              np.int64(record.scores_before[1]), np.int64(parse_call(won[1])), array, keep_scores, policies, model)
     if decision in ("trump", "keep") and seat == bidder:
         t = -1 if decision == "trump" else record.trump
         searched = int(kp.search_trump_keep(code, seated, stream, np.uint64(mask_of(record.hands[seat])),

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core import layout as L
+from ..core.calls import call_name, parse_call
 from ..core.cards import SUIT_NAMES, card_name, mask_of, parse_card, parse_cards, parse_suit
 from ..core.errors import BadValue, SmearError
 from ..core.players import parse_playout, policy_array
@@ -49,7 +50,6 @@ from .hand_outcomes import DEFAULT_HANDS, decode_outcomes, outcome_points
 from .match_equity import DEFAULT_FLOOR, EquityTable
 from .plan import RunPlan
 from .scores import DEALERS, check_scores
-from .simulate import bid_name
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -285,10 +285,6 @@ def _next_dealer(view: SeatView) -> str:
     return DEALERS[0] if ((view.dealer + 1) & 1) == view.team else DEALERS[1]
 
 
-def _call_code(bid) -> int:
-    return L.PASS if bid == ref.PASS else (L.MOON if bid == ref.MOON else int(bid))
-
-
 # -- calls ---------------------------------------------------------------------------------------------
 
 
@@ -302,7 +298,7 @@ def _call_hint(view, samples, seed, plan, equity, score, inference, playout) -> 
     if inference != "policy":
         raise SmearError("a call's worlds are the deals the calls before it fit: --inference none is for trump, "
                          "keep and card decisions")
-    kwargs = dict(position=view.position, auction=[bid_name(_call_code(b)) for b in view.bids], score=score, seed=seed,
+    kwargs = dict(position=view.position, auction=[call_name(parse_call(b)) for b in view.bids], score=score, seed=seed,
                   plan=plan.but(progress=None), equity=equity)
     n = samples or MIN_CALL_DEALS
     analysis = evaluate_auction(list(view.hand), samples=n, **kwargs)
@@ -316,7 +312,7 @@ def _call_hint(view, samples, seed, plan, equity, score, inference, playout) -> 
     actions, costs = [], []
     for call in analysis.ranked:
         e = analysis.estimates[call]
-        actions.append(ActionValue(bid_name(call), e["ev"], e["win"], e.get("make")))
+        actions.append(ActionValue(call_name(call), e["ev"], e["win"], e.get("make")))
         if call == best:
             costs.append((Estimate(0.0, 0.0), Estimate(0.0, 0.0)))
         else:
@@ -371,7 +367,7 @@ def _hand_state(view: SeatView) -> np.ndarray:
         known.append(0)
     hs = np.zeros(L.ST_SIZE, dtype=np.int64)
     ks.start_play(hs, np.array(kept, dtype=np.uint64), np.array(known, dtype=np.uint64), view.trump, view.bidder,
-                  _call_code(view.bid), view.scores_before[0], view.scores_before[1])
+                  parse_call(view.bid), view.scores_before[0], view.scores_before[1])
     rules = view.rules.to_array()
     for c in view.plays:
         ks.apply_card(hs, c, rules)
@@ -385,7 +381,7 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
     ev_value = outcome_points(rules.target)
     model = policy_array(plan.policies)
     players = np.concatenate([model, policy_array((playout, playout)) if playout else model])
-    calls = np.array([_call_code(b) for b in view.bids], dtype=np.int64)
+    calls = np.array([parse_call(b) for b in view.bids], dtype=np.int64)
     infer = np.bool_(inference == "policy")
     mode = np.int64(0 if playout is None else 1)
     own9 = np.uint64(mask_of(view.hand))
@@ -419,7 +415,7 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
             actions = [[card_name(c) for c in keep] for keep in keeps]
         kitty = np.uint64(mask_of(view.kitty) if view.kitty is not None else 0)
         args = (rules.to_array(), players, plan.model, np.int64(view.seat), own9, kitty, np.int64(view.dealer), calls,
-                s0, s1, np.int64(bidder), np.int64(_call_code(view.bid)), infer, mode)
+                s0, s1, np.int64(bidder), np.int64(parse_call(view.bid)), infer, mode)
         codes = np.array(trumps, dtype=np.int64)
         kept = np.array([mask_of(k) for k in keeps], dtype=np.uint64)
         driver = "deal_hint"

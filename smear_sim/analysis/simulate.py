@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..core import layout as L
+from ..core.calls import call_name
 from ..core.cards import SUIT_NAMES, card_name
 from ..core.errors import SmearError
 from ..core.rules import Rules
@@ -36,7 +37,6 @@ __all__ = [
     "GAME_CHUNK",
     "GameSimulationResult",
     "SimulationResult",
-    "bid_name",
     "game_record_from_kernel",
     "iter_trace_records",
     "record_from_kernel",
@@ -45,15 +45,6 @@ __all__ = [
     "trace_game_records",
     "trace_records",
 ]
-
-
-def bid_name(code: int) -> int | str:
-    """A kernel bid code as it appears in hand records: a number, "pass" or "moon"."""
-    if code == L.PASS:
-        return "pass"
-    if code == L.MOON:
-        return "moon"
-    return int(code)
 
 
 @dataclass(frozen=True)
@@ -84,7 +75,7 @@ class SimulationResult:
             n = self._count(L.AGG_BIDS, code)
             if n == 0:
                 continue
-            row: dict[str, Any] = {"bid": bid_name(code), "count": n}
+            row: dict[str, Any] = {"bid": call_name(code), "count": n}
             row |= proportion(n, self.hands).to_json("share")
             row |= proportion(self._count(L.AGG_MADE, code), n).to_json("made")
             rows.append(row)
@@ -351,7 +342,7 @@ def _cards(row: np.ndarray, offset: int, n: int) -> list[str]:
 
 def record_from_kernel(row: np.ndarray, rules: Rules) -> dict[str, Any]:
     """The hand record (docs/formats.md) of one kernel record, with the kernel's own score as ``result``."""
-    bids = [bid_name(int(c)) for c in row[L.REC_BIDS: L.REC_BIDS + 4]]
+    bids = [call_name(int(c)) for c in row[L.REC_BIDS: L.REC_BIDS + 4]]
     before = [int(row[L.REC_SCORES_BEFORE]), int(row[L.REC_SCORES_BEFORE + 1])]
     record: dict[str, Any] = {
         "rules": rules.changed(),
@@ -388,7 +379,7 @@ def record_from_kernel(row: np.ndarray, rules: Rules) -> dict[str, Any]:
     record["result"] = {
         "bidder": bidder,
         "bidding_team": bidder % 2,
-        "bid": bid_name(int(row[L.REC_BID])),
+        "bid": call_name(int(row[L.REC_BID])),
         "trump": record["trump"],
         "tricks": tricks,
         "awards": {name: _team(row[L.REC_AWARDS + i]) for i, name in enumerate(names)},

@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from ..core.calls import parse_call
 from ..core.cards import card_name, mask_of
-from ..core.layout import MOON, ST_SIZE
-from ..reference.hand import MOON as MOON_CALL
+from ..core.layout import ST_SIZE
 from ..reference.record import Position, parse_record, replay_position
 
 __all__ = ["SolveResult", "hand_state", "solve_position", "solve_record"]
@@ -37,10 +37,6 @@ class SolveResult:
         }
 
 
-def _bid_code(bid) -> int:
-    return MOON if bid == MOON_CALL else int(bid)
-
-
 def hand_state(position: Position) -> np.ndarray:
     """The kernel hand state (``ST_*`` layout) of a replayed position: the kept hands at the first lead, then
     each card of the record played by the kernel's own :func:`~smear_sim.kernels.state.apply_card`."""
@@ -50,7 +46,7 @@ def hand_state(position: Position) -> np.ndarray:
     known = [mask_of(record.hands[s]) | (mask_of(record.kitty) if s == position.bidder else 0) for s in range(4)]
     hs = np.zeros(ST_SIZE, dtype=np.int64)
     ks.start_play(hs, np.array([mask_of(h) for h in position.start], dtype=np.uint64),
-                  np.array(known, dtype=np.uint64), record.trump, position.bidder, _bid_code(position.bid),
+                  np.array(known, dtype=np.uint64), record.trump, position.bidder, parse_call(position.bid),
                   record.scores_before[0], record.scores_before[1])
     rules = record.rules.to_array()
     for c in record.plays or ():

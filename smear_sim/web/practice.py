@@ -32,6 +32,7 @@ from typing import Any
 
 from ..analysis.bots import bot_action
 from ..analysis.review import mark_of
+from ..core.calls import call_name, parse_call
 from ..core.cards import SUIT_NAMES, card_name, parse_card
 from ..core.errors import CardError, OutputError, SmearError
 from ..core.players import FAST_POLICIES, parse_policy
@@ -366,8 +367,7 @@ def _match(decision: str, action: Any, legal: list) -> Any:
         if decision == "call":
             if isinstance(action, bool) or not isinstance(action, str | int):
                 raise SmearError(f"a call is a number, \"pass\" or \"moon\", got {str(action)[:60]}")
-            text = str(action).strip().lower()
-            chosen: Any = int(text) if text.isdigit() else text
+            chosen: Any = call_name(parse_call(action))
         elif decision == "trump":
             if not isinstance(action, str) or action.strip().upper() not in SUIT_NAMES:
                 raise SmearError(f"trump is a suit letter, one of {' '.join(SUIT_NAMES)}, got {str(action)[:60]}")

@@ -82,7 +82,7 @@ from ..analysis.match_equity import DEFAULT_FLOOR
 from ..analysis.plan import RunPlan
 from ..analysis.saved import CountsFileError
 from ..analysis.scores import check_scores, parse_score
-from ..analysis.simulate import bid_name
+from ..core.calls import call_name
 from ..core.cards import SUIT_NAMES
 from ..core.count import count_summary
 from ..core.errors import BadValue, SmearError, one_line
@@ -151,7 +151,7 @@ class HandRequest:
         if self.position is not None:
             stage("auction")
             query = self.query
-            calls = evaluate_auction(query.cards, position=self.position, auction=[bid_name(c) for c in self.auction],
+            calls = evaluate_auction(query.cards, position=self.position, auction=[call_name(c) for c in self.auction],
                                      score=query.score, samples=self.samples, precision=query.precision,
                                      max_deals=self.max_deals, seed=query.job.seed, equity=analysis.equity, plan=plan)
             data |= calls.to_json()
@@ -305,11 +305,11 @@ def legal_auction(body: Any) -> dict[str, Any]:
     legal = []
     for call in [*given, None]:
         choices = legal_calls(rules, made)
-        legal.append([bid_name(c) for c in choices])
+        legal.append([call_name(c) for c in choices])
         if call is not None:
-            names = {str(bid_name(c)): c for c in choices}
+            names = {str(call_name(c)): c for c in choices}
             made.append(names.get(str(call).strip().lower(), choices[0]))
-    return {"auction": [bid_name(c) for c in made], "legal": legal}
+    return {"auction": [call_name(c) for c in made], "legal": legal}
 
 
 def _optional(body: dict, name: str, kind, what: str):
