@@ -36,6 +36,7 @@ from ..core import layout as L
 from ..core.cards import mask_of
 from ..core.errors import SmearError
 from ..core.rules import Rules
+from ..core.sizes import AUCTION_MAX_DEALS, HAND_SAMPLES
 from ..core.stats import Estimate, proportion
 from ..engine.runner import Executor, Job, Progress, check_count
 from .hand import json_se, json_value, parse_hand, shared_equity
@@ -55,7 +56,7 @@ __all__ = [
 ]
 
 AUCTION_BATCH = 20_000  # deals tried per chunk: the stopping rule and the feasibility check run after each
-DEFAULT_MAX_DEALS = 20_000_000
+DEFAULT_MAX_DEALS = AUCTION_MAX_DEALS
 MIN_ACCEPTED_FOR_ESTIMATE = 30  # kept deals before the acceptance rate is trusted to project the run
 
 
@@ -306,7 +307,7 @@ def evaluate_auction(
     check_count("max_deals", max_deals)
     if precision is not None and not (precision > 0 and math.isfinite(precision)):
         raise SmearError(f"--precision must be a positive standard error such as 0.01, got {precision!r}")
-    target = samples if samples is not None else (None if precision is not None else 100_000)
+    target = samples if samples is not None else (None if precision is not None else HAND_SAMPLES)
     if target is not None:
         check_count("samples", target)
     if equity is None:

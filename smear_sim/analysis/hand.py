@@ -28,6 +28,7 @@ from ..core import layout as L
 from ..core.cards import SUIT_NAMES, card_name, mask_of, parse_cards, parse_suit
 from ..core.errors import CardError, SmearError
 from ..core.rules import Rules
+from ..core.sizes import HAND_MAX_SAMPLES, HAND_SAMPLES
 from ..core.stats import Estimate, round_to_se
 from ..core.tables import POINT_NAMES
 from ..engine.runner import Executor, Job, Progress, check_count
@@ -307,7 +308,7 @@ def hand_query(
     seed: int = 1,
     policy: str = "heuristic",
     rules: Rules | None = None,
-    max_samples: int = 10_000_000,
+    max_samples: int = HAND_MAX_SAMPLES,
     score: tuple[int, int] | str | None = (0, 0),
     equity: EquityTable | None = None,
     equity_hands: int = DEFAULT_HANDS,
@@ -327,7 +328,7 @@ def hand_query(
     trump_index = parse_trump(trump)
     if precision is not None and not (precision > 0 and math.isfinite(precision)):
         raise SmearError(f"--precision must be a positive standard error such as 0.01, got {precision!r}")
-    limit = samples if samples is not None else (max_samples if precision is not None else 100_000)
+    limit = samples if samples is not None else (max_samples if precision is not None else HAND_SAMPLES)
     check_count("samples", limit)
     job = Job("analyze_hands", seed, limit, (*plan.players, np.uint64(mask_of(cards)), trump_index, False),
               label="samples")
@@ -346,7 +347,7 @@ def evaluate_hand(
     threads: int | None = None,
     progress: Progress | None = None,
     executor: Executor | None = None,
-    max_samples: int = 10_000_000,
+    max_samples: int = HAND_MAX_SAMPLES,
     score: tuple[int, int] | str | None = (0, 0),
     equity: EquityTable | None = None,
     equity_hands: int = DEFAULT_HANDS,

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ..core.sizes import AUCTION_MAX_DEALS, HAND_MAX_SAMPLES, HAND_SAMPLES
 from .app import (
     ClusterOpt,
     JsonFlag,
@@ -66,7 +67,7 @@ def hand(
                                                 rich_help_panel="Auction")] = None,
     max_deals: Annotated[int, typer.Option("--max-deals", min=1, help="With --position: the most deals to try "
                                            "while looking for deals that fit the calls before yours.",
-                                           rich_help_panel="Auction")] = 20_000_000,
+                                           rich_help_panel="Auction")] = AUCTION_MAX_DEALS,
     cluster: ClusterOpt = None,
     scheduler: SchedulerOpt = None,
     json_output: JsonFlag = False,
@@ -109,7 +110,7 @@ def hand(
     if plot is not None:
         plot = checked_chart_path(plot, None, "--plot")
     ready_players(policy, active)
-    total = samples or (10_000_000 if precision else 100_000)
+    total = samples or (HAND_MAX_SAMPLES if precision else HAND_SAMPLES)
     from ..analysis.plan import RunPlan
 
     with executor_for(threads, cluster, scheduler) as executor:

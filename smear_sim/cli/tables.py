@@ -9,6 +9,7 @@ import typer
 
 from ..core.errors import SmearError
 from ..core.rules import rule_settings
+from ..core.sizes import HAND_SAMPLES
 from .app import (
     ChunkSize,
     ClusterOpt,
@@ -223,7 +224,7 @@ def moon(
         moon_allowed(active)
         at = check_scores(parse_score(score), active) if score is not None else (0, 0)
         with executor_for(threads, cluster, scheduler) as executor:
-            analysis = evaluate_hand(cards, samples=hands or 100_000, seed=seed, policy=policy, rules=active,
+            analysis = evaluate_hand(cards, samples=hands or HAND_SAMPLES, seed=seed, policy=policy, rules=active,
                                      executor=executor, score=at, equity_hands=equity_hands)
         if plot is not None:
             from ..output.charts import moon_break_even_chart, save_figure

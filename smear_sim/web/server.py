@@ -89,6 +89,7 @@ from ..core.errors import BadValue, SmearError, one_line
 from ..core.io import report_folders
 from ..core.players import FAST_POLICIES, parse_policy
 from ..core.rules import Rules, describe_options
+from ..core.sizes import HAND_SAMPLES
 from ..engine.runner import check_count
 from ..output.format import FEATURES, rules_name
 from ..output.report import table_json
@@ -106,7 +107,7 @@ __all__ = ["BID_TABLE", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_SAMPLES", "DEFAULT_MAX
 DEFAULT_MAX_SAMPLES = 200_000
 DEFAULT_MAX_DEALS = 2_000_000  # deals an auction analysis may try (the command line's default is 20,000,000)
 DEFAULT_MAX_SPAN = 120  # points the game view's equity table may span: each of its solves well under a second
-DEFAULT_SAMPLES = 100_000  # as smear-sim hand
+DEFAULT_SAMPLES = HAND_SAMPLES  # as smear-sim hand
 MAX_DEPTH = 16  # levels of nesting in a request body: a review's game record needs 4
 MAX_DIGITS = 20  # digits in a number of a request body: 2**64 - 1 (the largest seed) has 20
 MAX_PRECISION = 1000.0  # a standard error of points above this stops after the first batch anyway
