@@ -136,11 +136,14 @@ def bid_table_command(
             executor_for(threads, cluster, scheduler) as executor:
         plan = RunPlan.of(policy, active, executor=executor, chunk_size=chunk_size, checkpoint=checkpoint)
         if by_position:
-            from ..output.report import make_position_table
+            from ..analysis.report import build_position_table
+            from ..output.report import write_position_table
 
-            table, frame, written = make_position_table(
-                out, deals=hands, seed=seed, plan=plan, score=at, equity_hands=equity_hands, min_count=min_count,
+            table, equity = build_position_table(
+                deals=hands, seed=seed, plan=plan, score=at, equity_hands=equity_hands,
                 progress=lambda total, description: progress_for(total, description, hands >= 200_000))
+            frame = table.frame(equity, min_count, at)
+            written = write_position_table(table, frame, out)
         else:
             from ..analysis.classes import class_table
             from ..output.report import write_bid_table
