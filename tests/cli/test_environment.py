@@ -25,9 +25,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from smear_sim.analysis.classes import class_table
-from smear_sim.analysis.hand import evaluate_hand
-from smear_sim.analysis.simulate import simulate, trace_records
+from smear_sim import class_table, evaluate_hand, simulate
+from smear_sim.analysis.simulate import trace_records
 from tests.core.test_io import null_device
 
 HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
