@@ -208,10 +208,8 @@ def interrupt(args: list[str], folder: Path, signum: int, after: float) -> subpr
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(after)
-    sent = time.monotonic()
     proc.send_signal(signum)
-    stdout, stderr = proc.communicate(timeout=60)
-    assert time.monotonic() - sent < 20  # between two chunks, not at the end of the run
+    stdout, stderr = proc.communicate(timeout=60)  # how soon it stops: benchmarks/stopping.py
     return subprocess.CompletedProcess(args, proc.returncode, stdout, stderr)
 
 
