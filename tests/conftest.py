@@ -1,21 +1,16 @@
 import logging
 import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 # Under pytest-xdist each worker keeps its own Numba cache, so that no two processes write one cache at once (numba
-# issue 10128), and starts it from the kernels most test files run, compiled once before the workers run a test
-# (tests/shared_kernels.py): compiled by each worker, they would be compiled twice. Set before Numba is imported.
-KERNEL_CACHES = Path(os.environ.get("NUMBA_CACHE_DIR") or Path(__file__).resolve().parent.parent / ".numba-cache")
-SHARED_CACHE = KERNEL_CACHES / "xdist-shared"
-SHARED_LOCK = KERNEL_CACHES / "xdist-shared.lock"  # held while the shared kernels compile
+# issue 10128); the processes a test starts inherit it. Set before Numba is imported.
 WORKER = os.environ.get("PYTEST_XDIST_WORKER")
 if WORKER:
-    os.environ["NUMBA_CACHE_DIR"] = str(KERNEL_CACHES / f"xdist-{WORKER}")
+    caches = Path(os.environ.get("NUMBA_CACHE_DIR") or Path(__file__).resolve().parent.parent / ".numba-cache")
+    os.environ["NUMBA_CACHE_DIR"] = str(caches / f"xdist-{WORKER}")
 
 from smear_sim.kernels.source_stamp import stamp_kernel_caches  # noqa: E402 (imports Numba)
 
@@ -56,46 +51,3 @@ def dask_client(dask_scheduler):
     with Client(dask_scheduler, set_as_default=False) as client:
         yield client
 
-
-def pytest_configure(config):
-    """In the controller of pytest-xdist's workers: start compiling the shared kernels, holding their lock till done."""
-    if WORKER or not getattr(config.option, "numprocesses", None):
-        return
-    import fcntl
-
-    SHARED_CACHE.mkdir(parents=True, exist_ok=True)
-    with open(SHARED_LOCK, "a+b") as lock, open(KERNEL_CACHES / "xdist-shared.log", "w") as log:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # the compile keeps it (pass_fds) and lets it go as it ends
-        config.stash[_COMPILE] = subprocess.Popen(
-            [sys.executable, str(Path(__file__).parent / "shared_kernels.py")], stdin=subprocess.DEVNULL,
-            stdout=log, stderr=log, pass_fds=(lock.fileno(),), env=os.environ | {"NUMBA_CACHE_DIR": str(SHARED_CACHE)})
-
-
-def pytest_unconfigure(config):
-    compile_ = config.stash.get(_COMPILE, None)
-    if compile_ is not None and compile_.poll() is None:  # the run ended first (a collection error, Ctrl-C)
-        compile_.kill()
-        compile_.wait()
-
-
-_COMPILE = pytest.StashKey[subprocess.Popen]()
-
-
-@pytest.fixture(scope="session", autouse=True)
-def shared_kernels():
-    """In a worker, before its first test: wait for the shared kernels (their lock), then add them to this worker's
-    cache. A file already there stays unless the shared one is newer (it was compiled again: the source changed)."""
-    if not WORKER or not SHARED_LOCK.exists():
-        return
-    import fcntl
-
-    with open(SHARED_LOCK, "a+b") as lock:
-        fcntl.flock(lock, fcntl.LOCK_SH)
-    own = Path(os.environ["NUMBA_CACHE_DIR"])
-    for source in SHARED_CACHE.rglob("*"):
-        target = own / source.relative_to(SHARED_CACHE)
-        if source.is_file() and (not target.exists() or source.stat().st_mtime > target.stat().st_mtime):
-            target.parent.mkdir(parents=True, exist_ok=True)
-            part = target.with_name(target.name + f".{WORKER}.part")
-            shutil.copy2(source, part)
-            os.replace(part, target)
