@@ -19,7 +19,7 @@ import random
 
 import numpy as np
 
-from smear_sim.analysis.hand import evaluate_hand
+from smear_sim import evaluate_hand
 from smear_sim.core.cards import mask_of
 from smear_sim.core.rules import load_rules
 from smear_sim.core.tables import MISDEAL_MASK

@@ -25,10 +25,8 @@ import math
 import os
 import time
 
+from smear_sim import duplicate_games, match_equity, simulate_games
 from smear_sim.analysis.bidder_tables import bidder_tables
-from smear_sim.analysis.match import duplicate_games
-from smear_sim.analysis.match_equity import match_equity
-from smear_sim.analysis.simulate import simulate_games
 from smear_sim.core.rules import Rules
 
 RULE_SETS = {"default": Rules(), "round_points": Rules(round_points=True), "forced_dealer": Rules(forced_bid="dealer")}

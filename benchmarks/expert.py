@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from smear_sim.analysis.match import duplicate_match
+from smear_sim import duplicate_match
 from smear_sim.analysis.models import player_model
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules

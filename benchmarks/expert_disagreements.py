@@ -29,8 +29,8 @@ import math
 import time
 from itertools import islice
 
+from smear_sim import hint
 from smear_sim.analysis.bots import bot_action
-from smear_sim.analysis.decisions import hint
 from smear_sim.analysis.plan import RunPlan
 from smear_sim.analysis.simulate import trace_records
 from smear_sim.core.cards import SUIT_NAMES, card_name

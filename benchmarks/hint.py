@@ -23,7 +23,7 @@ import os
 import statistics
 import time
 
-from smear_sim.analysis.decisions import hint
+from smear_sim import hint
 from smear_sim.analysis.hand import shared_equity
 from smear_sim.analysis.hand_outcomes import DEFAULT_HANDS
 from smear_sim.analysis.match_equity import DEFAULT_FLOOR

@@ -19,8 +19,8 @@ import time
 
 import numpy as np
 
-from smear_sim.analysis.match import duplicate_match
-from smear_sim.analysis.simulate import simulate, trace_records
+from smear_sim import duplicate_match, simulate
+from smear_sim.analysis.simulate import trace_records
 from smear_sim.analysis.solve import hand_state
 from smear_sim.core.layout import ST_SIZE
 from smear_sim.core.rules import Rules

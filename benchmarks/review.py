@@ -19,8 +19,8 @@ import statistics
 import time
 from collections import defaultdict
 
+from smear_sim import review
 from smear_sim.analysis.plan import RunPlan
-from smear_sim.analysis.review import review
 from smear_sim.analysis.simulate import trace_game_records, trace_records
 
 

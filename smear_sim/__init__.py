@@ -210,6 +210,92 @@ __all__ = [  # the names below, then those that load on first use (_LAZY)
 ]
 
 
+# The analyses run under one value for the run (smear_sim.analysis.plan.RunPlan); the API also takes the keywords
+# that make it, here and nowhere else. For each analysis: the keywords it takes in place of ``plan``.
+_PLAN_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "simulate": ("policies", "rules", "threads", "chunk_size", "progress", "executor"),
+    "simulate_games": ("policies", "rules", "threads", "chunk_size", "progress", "executor"),
+    "class_table": ("policy", "rules", "threads", "chunk_size", "progress", "executor", "checkpoint"),
+    "hand_classes": ("policy", "rules", "threads", "chunk_size", "progress", "executor", "checkpoint"),
+    "bid_table": ("policy", "rules", "threads", "progress", "executor"),
+    "evaluate_auction": ("policy", "rules", "threads", "progress", "executor"),
+    "hint": ("policy", "progress"),  # the rules are the view's
+    "hand_query": ("policy", "rules"),
+    "evaluate_hand": ("policy", "rules", "threads", "progress", "executor"),
+    "hand_outcomes": ("policy", "rules", "model", "threads", "chunk_size", "progress", "executor", "checkpoint"),
+    "duplicate_match": ("policy_a", "policy_b", "rules", "threads", "chunk_size", "progress", "executor", "checkpoint"),
+    "duplicate_games": ("policy_a", "policy_b", "rules", "threads", "chunk_size", "progress", "executor", "checkpoint"),
+    "match_equity": ("policy", "rules", "model", "threads", "chunk_size", "progress", "executor", "checkpoint"),
+    "equity_table": ("policy", "rules", "threads", "progress", "executor"),
+    "position_table": ("policy", "rules", "model", "threads", "chunk_size", "progress", "executor", "checkpoint"),
+    "position_counts": ("policy", "rules", "model", "threads", "chunk_size", "progress", "executor", "checkpoint"),
+    "review": ("policy",),  # the rules are the records'
+}
+_TEAMS = {"duplicate_match": ("heuristic", "random"),  # A's and B's policies come first, by position
+          "duplicate_games": (inspect.Parameter.empty, inspect.Parameter.empty)}
+_KEYWORD = inspect.Parameter.KEYWORD_ONLY
+_PLAN_PARAMETERS = {  # RunPlan.of's keywords, as the API takes them
+    "policy": inspect.Parameter("policy", _KEYWORD, default="heuristic", annotation="str"),
+    "policies": inspect.Parameter("policies", _KEYWORD, default="heuristic", annotation="str | tuple[str, str]"),
+    "rules": inspect.Parameter("rules", _KEYWORD, default=None, annotation="Rules | None"),
+    "model": inspect.Parameter("model", _KEYWORD, default=None, annotation="tuple[np.ndarray, ...] | None"),
+    "threads": inspect.Parameter("threads", _KEYWORD, default=None, annotation="int | None"),
+    "chunk_size": inspect.Parameter("chunk_size", _KEYWORD, default=None, annotation="int | None"),
+    "progress": inspect.Parameter("progress", _KEYWORD, default=None, annotation="Progress | None"),
+    "executor": inspect.Parameter("executor", _KEYWORD, default=None, annotation="Executor | None"),
+    "checkpoint": inspect.Parameter("checkpoint", _KEYWORD, default=None, annotation="Checkpoint | None"),
+}
+
+
+def _planned(name: str, function: Any) -> Any:
+    """The analysis ``function`` as the API offers it: taking the keywords of :meth:`RunPlan.of
+    <smear_sim.analysis.plan.RunPlan.of>` (``policy``, ``rules``, ``threads`` ...), or a ``plan``, which then
+    stands for them."""
+    keywords = _PLAN_KEYWORDS[name]
+    own = [p for p in inspect.signature(function).parameters.values() if p.name != "plan"]
+    teams = [inspect.Parameter(team, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation="str")
+             for team, default in zip(("policy_a", "policy_b"), _TEAMS.get(name, ()), strict=False)]
+    plan_keywords = [_PLAN_PARAMETERS[k] for k in keywords if k in _PLAN_PARAMETERS and k not in {p.name for p in own}]
+    plan = inspect.Parameter("plan", _KEYWORD, default=None, annotation="RunPlan | None")
+    positional = [p for p in own if p.kind is not _KEYWORD]
+    signature = inspect.signature(function).replace(
+        parameters=[*teams, *positional, *[p for p in own if p.kind is _KEYWORD], *plan_keywords, plan])
+
+    @functools.wraps(function)
+    def with_plan(*args: Any, **kwargs: Any) -> Any:
+        from .analysis.plan import RunPlan
+
+        arguments = signature.bind(*args, **kwargs)
+        arguments.apply_defaults()
+        given = dict(arguments.arguments)
+        made = {k: given.pop(k) for k in keywords if k in given and k not in {p.name for p in own}}
+        made |= {team: given.pop(team) for team in ("policy_a", "policy_b") if team in given}
+        plan = given.pop("plan")
+        if plan is None:
+            if "policy_a" in made:
+                policies: Any = [made.pop("policy_a"), made.pop("policy_b")]
+            else:
+                policies = made.pop("policy") if "policy" in made else made.pop("policies", "heuristic")
+            rules = made.pop("rules", None)
+            if name == "hint":
+                rules = _view_rules(given["view"])
+            plan = RunPlan.of(policies, rules, **made)
+        return function(**given, plan=plan)
+
+    with_plan.__signature__ = signature  # type: ignore[attr-defined]
+    return with_plan
+
+
+def _view_rules(view: Any) -> Rules | None:
+    """The rules of a hint's view (a SeatView or its JSON object); None where the hint itself says what is wrong."""
+    if isinstance(view, SeatView):
+        return view.rules
+    try:
+        return parse_view(view).rules
+    except Exception:  # not a view: hint() says so, in its own words
+        return None
+
+
 # The names of players an API function takes, by parameter; a function with any of them gets the players' tables
 # ready before it runs (the modules below only look them up: smear_sim.analysis.models).
 _PLAYER_PARAMETERS = ("policy", "policies", "policy_a", "policy_b", "players")
@@ -247,6 +333,8 @@ def _ready_first(function: Any) -> Any:
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        if name in _PLAN_KEYWORDS:
+            value = _planned(name, value)
         if inspect.isfunction(value):
             value = _ready_first(value)
         globals()[name] = value

@@ -5,7 +5,14 @@ from pathlib import Path
 
 import pytest
 
-from smear_sim.kernels.source_stamp import stamp_kernel_caches
+# Under pytest-xdist each worker keeps its own Numba cache, so that no two processes write one cache at once (numba
+# issue 10128); the processes a test starts inherit it. Set before Numba is imported.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+if WORKER:
+    caches = Path(os.environ.get("NUMBA_CACHE_DIR") or Path(__file__).resolve().parent.parent / ".numba-cache")
+    os.environ["NUMBA_CACHE_DIR"] = str(caches / f"xdist-{WORKER}")
+
+from smear_sim.kernels.source_stamp import stamp_kernel_caches  # noqa: E402 (imports Numba)
 
 # Test helpers (random_hands) live beside the tests.
 sys.path.insert(0, str(Path(__file__).parent))
@@ -43,3 +50,4 @@ def dask_client(dask_scheduler):
 
     with Client(dask_scheduler, set_as_default=False) as client:
         yield client
+

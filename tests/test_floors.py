@@ -6,7 +6,7 @@ the package root, the public API, imported only by cli (and users).
 
 Imports are read from the source with ``ast``, so imports inside functions count as much as those at the top.
 Imports under ``if TYPE_CHECKING:`` count for the floors (a type from a higher floor is a dependency on it too)
-but not for cycles: they never run, so they cannot make one.
+and for cycles: they never run, but two modules that name each other's types are still one concern cut in two.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ ROOT_FLOOR = 7  # smear_sim/__init__.py (the public API) and __main__.py: import
 APART = {"reference", "kernels"}  # one floor, but never each other: the tests hold them to each other
 
 
-def modules() -> dict[str, tuple[Path, bool]]:
+def modules(package: Path = PACKAGE) -> dict[str, tuple[Path, bool]]:
     found = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    for path in package.rglob("*.py"):
+        parts = list(path.relative_to(package.parent).with_suffix("").parts)
         is_package = parts[-1] == "__init__"
         found[".".join(parts[:-1] if is_package else parts)] = (path, is_package)
     return found
@@ -38,9 +38,9 @@ def _type_checking_nodes(tree: ast.AST) -> set[int]:
     return nodes
 
 
-def imports() -> dict[str, set[tuple[str, bool]]]:
+def imports(package: Path = PACKAGE) -> dict[str, set[tuple[str, bool]]]:
     """Each module's imports of the package's modules: ``(module, runs)``, ``runs`` False under TYPE_CHECKING."""
-    known = modules()
+    known = modules(package)
     graph: dict[str, set[tuple[str, bool]]] = {}
     for name, (path, is_package) in known.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -97,8 +97,9 @@ def test_no_module_imports_from_a_higher_floor():
     assert not wrong, "\n".join(wrong)
 
 
-def test_no_import_cycles_lazy_ones_included():
-    graph = {m: {t for t, runs in targets if runs} for m, targets in imports().items()}
+def import_cycles(graph: dict[str, set[tuple[str, bool]]]) -> list[list[str]]:
+    """The modules that import each other, however indirectly: lazy and ``TYPE_CHECKING`` imports included."""
+    edges = {m: {t for t, _ in targets} for m, targets in graph.items()}
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -107,7 +108,7 @@ def test_no_import_cycles_lazy_ones_included():
     def visit(v: str) -> None:  # Tarjan's strongly connected components
         index[v] = low[v] = len(index)
         stack.append(v)
-        for w in graph[v]:
+        for w in sorted(edges[v]):
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -123,9 +124,14 @@ def test_no_import_cycles_lazy_ones_included():
             if len(component) > 1:
                 cycles.append(sorted(component))
 
-    for v in sorted(graph):
+    for v in sorted(edges):
         if v not in index:
             visit(v)
+    return cycles
+
+
+def test_no_import_cycles_lazy_and_type_checking_ones_included():
+    cycles = import_cycles(imports())
     assert not cycles, cycles
 
 
@@ -134,3 +140,17 @@ def test_the_reader_sees_lazy_imports():
     graph = imports()
     assert ("smear_sim.analysis.bidder_tables", True) in graph["smear_sim.cli.app"]  # inside ready_players
     assert ("smear_sim.engine.checkpoint", False) in graph["smear_sim.engine.runner"]  # a type only
+
+
+def test_a_lazy_or_type_checking_circle_is_a_cycle(tmp_path):
+    """The cycle check has teeth: a circle closed only inside a function, or only under TYPE_CHECKING, is found."""
+    package = tmp_path / "smear_sim"
+    (package / "engine").mkdir(parents=True)
+    for name in ("__init__", "engine/__init__"):
+        (package / f"{name}.py").write_text("")
+    (package / "engine/a.py").write_text("from .b import B\n")
+    (package / "engine/b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import A\n")
+    (package / "engine/c.py").write_text("def later():\n    from .d import D\n")
+    (package / "engine/d.py").write_text("from .c import later\n")
+    assert import_cycles(imports(package)) == [["smear_sim.engine.a", "smear_sim.engine.b"],
+                                               ["smear_sim.engine.c", "smear_sim.engine.d"]]

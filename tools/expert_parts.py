@@ -20,7 +20,8 @@ import sys
 import time
 from pathlib import Path
 
-from smear_sim.analysis.match import GamesResult, duplicate_games
+from smear_sim import duplicate_games
+from smear_sim.analysis.match import GamesResult
 from smear_sim.core import layout as L
 from smear_sim.core.errors import SmearError
 from smear_sim.core.io import atomic_write

@@ -13,7 +13,7 @@ import argparse
 import json
 import time
 
-from smear_sim.analysis.match_equity import match_equity
+from smear_sim import match_equity
 from smear_sim.analysis.shipped_equity import SHIPPED_SETTINGS, save_table, shipped_table_path
 
 

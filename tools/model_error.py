@@ -35,12 +35,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from smear_sim.analysis.classes import DEFAULT_FEATURES, ClassTable, class_table
+from smear_sim import class_table, position_table
+from smear_sim.analysis.classes import DEFAULT_FEATURES, ClassTable
 from smear_sim.analysis.hand import shared_equity
 from smear_sim.analysis.hand_outcomes import DEFAULT_HANDS
 from smear_sim.analysis.match_equity import EquityTable
 from smear_sim.analysis.plan import RunPlan
-from smear_sim.analysis.positions import PositionTable, position_table
+from smear_sim.analysis.positions import PositionTable
 from smear_sim.analysis.scores import DEFAULT_FLOOR
 from smear_sim.core.io import atomic_write
 from smear_sim.core.stats import Estimate

@@ -37,8 +37,9 @@ from ..core.calls import call_name, parse_call
 from ..core.cards import mask_of
 from ..core.errors import SmearError
 from ..core.rules import Rules
+from ..core.sizes import AUCTION_MAX_DEALS, HAND_SAMPLES
 from ..core.stats import Estimate, proportion
-from ..engine.runner import Executor, Job, Progress, check_count
+from ..engine.runner import Job, check_count
 from .hand import json_se, json_value, parse_hand, shared_equity
 from .hand_outcomes import DEFAULT_HANDS, outcome_points
 from .match_equity import DEFAULT_FLOOR, EquityTable
@@ -55,7 +56,7 @@ __all__ = [
 ]
 
 AUCTION_BATCH = 20_000  # deals tried per chunk: the stopping rule and the feasibility check run after each
-DEFAULT_MAX_DEALS = 20_000_000
+DEFAULT_MAX_DEALS = AUCTION_MAX_DEALS
 MIN_ACCEPTED_FOR_ESTIMATE = 30  # kept deals before the acceptance rate is trusted to project the run
 
 
@@ -272,14 +273,9 @@ def evaluate_auction(
     precision: float | None = None,
     max_deals: int = DEFAULT_MAX_DEALS,
     seed: int = 1,
-    policy: str = "heuristic",
-    rules: Rules | None = None,
-    threads: int | None = None,
-    progress: Progress | None = None,
-    executor: Executor | None = None,
     equity: EquityTable | None = None,
     equity_hands: int = DEFAULT_HANDS,
-    plan: RunPlan | None = None,
+    plan: RunPlan,
 ) -> AuctionAnalysis:
     """Value every legal call of ``hand`` at ``position`` (1 = the opener .. 4 = the dealer) after the calls
     ``auction`` (e.g. ``"pass,3"``), the analysed team at ``score[0]`` (module docstring).
@@ -288,11 +284,10 @@ def evaluate_auction(
     a standard error below it; at most ``max_deals`` deals are tried. When the calls before the seat are so rare
     under the policy's bidding that this cannot be reached, a one-line :class:`SmearError` says so as soon as the
     acceptance rate shows it. ``equity`` values the outcomes (by default one is made from ``equity_hands`` hands
-    and kept for the session). ``plan``, when given, stands for ``policy``, ``rules`` and the run's settings
+    and kept for the session). ``plan`` says who plays, under which rules, and how the run goes
     (:class:`smear_sim.analysis.plan.RunPlan`).
     """
     cards = parse_hand(hand)
-    plan = plan or RunPlan.of(policy, rules, threads=threads, progress=progress, executor=executor)
     rules = plan.rules
     policy = plan.one_policy("the auction analysis plays")
     prior = parse_auction(auction, position, rules)
@@ -300,7 +295,7 @@ def evaluate_auction(
     check_count("max_deals", max_deals)
     if precision is not None and not (precision > 0 and math.isfinite(precision)):
         raise SmearError(f"--precision must be a positive standard error such as 0.01, got {precision!r}")
-    target = samples if samples is not None else (None if precision is not None else 100_000)
+    target = samples if samples is not None else (None if precision is not None else HAND_SAMPLES)
     if target is not None:
         check_count("samples", target)
     if equity is None:

@@ -21,7 +21,7 @@ from ..core.errors import SmearError
 from ..core.io import atomic_write
 from ..core.rules import Rules
 from ..core.tables import TRUMP_RANK_NAMES
-from ..engine.runner import Executor, Job, Progress
+from ..engine.runner import Job
 from .estimates import estimate
 from .plan import RunPlan
 from .saved import CountsFileError
@@ -29,7 +29,6 @@ from .saved import CountsFileError
 if TYPE_CHECKING:  # pandas is imported where tables are built, so analysing one hand stays quick to start
     import pandas as pd
 
-    from ..engine.checkpoint import Checkpoint
     from .match_equity import EquityTable
 
 __all__ = [
@@ -160,23 +159,14 @@ def class_table(
     hands: int = 1_000_000,
     *,
     seed: int = 1,
-    rules: Rules | None = None,
-    policy: str = "heuristic",
-    threads: int | None = None,
-    chunk_size: int | None = None,
-    progress: Progress | None = None,
-    executor: Executor | None = None,
-    checkpoint: Checkpoint | None = None,
-    plan: RunPlan | None = None,
+    plan: RunPlan,
 ) -> ClassTable:
     """Deal ``hands`` random hands to a bidder at seat 0, play them out and count them by class.
 
     ``executor`` runs the chunks elsewhere (a Dask cluster, say) and ``checkpoint`` saves finished chunks
-    for a resumed run (:mod:`smear_sim.engine.checkpoint`); neither changes the counts. ``plan``, when given,
-    stands for ``rules``, ``policy`` and the run's settings (:class:`smear_sim.analysis.plan.RunPlan`).
+    for a resumed run (:mod:`smear_sim.engine.checkpoint`); neither changes the counts. ``plan`` says who
+    plays, under which rules, and how the run goes (:class:`smear_sim.analysis.plan.RunPlan`).
     """
-    plan = plan or RunPlan.of(policy, rules, threads=threads, chunk_size=chunk_size, progress=progress,
-                              executor=executor, checkpoint=checkpoint)
     policy = plan.one_policy("bid tables play")
     job = Job("analyze_hands", seed, hands, (*plan.players, np.uint64(0), -1, True))
     result = plan.run(job)
@@ -192,19 +182,13 @@ def bid_table(
     by: str | Sequence[str] = DEFAULT_FEATURES,
     min_count: int = 200,
     seed: int = 1,
-    rules: Rules | None = None,
-    policy: str = "heuristic",
-    threads: int | None = None,
-    progress: Progress | None = None,
-    executor: Executor | None = None,
-    plan: RunPlan | None = None,
+    plan: RunPlan,
 ) -> pd.DataFrame:
     """A bid table over ``hands`` random hands, grouped by the features ``by`` (a DataFrame).
 
     Rows with fewer than ``min_count`` hands are kept but flagged (``reliable`` false, no ``bid_up_to``).
     """
     by = parse_features(by)
-    plan = plan or RunPlan.of(policy, rules, threads=threads, progress=progress, executor=executor)
     table = class_table(hands, seed=seed, plan=plan)
     return table.frame(by, min_count)
 

@@ -42,7 +42,7 @@ from ..core.cards import SUIT_NAMES, card_name, mask_of, parse_card, parse_cards
 from ..core.errors import BadValue, SmearError
 from ..core.players import parse_playout, policy_array
 from ..core.stats import Estimate, proportion
-from ..engine.runner import Job, Progress, check_count
+from ..engine.runner import Job, check_count
 from ..reference import hand as ref
 from ..reference.view import CALL, CARD, TRUMP, SeatView, decision_of, legal_actions, parse_view
 from .hand import json_se, json_value, shared_equity
@@ -194,9 +194,7 @@ def hint(
     seed: int = 1,
     inference: str = "policy",
     playout: str | None = None,
-    plan: RunPlan | None = None,
-    policy: str = "heuristic",
-    progress: Progress | None = None,
+    plan: RunPlan,
     equity: EquityTable | None = None,
     equity_hands: int = DEFAULT_HANDS,
     extra: Sequence[Any] = (),
@@ -204,7 +202,7 @@ def hint(
 ) -> Hint:
     """Value every legal action of ``view``'s decision (module docstring).
 
-    ``plan`` (or ``policy``, the policy of all four seats) models the other seats' calls and discards, and plays
+    ``plan`` (the policy of all four seats; its progress hears of each chunk of worlds) models the other seats' calls and discards, and plays
     out a call; ``view.rules`` are the rules (a plan's own rules must be the same). ``playout`` None plays the cards
     double dummy, a policy name plays them with that player. ``equity`` values the outcomes in games won (default:
     the session's table of ``equity_hands`` hands, as ``smear-sim hand`` uses). ``extra`` are legal actions to
@@ -222,9 +220,6 @@ def hint(
         check_count("samples", samples, maximum=SAMPLES_LIMIT)
     if max_worlds is not None:
         check_count("max_worlds", max_worlds, minimum=MIN_WORLDS)
-    plan = plan or RunPlan.of(policy, view.rules)
-    if progress is not None:
-        plan = plan.but(progress=progress)  # hears of each chunk of worlds as it finishes
     if plan.rules != view.rules:
         raise SmearError("the plan's rules differ from the view's; give the rules in the view or in the plan")
     plan.one_policy("a hint models")  # one player at every seat, whichever table values the outcomes

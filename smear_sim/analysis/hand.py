@@ -28,6 +28,7 @@ from ..core import layout as L
 from ..core.cards import SUIT_NAMES, card_name, mask_of, parse_cards, parse_suit
 from ..core.errors import CardError, SmearError
 from ..core.rules import Rules
+from ..core.sizes import HAND_MAX_SAMPLES, HAND_SAMPLES
 from ..core.stats import Estimate, round_to_se
 from ..core.tables import POINT_NAMES
 from ..engine.runner import Executor, Job, Progress, check_count
@@ -305,18 +306,15 @@ def hand_query(
     samples: int | None = None,
     precision: float | None = None,
     seed: int = 1,
-    policy: str = "heuristic",
-    rules: Rules | None = None,
-    max_samples: int = 10_000_000,
+    max_samples: int = HAND_MAX_SAMPLES,
     score: tuple[int, int] | str | None = (0, 0),
     equity: EquityTable | None = None,
     equity_hands: int = DEFAULT_HANDS,
-    plan: RunPlan | None = None,
+    plan: RunPlan,
 ) -> HandQuery:
     """Check the arguments of :func:`evaluate_hand` (a one-line :class:`SmearError` for the first bad one).
-    ``plan``, when given, stands for ``policy`` and ``rules``."""
+    ``plan`` says who plays and under which rules."""
     cards = parse_hand(hand)
-    plan = plan or RunPlan.of(policy, rules)
     rules = plan.rules
     policy = plan.one_policy("hand analysis plays")
     if score is not None:
@@ -327,7 +325,7 @@ def hand_query(
     trump_index = parse_trump(trump)
     if precision is not None and not (precision > 0 and math.isfinite(precision)):
         raise SmearError(f"--precision must be a positive standard error such as 0.01, got {precision!r}")
-    limit = samples if samples is not None else (max_samples if precision is not None else 100_000)
+    limit = samples if samples is not None else (max_samples if precision is not None else HAND_SAMPLES)
     check_count("samples", limit)
     job = Job("analyze_hands", seed, limit, (*plan.players, np.uint64(mask_of(cards)), trump_index, False),
               label="samples")
@@ -341,16 +339,11 @@ def evaluate_hand(
     samples: int | None = None,
     precision: float | None = None,
     seed: int = 1,
-    policy: str = "heuristic",
-    rules: Rules | None = None,
-    threads: int | None = None,
-    progress: Progress | None = None,
-    executor: Executor | None = None,
-    max_samples: int = 10_000_000,
+    max_samples: int = HAND_MAX_SAMPLES,
     score: tuple[int, int] | str | None = (0, 0),
     equity: EquityTable | None = None,
     equity_hands: int = DEFAULT_HANDS,
-    plan: RunPlan | None = None,
+    plan: RunPlan,
 ) -> HandAnalysis:
     """Simulate ``hand`` as bidder; see the module docstring for the conventions.
 
@@ -360,10 +353,9 @@ def evaluate_hand(
 
     ``score`` is (your team's score, the other team's) before the hand, for the game view; ``equity`` is the
     match-equity table to value it with (by default one is made from ``equity_hands`` hands with the same
-    seed, policy and rules, and kept for the session). ``score=None`` skips the game view. ``plan``, when given,
-    stands for ``policy``, ``rules`` and the run's settings (:class:`smear_sim.analysis.plan.RunPlan`).
+    seed, policy and rules, and kept for the session). ``score=None`` skips the game view. ``plan`` says who
+    plays, under which rules, and how the run goes (:class:`smear_sim.analysis.plan.RunPlan`).
     """
-    plan = plan or RunPlan.of(policy, rules, threads=threads, progress=progress, executor=executor)
     query = hand_query(hand, trump=trump, samples=samples, precision=precision, seed=seed, max_samples=max_samples,
                        score=score, equity=equity, equity_hands=equity_hands, plan=plan)
     return query.run(settings=plan.settings)
@@ -404,7 +396,7 @@ def shared_equity(hands: int, seed: int, rules: Rules, policy: str, floor: int, 
         if table is None:
             if stage is not None:
                 stage("equity")
-            table = match_equity(hands, seed=seed, rules=rules, policy=policy, floor=floor, executor=executor)
+            table = match_equity(hands, seed=seed, floor=floor, plan=RunPlan.of(policy, rules, executor=executor))
         with _shared_lock:
             _shared[key] = table
             while len(_shared) > SHARED_TABLES:

@@ -24,12 +24,12 @@ import numpy as np
 
 from ..core import layout as L
 from ..core.rules import Rules
-from ..engine.runner import Executor, Job, Progress
+from ..engine.runner import Job
 from .plan import RunPlan
 
 if TYPE_CHECKING:
 
-    from ..engine.checkpoint import Checkpoint
+    pass
 
 __all__ = [
     "DEFAULT_HANDS",
@@ -106,25 +106,15 @@ def hand_outcomes(
     hands: int = DEFAULT_HANDS,
     *,
     seed: int = 1,
-    rules: Rules | None = None,
-    policy: str = "heuristic",
     scores: tuple[int, int] = (0, 0),
-    threads: int | None = None,
-    chunk_size: int | None = None,
-    progress: Progress | None = None,
-    executor: Executor | None = None,
-    model: tuple[np.ndarray, ...] | None = None,
-    checkpoint: Checkpoint | None = None,
-    plan: RunPlan | None = None,
+    plan: RunPlan,
 ) -> HandOutcomes:
     """Count the outcomes of ``hands`` hands, the dealing team at ``scores[0]`` and the other at ``scores[1]``.
 
     ``model`` is the kernels' tables for the policy (by default :func:`smear_sim.analysis.bidder_tables.player_model`'s);
-    ``checkpoint`` saves finished chunks for a resumed run (:mod:`smear_sim.engine.checkpoint`). ``plan``, when
-    given, stands for ``rules``, ``policy``, ``model`` and the run's settings (:class:`smear_sim.analysis.plan.RunPlan`).
+    ``checkpoint`` saves finished chunks for a resumed run (:mod:`smear_sim.engine.checkpoint`). ``plan`` says who
+    plays, under which rules, and how the run goes (:class:`smear_sim.analysis.plan.RunPlan`).
     """
-    plan = plan or RunPlan.of(policy, rules, model=model, threads=threads, chunk_size=chunk_size, progress=progress,
-                              executor=executor, checkpoint=checkpoint)
     policy = plan.one_policy("the equity table plays")
     job = Job("hand_outcomes", seed, hands, (*plan.players, scores[0], scores[1]))
     result = plan.run(job)

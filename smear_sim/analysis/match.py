@@ -63,27 +63,17 @@ class DuplicateResult:
 
 
 def duplicate_match(
-    policy_a: str = "heuristic",
-    policy_b: str = "random",
     *,
     deals: int = 200_000,
     seed: int = 1,
-    rules: Rules | None = None,
-    threads: int | None = None,
-    chunk_size: int | None = None,
-    progress: Progress | None = None,
-    executor: Executor | None = None,
-    checkpoint: Checkpoint | None = None,
-    plan: RunPlan | None = None,
+    plan: RunPlan,
 ) -> DuplicateResult:
     """Play every deal twice, A as team 0 then A as team 1, so the luck of the deal cancels.
 
     Each deal's two hands give one paired margin; the standard error comes from the spread of those
-    pairs over the deals. ``plan``, when given, stands for the two policies (A, B), ``rules`` and the run's
+    pairs over the deals. ``plan`` holds the two policies (A, B), the rules and the run's
     settings (:class:`smear_sim.analysis.plan.RunPlan`).
     """
-    plan = plan or RunPlan.of([policy_a, policy_b], rules, threads=threads, chunk_size=chunk_size, progress=progress,
-                              executor=executor, checkpoint=checkpoint)
     (a, b), rules = plan.policies, plan.rules
     result = plan.run(Job("duplicate_hands", seed, deals, plan.players, label="deals"))
     sums = result.counts
@@ -187,28 +177,18 @@ class GamesResult:
 
 
 def duplicate_games(
-    policy_a: str,
-    policy_b: str,
     *,
     games: int = 10_000,
     seed: int = 1,
-    rules: Rules | None = None,
-    threads: int | None = None,
-    chunk_size: int | None = None,
-    progress: Progress | None = None,
-    executor: Executor | None = None,
-    checkpoint: Checkpoint | None = None,
-    plan: RunPlan | None = None,
+    plan: RunPlan,
 ) -> GamesResult:
     """Play ``games`` pairs of complete games from 0-0 (seat 3 dealing first): in each pair, game g's deal
     sequence (deal n from ``stream_key(stream_key(seed, g), n)``) is played with A as team 0, then with A as
-    team 1, so the luck of the cards cancels. Standard errors come from the spread over the pairs. ``plan``,
-    when given, stands for the two policies, ``rules`` and the run's settings.
+    team 1, so the luck of the cards cancels. Standard errors come from the spread over the pairs. ``plan``
+    holds the two policies, the rules and the run's settings.
     """
     from .simulate import GAME_CHUNK
 
-    plan = plan or RunPlan.of([policy_a, policy_b], rules, threads=threads, chunk_size=chunk_size, progress=progress,
-                              executor=executor, checkpoint=checkpoint)
     (a, b), rules = plan.policies, plan.rules
     job = Job("duplicate_games", seed, games, plan.players, label="games")
     result = plan.run(job, default_chunk=GAME_CHUNK // 2)  # two games a pair: progress as often as simulate --games
@@ -375,7 +355,7 @@ def tournament(
         if n_games:
             game_chunk = None if chunk is None else max(1, chunk // 16)
             game_plan = plan.but(chunk_size=game_chunk)
-            game_results.append(duplicate_games(a, b, games=n_games, seed=seed, plan=game_plan))
+            game_results.append(duplicate_games(games=n_games, seed=seed, plan=game_plan))
     names = tuple(str(parse_policy(p)) for p in players)
     if game_results:
         outcomes = [(g.policy_a, g.policy_b, g.wins, g.losses, g.unfinished) for g in game_results]

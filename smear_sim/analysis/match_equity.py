@@ -28,7 +28,6 @@ from ..core import layout as L
 from ..core.errors import SmearError
 from ..core.rules import Rules
 from ..core.stats import Estimate, round_to_se
-from ..engine.runner import Executor, Progress
 from .game_chain import GameChain, build_chain
 from .hand_outcomes import DEFAULT_HANDS, HandOutcomes, hand_outcomes
 from .plan import RunPlan
@@ -37,7 +36,6 @@ from .scores import DEALERS, DEFAULT_FLOOR, MAX_EXTRA, MAX_SPAN, check_scores, c
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ..engine.checkpoint import Checkpoint
 
 __all__ = [
     "DEFAULT_FLOOR",
@@ -321,31 +319,22 @@ def match_equity(
     hands: int = DEFAULT_HANDS,
     *,
     seed: int = 1,
-    rules: Rules | None = None,
-    policy: str = "heuristic",
     floor: int = DEFAULT_FLOOR,
-    threads: int | None = None,
-    chunk_size: int | None = None,
-    progress: Progress | None = None,
-    executor: Executor | None = None,
     outcomes: HandOutcomes | None = None,
-    model: tuple[np.ndarray, ...] | None = None,
-    checkpoint: Checkpoint | None = None,
     plan: RunPlan | None = None,
 ) -> EquityTable:
     """The match-equity table (see the module docstring) as an :class:`EquityTable`, from ``hands`` simulated hands.
 
     ``floor`` is the lowest score shown; the solve extends below it, 10 points at a time, until the truncation
     bound is under ``TRUNCATION_TOLERANCE`` (or the grid reaches ``MAX_MARGIN`` below the floor). ``outcomes``
-    reuses hands already counted instead of simulating; ``model`` and ``checkpoint`` go to :func:`hand_outcomes`, and
-    so does ``plan``, which, when given, stands for ``rules``, ``policy``, ``model`` and the run's settings. Standard
-    errors are computed when first asked for.
+    reuses hands already counted instead of simulating; without them ``plan`` (who plays, under which rules, and how
+    the run goes) is needed, and goes to :func:`hand_outcomes`. Standard errors are computed when first asked for.
     """
     import time
 
     if outcomes is None:
-        plan = plan or RunPlan.of(policy, rules, model=model, threads=threads, chunk_size=chunk_size,
-                                  progress=progress, executor=executor, checkpoint=checkpoint)
+        if plan is None:
+            raise TypeError("match_equity() needs a plan, or the outcomes of hands already counted")
         target = plan.rules.target
     else:
         target = outcomes.rules.target
@@ -354,7 +343,7 @@ def match_equity(
     check_span(target, floor)
     # Between the steps of the solve (each a kernel call that runs to its end) an executor that shares the
     # machine may pass the turn, or stop the work (the page's, smear_sim.web.scheduler.TurnExecutor.pause).
-    pause = getattr(plan.settings.executor if plan is not None else executor, "pause", None) or (lambda: None)
+    pause = getattr(plan.settings.executor if plan is not None else None, "pause", None) or (lambda: None)
     if outcomes is None:
         outcomes = hand_outcomes(hands, seed=seed, plan=plan)
     started = time.perf_counter()
@@ -381,16 +370,10 @@ def equity_table(
     hands: int = DEFAULT_HANDS,
     *,
     seed: int = 1,
-    rules: Rules | None = None,
-    policy: str = "heuristic",
     floor: int = DEFAULT_FLOOR,
-    threads: int | None = None,
-    progress: Progress | None = None,
-    executor: Executor | None = None,
-    plan: RunPlan | None = None,
+    plan: RunPlan,
 ) -> pd.DataFrame:
     """The match-equity table as a DataFrame: one row per state from ``floor`` (``us``, ``them``, ``dealer``,
     ``win``, ``win_se``, ``hands_left``), and the table's settings, truncation bound and solve error in
     ``attrs``. :func:`match_equity` gives the :class:`EquityTable` behind it."""
-    plan = plan or RunPlan.of(policy, rules, threads=threads, progress=progress, executor=executor)
     return match_equity(hands, seed=seed, floor=floor, plan=plan).frame()

@@ -37,7 +37,7 @@ from ..core.bidder import N_BUCKETS, table_shape
 from ..core.errors import SmearError
 from ..core.io import atomic_write
 from ..core.rules import Rules, legal_slots
-from ..engine.runner import Executor, Job, Progress
+from ..engine.runner import Job
 from .hand_outcomes import outcome_points
 from .match_equity import EquityTable
 from .plan import RunPlan
@@ -46,7 +46,6 @@ from .scores import DEALERS
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ..engine.checkpoint import Checkpoint
     from .classes import ClassTable
 
 __all__ = [
@@ -225,19 +224,11 @@ def position_table(
     deals: int = 1_000_000,
     *,
     seed: int = 1,
-    rules: Rules | None = None,
-    policy: str = "heuristic",
     classes: ClassTable | None = None,
     class_hands: int = 1_000_000,
-    threads: int | None = None,
-    chunk_size: int | None = None,
-    progress: Progress | None = None,
-    executor: Executor | None = None,
-    checkpoint: Checkpoint | None = None,
-    model: tuple[np.ndarray, ...] | None = None,
     buckets: tuple[np.ndarray, float, float] | None = None,
     starts: np.ndarray | None = None,
-    plan: RunPlan | None = None,
+    plan: RunPlan,
 ) -> PositionTable:
     """Count ``deals`` deals bid by ``policy`` at all four seats, every call played out at every turn.
 
@@ -246,13 +237,11 @@ def position_table(
     the same rules and policy), else from one made here of ``class_hands`` hands. ``model`` is the kernels' tables
     for the policies (by default :func:`smear_sim.analysis.bidder_tables.player_model`'s). Deal i starts from
     ``starts[i % len(starts)]``, (team 0's score, team 1's score, dealer seat), by default 0-0 with the dealer
-    rotating (a dealer of -1 means seat ``i % 4``). ``plan``, when given, stands for ``rules``, ``policy``,
-    ``model`` and the run's settings (:class:`smear_sim.analysis.plan.RunPlan`).
+    rotating (a dealer of -1 means seat ``i % 4``). ``plan`` says who plays (the policy and
+    its tables), under which rules, and how the run goes (:class:`smear_sim.analysis.plan.RunPlan`).
     """
     from .classes import class_table
 
-    plan = plan or RunPlan.of(policy, rules, model=model, threads=threads, chunk_size=chunk_size, progress=progress,
-                              executor=executor, checkpoint=checkpoint)
     policy = plan.one_policy("position tables play")
     if buckets is None:
         if classes is None:  # the declarer's view, under the same players

@@ -321,10 +321,9 @@ def review(
     rules: Rules | Mapping[str, Any] | None = None,
     inference: str = "policy",
     playout: str | None = None,
-    policy: str = "heuristic",
     luck: bool = True,
     kinds: Sequence[str] | None = None,
-    plan: RunPlan | None = None,
+    plan: RunPlan,
     progress: Progress | None = None,
 ) -> Review:
     """Review every decision of ``record``: a hand record, a game record (as JSON objects or parsed), a list of
@@ -336,7 +335,7 @@ def review(
     played by the policy. ``rules`` are rule options the records leave out (as ``--rule``). ``policy`` is the
     players the hints infer the calls by, and the reference player of the luck (with ``luck`` False the luck is not
     measured). ``kinds`` grades only those kinds of decision (``call``, ``trump``, ``keep``, ``card``; None: all).
-    ``plan`` (who plays and how the run goes: threads, executor) stands for ``policy``; ``progress`` hears of each
+    ``plan`` says who plays and how the run goes (threads, executor); ``progress`` hears of each
     decision graded.
     """
     started = time.perf_counter()
@@ -352,7 +351,6 @@ def review(
     if len(work) > MAX_REVIEW_DECISIONS:
         raise RecordError(f"the input has {len(work):,} decisions to grade; a review grades at most "
                           f"{MAX_REVIEW_DECISIONS:,}: split the file")
-    plan = plan or RunPlan.of(policy, hands[0].hand.rules)
     if progress is not None:
         plan = plan.but(progress=None)
     plans: dict[Rules, RunPlan] = {}

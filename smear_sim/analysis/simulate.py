@@ -21,9 +21,7 @@ from ..core.rules import Rules
 from ..core.stats import Estimate, mean_from_sums, proportion
 from ..core.tables import POINT_NAMES
 from ..engine.runner import (
-    Executor,
     Job,
-    Progress,
     check_count,
     chunk_ranges,
     kernels,
@@ -149,21 +147,13 @@ def simulate(
     hands: int = 1_000_000,
     *,
     seed: int = 1,
-    rules: Rules | None = None,
-    policies: str | tuple[str, str] = "heuristic",
-    threads: int | None = None,
-    chunk_size: int | None = None,
-    progress: Progress | None = None,
-    executor: Executor | None = None,
-    plan: RunPlan | None = None,
+    plan: RunPlan,
 ) -> SimulationResult:
     """Simulate ``hands`` independent hands (dealer rotating with the hand index, scores 0-0).
 
-    ``executor`` runs the chunks elsewhere (a Dask cluster, say); the counts are the same. ``plan``, when given,
-    stands for ``rules``, ``policies`` and the run's settings (:class:`smear_sim.analysis.plan.RunPlan`).
+    ``executor`` runs the chunks elsewhere (a Dask cluster, say); the counts are the same. ``plan`` says who
+    plays, under which rules, and how the run goes (:class:`smear_sim.analysis.plan.RunPlan`).
     """
-    plan = plan or RunPlan.of(policies, rules, threads=threads, chunk_size=chunk_size, progress=progress,
-                              executor=executor)
     result = plan.run(Job("simulate_hands", seed, hands, plan.players))
     return SimulationResult(hands, seed, plan.rules, plan.policies, result.counts, result.threads, result.seconds,
                             result.compile_seconds)
@@ -239,24 +229,16 @@ def simulate_games(
     games: int = 100_000,
     *,
     seed: int = 1,
-    rules: Rules | None = None,
-    policies: str | tuple[str, str] = "heuristic",
     start_scores: tuple[int, int] | str = (0, 0),
     dealer: int = FIRST_DEALER,
-    threads: int | None = None,
-    chunk_size: int | None = None,
-    progress: Progress | None = None,
-    executor: Executor | None = None,
-    plan: RunPlan | None = None,
+    plan: RunPlan,
 ) -> GameSimulationResult:
     """Play ``games`` complete games from ``start_scores`` (team 0, team 1) with seat ``dealer`` dealing first.
 
     Each game ends when a team wins (docs/rules.md, "Game"), or is counted unfinished after ``MAX_DEALS`` deals.
     Chunks hold ``GAME_CHUNK`` games unless ``chunk_size`` says otherwise (or, on a cluster, the executor).
-    ``plan``, when given, stands for ``rules``, ``policies`` and the run's settings.
+    ``plan`` says who plays, under which rules, and how the run goes.
     """
-    plan = plan or RunPlan.of(policies, rules, threads=threads, chunk_size=chunk_size, progress=progress,
-                              executor=executor)
     scores = _game_start(plan.rules, start_scores, dealer)
     job = Job("simulate_games", seed, games, (*plan.players, scores[0], scores[1], dealer), label="games")
     # A game is about ten hands: chunks of hands' size would report progress rarely.

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ..core.sizes import AUCTION_MAX_DEALS, HAND_MAX_SAMPLES, HAND_SAMPLES
 from .app import (
     ClusterOpt,
     JsonFlag,
@@ -66,7 +67,7 @@ def hand(
                                                 rich_help_panel="Auction")] = None,
     max_deals: Annotated[int, typer.Option("--max-deals", min=1, help="With --position: the most deals to try "
                                            "while looking for deals that fit the calls before yours.",
-                                           rich_help_panel="Auction")] = 20_000_000,
+                                           rich_help_panel="Auction")] = AUCTION_MAX_DEALS,
     cluster: ClusterOpt = None,
     scheduler: SchedulerOpt = None,
     json_output: JsonFlag = False,
@@ -94,37 +95,35 @@ def hand(
 
       smear-sim hand "AH KH 2H JD 10C 5S 9S 4D 3C" --position 3 --auction 2,pass --score 15,19
     """
-    from ..analysis.hand import evaluate_hand
+    from ..analysis.hand import hand_query
     from ..analysis.scores import parse_score
 
     active = rules_from(rules_file, rule)
     at = parse_score(score)
     if position is None:
         reject(ctx, ["auction", "max_deals"], "without --position: it is for the auction analysis")
+        prior: tuple[int, ...] = ()
     else:
         reject(ctx, ["trump", "plot"], "with --position: each call is played out with the declarer naming trump")
         from ..analysis.auction import parse_auction
 
-        parse_auction(auction, position, active)  # a bad auction is refused before any work
+        prior = parse_auction(auction, position, active)  # a bad auction is refused before any work
     if plot is not None:
         plot = checked_chart_path(plot, None, "--plot")
     ready_players(policy, active)
-    total = samples or (10_000_000 if precision else 100_000)
+    total = samples or (HAND_MAX_SAMPLES if precision else HAND_SAMPLES)
+    from ..analysis.hand_answer import answer_hand
     from ..analysis.plan import RunPlan
 
     with executor_for(threads, cluster, scheduler) as executor:
         plan = RunPlan.of(policy, active, executor=executor)
+        query = hand_query(cards, trump=trump, samples=samples, precision=precision, seed=seed, score=at,
+                           equity_hands=equity_hands, plan=plan)
         with progress_for(total, "dealing", total >= 2_000_000 and precision is None and position is None) \
                 as progress:
-            analysis = evaluate_hand(cards, trump=trump, samples=samples, precision=precision, seed=seed, score=at,
-                                     equity_hands=equity_hands, plan=plan.but(progress=progress))
-        calls = None
-        if position is not None:
-            from ..analysis.auction import evaluate_auction
-
-            calls = evaluate_auction(cards, position=position, auction=auction, score=at, samples=samples,
-                                     precision=precision, max_deals=max_deals, seed=seed, equity=analysis.equity,
-                                     plan=plan)
+            answer = answer_hand(query, plan.but(progress=progress), position=position, auction=prior,
+                                 samples=samples, max_deals=max_deals)
+    analysis, calls = answer.analysis, answer.calls
     if analysis.misdeal_callable:
         typer.echo("warning: this hand holds only ranks 3-9, so its player may call a misdeal instead of "
                    "bidding (rule misdeal=true)", err=True)
@@ -132,22 +131,17 @@ def hand(
         from ..output.charts import points_distribution, save_figure
 
         plot = save_figure(points_distribution(analysis), plot)
-    from ..core.cards import parse_cards
-    from ..core.count import count_summary
-
-    before = None if position is None else parse_auction(auction, position, active)
-    count = count_summary(parse_cards(cards) if isinstance(cards, str) else list(cards), active, before, at)
     if json_output:
-        print_json(analysis.to_json() | (calls.to_json() if calls is not None else {}) | {"count": count})
+        print_json(answer.to_json())
     elif calls is not None:
         from ..output.terminal import print_auction, print_count
 
         print_auction(calls, analysis)
-        print_count(count)
+        print_count(answer.count)
     else:
         from ..output.terminal import print_count, print_hand
 
         print_hand(analysis)
-        print_count(count)
+        print_count(answer.count)
         if plot is not None:
             typer.echo(f"Chart: {plot}")

@@ -98,11 +98,12 @@ def plot(
             at, equity = None, None
             if score is not None:
                 from ..analysis.match_equity import match_equity
+                from ..analysis.plan import RunPlan
                 from ..analysis.scores import check_scores, parse_score
 
                 at = check_scores(parse_score(score), table.rules)
-                equity = match_equity(equity_hands, seed=table.seed, rules=table.rules, policy=table.policy,
-                                      floor=min(-40, *at))
+                equity = match_equity(equity_hands, seed=table.seed, floor=min(-40, *at),
+                                      plan=RunPlan.of(table.policy, table.rules))
             fig = moon_chart(table, parse_features(by), 20, min_count, at, equity)
     path = save_figure(fig, path, fmt)
     typer.echo(f"Chart: {path}")

@@ -72,9 +72,10 @@ def report(
     """
     from ..analysis.classes import parse_features
     from ..analysis.plan import RunPlan
+    from ..analysis.report import build_report
     from ..core.io import check_output_folder
     from ..core.rules import format_value
-    from ..output.report import make_report
+    from ..output.report import write_report_folder
     from ..output.terminal import print_bid_table
 
     active = rules_from(rules_file, rule)
@@ -101,8 +102,10 @@ def report(
     command += "".join(f" --rule {k}={format_value(v)}" for k, v in active.changed().items())
     with executor_for(threads, cluster, scheduler) as executor:
         plan = RunPlan.of(policy, active, executor=executor)  # who plays, under which rules, and where
-        table, written = make_report(out, hands=hands, seed=seed, plan=plan, by=features, min_count=min_count,
-                                     equity_hands=equity_hands, position_deals=position_deals, command=command,
-                                     progress=lambda total, description: progress_for(total, description, True))
+        report = build_report(hands=hands, seed=seed, plan=plan, equity_hands=equity_hands,
+                              position_deals=position_deals,
+                              progress=lambda total, description: progress_for(total, description, True))
+    written = write_report_folder(out, report, command=command, by=features, min_count=min_count)
+    table = report.table
     print_bid_table(table.frame(features, min_count), table, 15)
     typer.echo(f"Wrote {len(written)} files to {out}/ (see {out}/README.md; open {out}/index.html in a browser)")

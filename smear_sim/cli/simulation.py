@@ -178,7 +178,7 @@ def match(
             from ..analysis.plan import RunPlan
 
             plan = RunPlan.of([policy_a, policy_b], active, executor=executor, progress=progress)
-            result = duplicate_games(policy_a, policy_b, games=games, seed=seed, plan=plan)
+            result = duplicate_games(games=games, seed=seed, plan=plan)
     else:
         from ..analysis.match import duplicate_match
 
@@ -187,7 +187,7 @@ def match(
             from ..analysis.plan import RunPlan
 
             plan = RunPlan.of([policy_a, policy_b], active, executor=executor, progress=progress)
-            result = duplicate_match(policy_a, policy_b, deals=deals, seed=seed, plan=plan)
+            result = duplicate_match(deals=deals, seed=seed, plan=plan)
     if json_output:
         print_json(result.to_json())
     else:

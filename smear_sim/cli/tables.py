@@ -9,6 +9,7 @@ import typer
 
 from ..core.errors import SmearError
 from ..core.rules import rule_settings
+from ..core.sizes import HAND_SAMPLES
 from .app import (
     ChunkSize,
     ClusterOpt,
@@ -135,11 +136,14 @@ def bid_table_command(
             executor_for(threads, cluster, scheduler) as executor:
         plan = RunPlan.of(policy, active, executor=executor, chunk_size=chunk_size, checkpoint=checkpoint)
         if by_position:
-            from ..output.report import make_position_table
+            from ..analysis.report import build_position_table
+            from ..output.report import write_position_table
 
-            table, frame, written = make_position_table(
-                out, deals=hands, seed=seed, plan=plan, score=at, equity_hands=equity_hands, min_count=min_count,
+            table, equity = build_position_table(
+                deals=hands, seed=seed, plan=plan, score=at, equity_hands=equity_hands,
                 progress=lambda total, description: progress_for(total, description, hands >= 200_000))
+            frame = table.frame(equity, min_count, at)
+            written = write_position_table(table, frame, out)
         else:
             from ..analysis.classes import class_table
             from ..output.report import write_bid_table
@@ -211,6 +215,7 @@ def moon(
     from ..analysis.classes import ClassTable, class_table, moon_table, parse_features
     from ..analysis.hand import evaluate_hand
     from ..analysis.match_equity import match_equity
+    from ..analysis.plan import RunPlan
     from ..analysis.scores import check_scores, parse_score
 
     if plot is not None:
@@ -223,8 +228,8 @@ def moon(
         moon_allowed(active)
         at = check_scores(parse_score(score), active) if score is not None else (0, 0)
         with executor_for(threads, cluster, scheduler) as executor:
-            analysis = evaluate_hand(cards, samples=hands or 100_000, seed=seed, policy=policy, rules=active,
-                                     executor=executor, score=at, equity_hands=equity_hands)
+            analysis = evaluate_hand(cards, samples=hands or HAND_SAMPLES, seed=seed, score=at,
+                                     equity_hands=equity_hands, plan=RunPlan.of(policy, active, executor=executor))
         if plot is not None:
             from ..output.charts import moon_break_even_chart, save_figure
 
@@ -258,14 +263,14 @@ def moon(
         hands = hands or 1_000_000
         with executor_for(threads, cluster, scheduler) as executor, \
                 progress_for(hands, "dealing and playing", hands >= 2_000_000) as progress:
-            table = class_table(hands, seed=seed, rules=active, policy=policy, progress=progress,
-                                executor=executor)
+            table = class_table(hands, seed=seed, plan=RunPlan.of(policy, active, progress=progress,
+                                                                  executor=executor))
     at, equity = None, None
     if score is not None:
         at = check_scores(parse_score(score), table.rules)
         with executor_for(threads, cluster, scheduler) as executor:
-            equity = match_equity(equity_hands, seed=table.seed, rules=table.rules, policy=table.policy,
-                                  floor=min(-40, *at), executor=executor)
+            equity = match_equity(equity_hands, seed=table.seed, floor=min(-40, *at),
+                                  plan=RunPlan.of(table.policy, table.rules, executor=executor))
     frame = moon_table(table, features, min_count, at, equity)
     if plot is not None:
         from ..output.charts import moon_chart, save_figure

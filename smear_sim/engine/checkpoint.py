@@ -28,7 +28,7 @@ import numpy as np
 from ..core.errors import SmearError
 from ..core.io import atomic_write
 from ..core.rules import format_value
-from .runner import Job, job_fingerprint
+from .job import Job, job_fingerprint
 
 __all__ = ["CHECKPOINT_SUFFIX", "INTERVAL_VARIABLE", "Checkpoint", "default_interval"]
 

@@ -11,12 +11,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..analysis.classes import DEFAULT_FEATURES, ClassTable, class_table, moon_table
+from ..analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table
 from ..analysis.count import count_markdown, count_view, fitted_count
-from ..analysis.hand import EXAMPLE_HAND, EXAMPLE_MOON_HAND, evaluate_hand
-from ..analysis.match_equity import match_equity
-from ..analysis.plan import RunPlan
-from ..analysis.positions import PositionTable, position_table
+from ..analysis.report import Report
 from ..analysis.rules_change import RulesChange, rules_change
 from ..core.errors import SmearError
 from ..core.io import MANIFEST, atomic_write, replace_folder, report_folders
@@ -47,12 +44,9 @@ from .format import (
 
 __all__ = [
     "BID_TABLE_SUFFIXES",
-    "POSITION_CLASS_HANDS",
     "POSITION_TABLE_SUFFIXES",
     "NestedReport",
     "count_section",
-    "make_position_table",
-    "make_report",
     "markdown_table",
     "nested_reports",
     "parent_change",
@@ -66,6 +60,7 @@ __all__ = [
     "write_moon_table",
     "write_position_table",
     "write_report",
+    "write_report_folder",
     "write_tournament",
 ]
 
@@ -363,64 +358,14 @@ def nested_markdown(others: Sequence[NestedReport]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def make_report(
-    out_dir: str | Path,
-    *,
-    hands: int,
-    seed: int,
-    plan: RunPlan,
-    by: Sequence[str],
-    min_count: int,
-    equity_hands: int,
-    position_deals: int | None,
-    command: str,
-    progress=None,
-) -> tuple[ClassTable, list[Path]]:
-    """The whole report: simulate its tables (the class table of ``hands`` hands, what to call by position over
-    ``position_deals`` deals, a fifth of ``hands`` by default, the match-equity table of ``equity_hands`` hands and
-    the example hands), then replace ``out_dir`` with the files of :func:`write_report`, so the folder always holds
-    one complete report. ``progress(total, description)``, if given, is a context giving a callback for the hands
-    of the two long runs (a progress bar); ``plan`` says who plays, under which rules, and where every simulation
-    runs (:class:`smear_sim.analysis.plan.RunPlan`). Returns the class table and the files written."""
-    import contextlib
-
-    def bar(total: int, description: str):
-        return progress(total, description) if progress else contextlib.nullcontext()
-
-    with bar(hands, "dealing and playing") as done:
-        table = class_table(hands, seed=seed, plan=plan.but(progress=done))
-    deals = position_deals or max(hands // 5, 1)
-    with bar(deals, "every call at every turn") as done:
-        positions = position_table(deals, seed=seed, classes=table, plan=plan.but(progress=done))
-    equity = match_equity(equity_hands, seed=seed, plan=plan)
-    example = evaluate_hand(EXAMPLE_HAND, seed=seed, equity=equity, plan=plan)
-    moon_hand = evaluate_hand(EXAMPLE_MOON_HAND, seed=seed, equity=equity, plan=plan) if plan.rules.moon else None
+def write_report_folder(out_dir: str | Path, report: Report, *, command: str, by: Sequence[str],
+                        min_count: int) -> list[Path]:
+    """Replace ``out_dir`` with the files of :func:`write_report` for ``report``
+    (:func:`smear_sim.analysis.report.build_report`), so the folder always holds one complete report."""
     with replace_folder(out_dir) as folder:
-        written = write_report(table, folder, command=command, by=by, min_count=min_count, example_hand=example,
-                               equity=equity, moon_hand=moon_hand, positions=positions, home=out_dir)
-    return table, written
-
-
-POSITION_CLASS_HANDS = 2_000_000  # the declarer's-view hands behind the strength buckets of bid-table --by-position
-
-
-def make_position_table(out: str | Path, *, deals: int, seed: int, plan: RunPlan, score: tuple[int, int],
-                        equity_hands: int, min_count: int,
-                        progress=None) -> tuple[PositionTable, pd.DataFrame, list[Path]]:
-    """``bid-table --by-position``: the strength buckets (from ``POSITION_CLASS_HANDS`` hands), the position
-    table of ``deals`` deals, its values at ``score`` with a match-equity table of ``equity_hands`` hands, and its
-    files at ``out``. ``progress(total, description)``, if given, is a context giving the position run's
-    callback. Only the class table and the position table keep the plan's checkpoint, only the position table
-    its chunk size."""
-    import contextlib
-
-    classes = class_table(POSITION_CLASS_HANDS, seed=seed, plan=plan.but(chunk_size=None, progress=None))
-    with progress(deals, "every call at every turn") if progress else contextlib.nullcontext() as done:
-        table = position_table(deals, seed=seed, classes=classes, plan=plan.but(progress=done))
-    equity = match_equity(equity_hands, seed=seed, floor=min(-40, *score),
-                          plan=plan.but(chunk_size=None, progress=None, checkpoint=None))
-    frame = table.frame(equity, min_count, score)
-    return table, frame, write_position_table(table, frame, out)
+        return write_report(report.table, folder, command=command, by=by, min_count=min_count,
+                            example_hand=report.example_hand, equity=report.equity, moon_hand=report.moon_hand,
+                            positions=report.positions, home=out_dir)
 
 
 def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Sequence[str] = DEFAULT_FEATURES,
@@ -433,7 +378,7 @@ def write_report(table: ClassTable, out_dir: str | Path, *, command: str, by: Se
     moon break-even by score is charted; ``positions`` a position table (``analysis.positions``), valued at 0-0
     with ``equity``, which it needs.
 
-    ``home`` is the folder the files end up in (default ``out_dir``; :func:`make_report` writes them to a
+    ``home`` is the folder the files end up in (default ``out_dir``; :func:`write_report_folder` writes them to a
     temporary folder first). The README and the page link the reports in its subfolders (:func:`nested_reports`),
     and, when the folder above it holds a report under other rules, say what changes from those rules to these
     (:func:`parent_change`).

@@ -73,10 +73,11 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
-from ..analysis.auction import evaluate_auction, legal_calls, parse_auction
+from ..analysis.auction import legal_calls, parse_auction
 from ..analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table, parse_features
 from ..analysis.count import count_view, fitted_count
 from ..analysis.hand import EXAMPLE_HAND, HandQuery, hand_query, parse_hand, shared_equity
+from ..analysis.hand_answer import answer_hand
 from ..analysis.hand_outcomes import DEFAULT_HANDS
 from ..analysis.match_equity import DEFAULT_FLOOR
 from ..analysis.plan import RunPlan
@@ -84,11 +85,11 @@ from ..analysis.saved import CountsFileError
 from ..analysis.scores import check_scores, parse_score
 from ..core.calls import call_name
 from ..core.cards import SUIT_NAMES
-from ..core.count import count_summary
 from ..core.errors import BadValue, SmearError, one_line
 from ..core.io import report_folders
 from ..core.players import FAST_POLICIES, parse_policy
 from ..core.rules import Rules, describe_options
+from ..core.sizes import HAND_SAMPLES
 from ..engine.runner import check_count
 from ..output.format import FEATURES, rules_name
 from ..output.report import table_json
@@ -106,7 +107,7 @@ __all__ = ["BID_TABLE", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_SAMPLES", "DEFAULT_MAX
 DEFAULT_MAX_SAMPLES = 200_000
 DEFAULT_MAX_DEALS = 2_000_000  # deals an auction analysis may try (the command line's default is 20,000,000)
 DEFAULT_MAX_SPAN = 120  # points the game view's equity table may span: each of its solves well under a second
-DEFAULT_SAMPLES = 100_000  # as smear-sim hand
+DEFAULT_SAMPLES = HAND_SAMPLES  # as smear-sim hand
 MAX_DEPTH = 16  # levels of nesting in a request body: a review's game record needs 4
 MAX_DIGITS = 20  # digits in a number of a request body: 2**64 - 1 (the largest seed) has 20
 MAX_PRECISION = 1000.0  # a standard error of points above this stops after the first batch anyway
@@ -144,21 +145,9 @@ class HandRequest:
         """The JSON ``smear-sim hand --json`` prints, and the seconds spent simulating; ``stage`` hears of each
         stage as it starts. ``executor`` is the simulator's turn (:mod:`smear_sim.web.scheduler`): the one
         setting of the run that is known only once the request has its turn."""
-        plan = self.plan.but(executor=executor)
-        stage("hand")
-        analysis = self.query.run(settings=plan.settings, stage=stage)
-        data, seconds = analysis.to_json(), analysis.seconds
-        if self.position is not None:
-            stage("auction")
-            query = self.query
-            calls = evaluate_auction(query.cards, position=self.position, auction=[call_name(c) for c in self.auction],
-                                     score=query.score, samples=self.samples, precision=query.precision,
-                                     max_deals=self.max_deals, seed=query.job.seed, equity=analysis.equity, plan=plan)
-            data |= calls.to_json()
-            seconds += calls.seconds
-        before = self.auction if self.position is not None else None  # the count, as smear-sim hand adds it
-        data["count"] = count_summary(list(self.query.cards), self.plan.rules, before, self.query.score or (0, 0))
-        return data, seconds
+        answer = answer_hand(self.query, self.plan.but(executor=executor), position=self.position,
+                             auction=self.auction, samples=self.samples, max_deals=self.max_deals, stage=stage)
+        return answer.to_json(), answer.seconds
 
 
 def hand_request(body: Any, max_samples: int, max_deals: int = DEFAULT_MAX_DEALS,

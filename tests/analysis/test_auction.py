@@ -12,9 +12,9 @@ import re
 import numpy as np
 import pytest
 
-from smear_sim.analysis.auction import evaluate_auction, legal_calls, parse_auction
+from smear_sim import evaluate_auction, evaluate_hand
+from smear_sim.analysis.auction import legal_calls, parse_auction
 from smear_sim.analysis.bidder_tables import player_model
-from smear_sim.analysis.hand import evaluate_hand
 from smear_sim.core import layout as L
 from smear_sim.core.cards import mask_of, parse_cards
 from smear_sim.core.errors import SmearError

@@ -13,8 +13,8 @@ import pytest
 import smear_sim.analysis.bidder_tables as B
 import smear_sim.analysis.models as M
 import smear_sim.engine.bidder_store as S
+from smear_sim import position_table
 from smear_sim.analysis.plan import RunPlan
-from smear_sim.analysis.positions import position_table
 from smear_sim.core import bidder as CB
 from smear_sim.core import layout as L
 from smear_sim.core.errors import SmearError

@@ -15,8 +15,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from smear_sim.analysis.classes import DEFAULT_FEATURES, ClassTable, bid_table, class_table, moon_table, parse_features
-from smear_sim.analysis.hand import PRECISION_BATCH, evaluate_hand, hand_query, json_value, parse_hand
+from smear_sim import bid_table, class_table, evaluate_hand, hand_query
+from smear_sim.analysis.classes import DEFAULT_FEATURES, ClassTable, moon_table, parse_features
+from smear_sim.analysis.hand import PRECISION_BATCH, json_value, parse_hand
 from smear_sim.core import layout as L
 from smear_sim.core.cards import parse_cards
 from smear_sim.core.errors import CardError, SmearError
@@ -304,7 +305,7 @@ def test_class_counts_from_before_games_still_load(table, tmp_path):
     pd.testing.assert_frame_equal(old.frame(), table.frame())
     joint = table.counts[:, L.CLS_JOINT:].reshape(-1, L.MAX_K, L.MAX_K)
     assert np.array_equal(joint.sum(axis=2), table.counts[:, L.CLS_HIST: L.CLS_HIST + L.MAX_K])
-    from smear_sim.analysis.match_equity import match_equity
+    from smear_sim import match_equity
 
     equity = match_equity(20_000, seed=1, floor=-10)
     with pytest.raises(SmearError, match="saved before games"):

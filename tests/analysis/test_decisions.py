@@ -9,8 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from smear_sim.analysis.auction import evaluate_auction
-from smear_sim.analysis.decisions import hint
+from smear_sim import evaluate_auction, hint
 from smear_sim.analysis.hand import shared_equity
 from smear_sim.analysis.plan import RunPlan
 from smear_sim.analysis.solve import solve_record

@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from smear_sim.analysis.match import _ratio, duplicate_games
-from smear_sim.analysis.simulate import simulate_games
+from smear_sim import duplicate_games, simulate_games
+from smear_sim.analysis.match import _ratio
 from smear_sim.core import layout as L
 
 

@@ -15,7 +15,8 @@ import numba
 import numpy as np
 import pytest
 
-from smear_sim.analysis.simulate import simulate_games, trace_game_records
+from smear_sim import simulate_games
+from smear_sim.analysis.simulate import trace_game_records
 from smear_sim.core import layout as L
 from smear_sim.core.errors import SmearError
 from smear_sim.core.rules import Rules

@@ -17,9 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from smear_sim.analysis.classes import class_table
-from smear_sim.analysis.match import duplicate_match
-from smear_sim.analysis.simulate import simulate, trace_records
+from smear_sim import class_table, duplicate_match, simulate
+from smear_sim.analysis.simulate import trace_records
 from smear_sim.core.rules import Rules
 
 CAPTURED = json.loads((Path(__file__).parent / "heuristic_v1_from_main.json").read_text())

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from smear_sim import match_equity
 from smear_sim.analysis.luck import deal_luck
-from smear_sim.analysis.match_equity import match_equity
 from smear_sim.analysis.plan import RunPlan
 from smear_sim.analysis.simulate import trace_records
 from smear_sim.core.cards import mask_of

@@ -8,14 +8,8 @@ import math
 
 import pytest
 
-from smear_sim.analysis.match import (
-    ELO_SCALE,
-    bradley_terry,
-    duplicate_games,
-    duplicate_match,
-    tournament,
-    tournament_plan,
-)
+from smear_sim import duplicate_games, duplicate_match
+from smear_sim.analysis.match import ELO_SCALE, bradley_terry, tournament, tournament_plan
 from smear_sim.core.errors import SmearError
 
 

@@ -12,13 +12,13 @@ import math
 import numpy as np
 import pytest
 
+from smear_sim import hand_outcomes, match_equity, simulate_games
 from smear_sim.analysis import game_chain, scores
 from smear_sim.analysis import hand_outcomes as HO
 from smear_sim.analysis import match_equity as ME
-from smear_sim.analysis.hand_outcomes import DEFAULT_HANDS, hand_outcomes
-from smear_sim.analysis.match_equity import TRUNCATION_TOLERANCE, match_equity
+from smear_sim.analysis.hand_outcomes import DEFAULT_HANDS
+from smear_sim.analysis.match_equity import TRUNCATION_TOLERANCE
 from smear_sim.analysis.scores import check_scores
-from smear_sim.analysis.simulate import simulate_games
 from smear_sim.core import layout as L
 from smear_sim.core.errors import SmearError
 from smear_sim.core.rules import Rules

@@ -1,14 +1,14 @@
-"""One value for a run (smear_sim/analysis/plan.py): its defaults are filled in once, and an analysis given the plan
-counts what it counts given the old keywords."""
+"""One value for a run (smear_sim/analysis/plan.py): its defaults are filled in once, an analysis takes the plan only,
+and the public API, which also takes the keywords that make it, counts the same given either."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from smear_sim.analysis.classes import class_table
+import smear_sim
+from smear_sim import class_table, simulate
 from smear_sim.analysis.plan import RunPlan
-from smear_sim.analysis.simulate import simulate
 from smear_sim.core.errors import SmearError
 from smear_sim.core.rules import Rules
 from smear_sim.engine.settings import RunSettings
@@ -44,3 +44,14 @@ def test_a_plan_counts_what_the_keywords_count():
     a = simulate(2000, seed=2, policies="heuristic,random")
     b = simulate(2000, seed=2, plan=RunPlan.of("heuristic,random", threads=1))
     assert np.array_equal(a.counts, b.counts) and b.policies == ("heuristic", "random")
+
+
+def test_an_analysis_takes_the_plan_only_and_the_api_also_its_keywords():
+    import inspect
+
+    for name, keywords in smear_sim._PLAN_KEYWORDS.items():
+        public = inspect.signature(getattr(smear_sim, name)).parameters
+        analysis = inspect.signature(inspect.unwrap(getattr(smear_sim, name))).parameters
+        assert analysis["plan"].default is inspect.Parameter.empty or name == "match_equity", name
+        assert not set(keywords) & set(analysis), name  # no analysis re-derives a plan from its keywords
+        assert set(keywords) | {"plan"} <= set(public), name

@@ -6,16 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from smear_sim.analysis.classes import class_table
-from smear_sim.analysis.match_equity import match_equity
-from smear_sim.analysis.positions import (
-    PositionTable,
-    call_slots,
-    legal_slots,
-    position_table,
-    situation_label,
-    strength_buckets,
-)
+from smear_sim import class_table, match_equity, position_table
+from smear_sim.analysis.positions import PositionTable, call_slots, legal_slots, situation_label, strength_buckets
 from smear_sim.core import layout as L
 from smear_sim.core.bidder import N_BUCKETS
 from smear_sim.core.rules import Rules

@@ -10,8 +10,8 @@ import math
 import numpy as np
 import pytest
 
-from smear_sim.analysis.decisions import hint
-from smear_sim.analysis.review import MARKS, check_kinds, mark_of, read_hands, review
+from smear_sim import hint, review
+from smear_sim.analysis.review import MARKS, check_kinds, mark_of, read_hands
 from smear_sim.analysis.simulate import trace_game_records, trace_records
 from smear_sim.core.errors import BadValue, RecordError
 from smear_sim.reference.decisions import decisions_of

@@ -7,7 +7,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from smear_sim.analysis.classes import class_table, moon_table
+from smear_sim import class_table
+from smear_sim.analysis.classes import moon_table
 from smear_sim.analysis.plan import RunPlan
 from smear_sim.analysis.rules_change import COMMON_CLASSES, rules_change
 from smear_sim.core.errors import SmearError

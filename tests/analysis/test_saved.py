@@ -9,8 +9,8 @@ import json
 import numpy as np
 import pytest
 
-from smear_sim.analysis.classes import ClassTable, class_table
-from smear_sim.analysis.hand import evaluate_hand
+from smear_sim import class_table, evaluate_hand
+from smear_sim.analysis.classes import ClassTable
 from smear_sim.analysis.saved import CountsFileError, check_hand_analysis, load_class_counts
 from smear_sim.core import layout as L
 from smear_sim.core.errors import SmearError

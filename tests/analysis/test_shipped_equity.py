@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from smear_sim import match_equity
 from smear_sim.analysis import hand as H
 from smear_sim.analysis import shipped_equity as SE
-from smear_sim.analysis.match_equity import match_equity
 from smear_sim.core.errors import SmearError
 from smear_sim.core.rules import Rules
 

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from smear_sim.analysis.match import duplicate_match
-from smear_sim.analysis.simulate import SimulationResult, iter_trace_records, simulate, trace_records
+from smear_sim import duplicate_match, simulate
+from smear_sim.analysis.simulate import SimulationResult, iter_trace_records, trace_records
 from smear_sim.core import layout as L
 from smear_sim.core.bidder import empty_model
 from smear_sim.core.errors import SmearError

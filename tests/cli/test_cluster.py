@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from cli_helpers import assert_clean_failure, invoke, ok
 
-from smear_sim.output import report
+from smear_sim.analysis import report as analysis_report
 
 HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
 LONG_COMMANDS = ("simulate", "hand", "bid-table", "moon", "match", "tournament", "equity", "report")
@@ -52,7 +52,7 @@ def test_simulate_match_hand_and_moon_give_the_same_numbers_on_the_cluster(dask_
 
 def test_auction_analysis_duplicate_games_and_position_tables_give_the_same_numbers_on_the_cluster(
         dask_scheduler, tmp_path, monkeypatch):
-    monkeypatch.setattr(report, "POSITION_CLASS_HANDS", 100_000)  # bid-table --by-position's buckets: as in test_tables
+    monkeypatch.setattr(analysis_report, "POSITION_CLASS_HANDS", 100_000)  # bid-table --by-position's buckets: as in test_tables
     data = same_json("hand", HAND, "--position", "2", "--auction", "2", "--samples", "3000", "--equity-hands",
                      "20000", scheduler=dask_scheduler)
     assert data["auction"]["samples"] >= 3000

@@ -25,9 +25,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from smear_sim.analysis.classes import class_table
-from smear_sim.analysis.hand import evaluate_hand
-from smear_sim.analysis.simulate import simulate, trace_records
+from smear_sim import class_table, evaluate_hand, simulate
+from smear_sim.analysis.simulate import trace_records
 from tests.core.test_io import null_device
 
 HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
@@ -209,10 +208,8 @@ def interrupt(args: list[str], folder: Path, signum: int, after: float) -> subpr
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(after)
-    sent = time.monotonic()
     proc.send_signal(signum)
-    stdout, stderr = proc.communicate(timeout=60)
-    assert time.monotonic() - sent < 20  # between two chunks, not at the end of the run
+    stdout, stderr = proc.communicate(timeout=60)  # how soon it stops: benchmarks/stopping.py
     return subprocess.CompletedProcess(args, proc.returncode, stdout, stderr)
 
 

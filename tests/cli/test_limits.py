@@ -16,6 +16,17 @@ from cli_helpers import assert_clean_failure, invoke
 HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
 
 
+@pytest.fixture
+def kernel_runs(monkeypatch) -> list[str]:
+    """The drivers of the kernels run in this process while the test runs."""
+    from smear_sim.engine.settings import RunSettings
+
+    ran: list[str] = []
+    run = RunSettings.run
+    monkeypatch.setattr(RunSettings, "run", lambda self, job, **how: ran.append(job.driver) or run(self, job, **how))
+    return ran
+
+
 @pytest.mark.parametrize(("args", "words"), [
     # was "internal error: ValueError: Maximum allowed dimension exceeded"
     (["hand", HAND, "--samples", "2000", "--score=-" + "1" + "0" * 40 + ",0"], "give scores from -279 up"),
@@ -24,11 +35,10 @@ HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
     (["hand", HAND, "--position", "2", "--auction", "2", "--score=-500,3"], "give scores from -279 up"),
     (["equity", "--floor", "-1000"], "give a --floor from -279 up"),
 ])
-def test_work_no_cap_bounded_is_refused_before_any_work(args, words):
-    started = time.perf_counter()
+def test_work_no_cap_bounded_is_refused_before_any_work(kernel_runs, args, words):
     line = assert_clean_failure(invoke(*args))
     assert words in line, line
-    assert time.perf_counter() - started < 10
+    assert kernel_runs == []
 
 
 @pytest.mark.parametrize("args", [
@@ -44,12 +54,11 @@ def test_a_message_quoting_a_huge_input_is_one_short_line(args):
 
 
 @pytest.mark.parametrize("out", ["/proc/x", "/sys/x"])
-def test_report_into_a_pseudo_filesystem_is_refused_before_the_work(out):
+def test_report_into_a_pseudo_filesystem_is_refused_before_the_work(kernel_runs, out):
     if not Path(out).parent.is_dir():
         pytest.skip(f"no {Path(out).parent} here")
-    started = time.perf_counter()
     line = assert_clean_failure(invoke("report", "--hands", str(10**9), "--out", out))
-    assert line.startswith(f"error: --out {out}: cannot create it") and time.perf_counter() - started < 10
+    assert line.startswith(f"error: --out {out}: cannot create it") and kernel_runs == []
 
 
 def test_a_signal_inside_a_kernel_call_is_mapped_at_the_mechanism():

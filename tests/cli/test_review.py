@@ -8,7 +8,7 @@ import json
 import pytest
 from cli_helpers import assert_clean_failure, invoke, ok
 
-from smear_sim.analysis.review import review
+from smear_sim import review
 from smear_sim.analysis.simulate import trace_records
 
 FAST = ["--samples", "8", "--kinds", "card", "--no-luck"]

@@ -11,9 +11,9 @@ import json
 import pytest
 from cli_helpers import assert_clean_failure, assert_clean_process_failure, invoke, ok, run
 
-from smear_sim.analysis.hand import evaluate_hand
+from smear_sim import evaluate_hand
+from smear_sim.analysis import report as analysis_report
 from smear_sim.core import layout as L
-from smear_sim.output import report
 
 HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
 
@@ -22,7 +22,7 @@ HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
 def small_strength_buckets(monkeypatch):
     """The strength buckets from 100,000 declarer's-view hands instead of 2,000,000: the same code writes the same
     files and rows, without a 2,000,000-hand class table at every call (most of the command's time)."""
-    monkeypatch.setattr(report, "POSITION_CLASS_HANDS", 100_000)
+    monkeypatch.setattr(analysis_report, "POSITION_CLASS_HANDS", 100_000)
 
 
 def test_bid_table_by_position_writes_its_files(tmp_path, small_strength_buckets):

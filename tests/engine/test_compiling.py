@@ -8,7 +8,7 @@ import json
 import os
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -38,18 +38,32 @@ def test_the_line_is_written_once_before_a_compile_and_never_when_cached():
     assert stream.getvalue() == COMPILING + "\n"
 
 
+class _Heard(io.StringIO):
+    """A stream that says when something is written to it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = threading.Event()
+
+    def write(self, text: str) -> int:
+        count = super().write(text)
+        self.written.set()
+        return count
+
+
 def test_an_unknown_cache_state_writes_the_line_only_for_a_long_wait(monkeypatch):
-    monkeypatch.setattr(compiling, "WATCH_SECONDS", 0.05)
-    stream = io.StringIO()
+    monkeypatch.setattr(compiling, "WATCH_SECONDS", 3600.0)
+    stream = _Heard()
     with notice(None, stream):
-        pass
+        pass  # over long before the watch's wait
     assert stream.getvalue() == ""
+    monkeypatch.setattr(compiling, "WATCH_SECONDS", 0.0)
     with notice(None, stream):
-        time.sleep(0.5)
+        assert stream.written.wait(60)  # a call still running when the watch's wait is over
     assert stream.getvalue() == COMPILING + "\n"
 
 
-class _Terminal(io.StringIO):
+class _Terminal(_Heard):
     def isatty(self) -> bool:
         return True
 
@@ -57,7 +71,7 @@ class _Terminal(io.StringIO):
 def test_a_terminal_gets_the_line_with_a_spinner_that_ends_with_it():
     stream = _Terminal()
     with notice(True, stream):
-        time.sleep(0.35)
+        assert stream.written.wait(60)  # the spinner has turned
     text = stream.getvalue()
     assert text.startswith("\r" + COMPILING + " ") and text.endswith("\n") and text.count("\n") == 1
 

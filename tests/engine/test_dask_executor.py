@@ -12,10 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from smear_sim.analysis.classes import class_table
-from smear_sim.analysis.hand import evaluate_hand
-from smear_sim.analysis.match import duplicate_match
-from smear_sim.analysis.simulate import simulate
+from smear_sim import class_table, duplicate_match, evaluate_hand, simulate
 from smear_sim.core.bidder import empty_model
 from smear_sim.core.errors import ClusterError
 from smear_sim.core.players import policy_array

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from smear_sim.analysis.match import duplicate_games
+from smear_sim import duplicate_games
 from smear_sim.core.bidder import empty_model
 from smear_sim.core.count import count_rule, situation_of
 from smear_sim.core.layout import MOON, PASS

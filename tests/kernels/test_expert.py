@@ -446,7 +446,7 @@ def test_its_hands_carry_the_auction_and_the_world_counts(policies):
 
 
 def test_results_do_not_depend_on_threads_or_chunks():
-    from smear_sim.analysis.match import duplicate_games
+    from smear_sim import duplicate_games
 
     first = duplicate_games("expert:2", "heuristic", games=2, seed=4, threads=1, chunk_size=2)
     again = duplicate_games("expert:2", "heuristic", games=2, seed=4, threads=2, chunk_size=1)

@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from smear_sim.analysis.match import duplicate_match
+from smear_sim import duplicate_match
 from smear_sim.analysis.solve import hand_state
 from smear_sim.core.bidder import empty_model
 from smear_sim.core.errors import SmearError
@@ -47,7 +47,7 @@ def test_the_oracle_is_the_last_policy_and_no_hint_plays_out_with_it():
     assert POLICIES[-1] == "oracle" and parse_policies("oracle,heuristic") == ("oracle", "heuristic")
     with pytest.raises(SmearError, match="takes no parameter"):
         parse_policies("oracle:4")
-    from smear_sim.analysis.decisions import hint
+    from smear_sim import hint
     from smear_sim.reference.view import parse_view
 
     view = parse_view({"seat": 0, "dealer": 3, "bids": [],

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from random_hands import random_record
 
-from smear_sim.analysis.match import duplicate_match
+from smear_sim import duplicate_match
 from smear_sim.analysis.solve import hand_state
 from smear_sim.core.bidder import empty_model
 from smear_sim.core.cards import HIGH_JOKER, LOW_JOKER, card, mask_of, parse_cards

@@ -7,9 +7,7 @@ import json
 import pytest
 from matplotlib.figure import Figure
 
-from smear_sim.analysis.classes import class_table
-from smear_sim.analysis.hand import evaluate_hand
-from smear_sim.analysis.match_equity import match_equity
+from smear_sim import class_table, evaluate_hand, match_equity
 from smear_sim.core.errors import SmearError
 from smear_sim.core.rules import Rules
 from smear_sim.output.charts import (

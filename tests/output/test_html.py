@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from smear_sim.analysis.classes import DEFAULT_FEATURES, class_table
-from smear_sim.analysis.hand import evaluate_hand
+from smear_sim import class_table, evaluate_hand
+from smear_sim.analysis.classes import DEFAULT_FEATURES
 from smear_sim.core.rules import Rules
 from smear_sim.output.format import bid_table_columns, moon_table_columns
 from smear_sim.output.html import report_page
@@ -158,7 +158,7 @@ def test_the_page_shows_the_rules_the_command_and_the_example_hand(report):
 
 
 def test_the_page_shows_the_match_equity_table(report):
-    from smear_sim.analysis.match_equity import match_equity
+    from smear_sim import match_equity
 
     rules = report["table"].rules
     equity = match_equity(20_000, seed=3, rules=rules, floor=-10)
@@ -178,8 +178,7 @@ def test_the_page_shows_the_match_equity_table(report):
 
 
 def test_the_page_leads_with_the_call_by_place_in_the_auction(report):
-    from smear_sim.analysis.match_equity import match_equity
-    from smear_sim.analysis.positions import position_table
+    from smear_sim import match_equity, position_table
 
     rules = report["table"].rules
     positions = position_table(3000, seed=3, rules=rules, classes=report["table"])

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 import smear_sim
-from smear_sim.analysis.classes import DEFAULT_FEATURES, ClassTable, class_table
-from smear_sim.analysis.match_equity import match_equity
+from smear_sim import class_table, match_equity
+from smear_sim.analysis.classes import DEFAULT_FEATURES, ClassTable
 from smear_sim.core.rules import Rules
 from smear_sim.output.format import bid_table_columns
 from smear_sim.output.report import markdown_table, write_bid_table, write_equity_table, write_moon_table
@@ -86,9 +86,8 @@ def test_write_equity_table(tmp_path):
 
 
 def test_write_position_table(tmp_path):
-    from smear_sim.analysis.classes import class_table
-    from smear_sim.analysis.match_equity import match_equity
-    from smear_sim.analysis.positions import PositionTable, position_table
+    from smear_sim import class_table, match_equity, position_table
+    from smear_sim.analysis.positions import PositionTable
     from smear_sim.output.report import write_position_table
 
     positions = position_table(2000, seed=4, classes=class_table(20_000, seed=4))

@@ -29,8 +29,7 @@ def browser():
 def small_results(tmp_path_factory):
     """A results folder with a small table of what to call by position (judged at 3-5) and a small match-equity
     table, as 'smear-sim bid-table --by-position' and 'smear-sim equity' write them (no bid table)."""
-    from smear_sim.analysis.match_equity import match_equity
-    from smear_sim.analysis.positions import position_table
+    from smear_sim import match_equity, position_table
     from smear_sim.output.report import write_equity_table, write_position_table
 
     folder = tmp_path_factory.mktemp("results")
@@ -46,7 +45,7 @@ def variant_results(tmp_path_factory):
     """A results folder with a small bid table under the default rules and, in round-points/, a report folder
     (with its own manifest) holding one under round points, as 'smear-sim report --out results/round-points'
     leaves it; and a subfolder that is no report (no manifest)."""
-    from smear_sim.analysis.classes import class_table
+    from smear_sim import class_table
     from smear_sim.analysis.plan import RunPlan
     from smear_sim.core.io import MANIFEST
     from smear_sim.core.rules import Rules

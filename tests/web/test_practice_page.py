@@ -28,11 +28,9 @@ def games(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def url(games):
-    with running(create_app(results=None, games_dir=games)) as address:
-        deadline = time.monotonic() + 600
-        while not json.loads(urllib.request.urlopen(address + "api/rules").read())["ready"]:  # the warm-up
-            assert time.monotonic() < deadline
-            time.sleep(0.5)
+    app = create_app(results=None, games_dir=games)
+    with running(app) as address:
+        assert app.state.ready.wait(600)  # the warm-up
         yield address
 
 

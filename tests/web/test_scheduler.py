@@ -7,7 +7,7 @@ from itertools import pairwise
 
 import pytest
 
-from smear_sim.analysis.hand import evaluate_hand, hand_query
+from smear_sim import evaluate_hand, hand_query
 from smear_sim.web import scheduler
 from smear_sim.web.scheduler import AnalysisCancelled, ServerBusy, Simulator, TurnExecutor, Turns
 

@@ -258,13 +258,15 @@ def test_a_second_request_is_answered_while_a_long_one_runs():
     ({"cards": EXAMPLE, "policy": ""}, "unknown policy ''"),  # the command line rejects it too
     ({"cards": EXAMPLE, "precision": 10**6}, "at most 1000"),
 ])
-def test_work_no_cap_bounded_is_refused_before_any_work(client, body, words):
-    import time
+def test_work_no_cap_bounded_is_refused_before_any_work(client, monkeypatch, body, words):
+    from smear_sim.engine.settings import RunSettings
 
-    started = time.perf_counter()
+    ran = []
+    run = RunSettings.run
+    monkeypatch.setattr(RunSettings, "run", lambda self, job, **how: ran.append(job.driver) or run(self, job, **how))
     response = client.post("/api/hand", json=body)
     assert response.status_code == 400 and words in response.json()["error"], response.text
-    assert time.perf_counter() - started < 2
+    assert ran == []  # not one kernel ran
 
 
 def test_the_equity_span_cap_is_the_servers_setting():
@@ -333,11 +335,12 @@ def test_a_request_whose_client_goes_away_stops_at_every_stage(monkeypatch, path
     analysis at its next slice (it went on for 8.6 s, or to the end for a plain request)."""
     import socket
     import threading
-    import time
 
     from smear_sim.web import server
+    from smear_sim.web.scheduler import AnalysisCancelled
 
     stages: list[str] = []
+    ended: list[BaseException | None] = []  # how each run ended: None when it ran to its end
     reached = threading.Condition()
     from smear_sim.web.review import ReviewRequest
 
@@ -352,7 +355,13 @@ def test_a_request_whose_client_goes_away_stops_at_every_stage(monkeypatch, path
                 reached.notify_all()
             stage(name)
 
-        return run(self, executor, stage=heard, **more)
+        try:
+            answer = run(self, executor, stage=heard, **more)
+        except AnalysisCancelled as stopped:
+            ended.append(stopped)
+            raise
+        ended.append(None)
+        return answer
 
     monkeypatch.setattr(request, "run", watched)
     simulator = Simulator()
@@ -373,19 +382,16 @@ def test_a_request_whose_client_goes_away_stops_at_every_stage(monkeypatch, path
                                + data)
             with reached:
                 assert reached.wait_for(lambda stage=stage: stage in stages, timeout=120), (stage, stages)
-            time.sleep(0.3)  # well into the stage
             connection.close()
-            dropped = time.perf_counter()
-            assert simulator.wait_idle(timeout=5), (path, stage)
-            assert time.perf_counter() - dropped < 3, (path, stage)
-            assert stages[-1] == stage, (path, stage, stages)  # it stopped in that stage
+            assert simulator.wait_idle(timeout=120), (path, stage)
+            assert isinstance(ended[-1], AnalysisCancelled), (path, stage)  # stopped, not run to its end
+            assert stages[-1] == stage, (path, stage, stages)  # in that stage
 
 
 def test_while_warming_up_analyses_are_answered_at_once_with_503(monkeypatch):
     """Until the warm-up (the kernels and seed 1's match-equity table) is done, an analysis is refused at once
     with 503 and Retry-After, the other endpoints answer, and bad input is still a 400; then all answer."""
     import threading
-    import time
 
     from smear_sim.web import server
 
@@ -401,9 +407,7 @@ def test_while_warming_up_analyses_are_answered_at_once_with_503(monkeypatch):
     with TestClient(app, base_url=LOCAL) as warming:
         assert warming.get("/api/rules").json()["ready"] is False
         for path in ("/api/hand", "/api/hand/stream"):
-            asked = time.monotonic()
-            response = warming.post(path, json={"cards": EXAMPLE, "samples": 1000})
-            assert time.monotonic() - asked < 2
+            response = warming.post(path, json={"cards": EXAMPLE, "samples": 1000})  # the warm-up is held: at once
             assert response.status_code == 503 and response.headers["retry-after"] == "1"
             assert "warming up" in response.json()["error"]
         assert warming.post("/api/hand", json={"cards": "AH"}).status_code == 400

@@ -16,7 +16,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from smear_sim.analysis.simulate import simulate
+from smear_sim import simulate
 from smear_sim.core import layout as L
 from smear_sim.core.bidder import empty_model
 from smear_sim.core.players import parse_policies, policy_array

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from smear_sim.analysis.classes import DEFAULT_FEATURES, class_table
+from smear_sim import class_table
+from smear_sim.analysis.classes import DEFAULT_FEATURES
 from smear_sim.core.rules import Rules
 from smear_sim.output.format import bid_table_columns
 from smear_sim.output.terminal import print_bid_table, print_moon_table
