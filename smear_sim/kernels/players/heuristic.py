@@ -541,3 +541,14 @@ def play(hs, legal, rules, give):
 def cheapest(cards, t, give):
     """The card of ``cards`` that gives away least (fewest points, then lowest rank)."""
     return _pick(cards, t, give, CHEAPEST)
+
+
+# The decisions this player makes (core.players.PLAYERS), as the dispatch calls them (kernels.players.bids.dispatcher):
+# each the function and the dispatch's arguments it takes, in order.
+DECISIONS = {
+    "bid": (bid, ("state", "hand", "seat", "dealer", "calls", "n_calls", "us", "them", "low", "high", "moon_ok", "must", "rules",
+            "max_points")),
+    "trump": (trump, ("hand", "rules")),
+    "keep": (choose_cards, ("cards", "room", "keep_score")),
+    "play": (play, ("hs", "legal", "rules", "give")),
+}
