@@ -1,15 +1,21 @@
-"""The players by name: the one list of policy names and the codes the kernels know them by.
+"""The players by name: the registry of players (:data:`PLAYERS`) and the codes the kernels know them by.
 
-A policy is a complete player (bidding, trump, discards, play). The kernels dispatch on a code
-(:mod:`smear_sim.kernels.players`); people and files use the name. A policy may take one whole-number
-parameter, written after a colon: ``pimc:16`` is the search player with 16 sampled deals a decision. The
-kernel code packs both: ``code = number + PARAM_SCALE * parameter``, where ``number`` is the name's index in
-:data:`POLICIES`; a policy without a parameter has parameter 0, so its code is its number. ``expert`` may also
-leave out its parts (:data:`EXPERT_PARTS`), to measure what each is worth: ``expert:16:no-inference`` is
-``expert:16`` with worlds that ignore the auction. The parts left out ride above K in the parameter
-(:data:`EXPERT_WITHOUT_SCALE`). This module
-imports no Numba, so the command line can check a ``--policy`` before any kernel loads. ``equity`` and
-``expert`` bid from tables made for the rules in play (:func:`reads_tables`): :func:`smear_sim.analysis.bidder_tables.player_model` gives the kernels those tables.
+A policy is a complete player (bidding, trump, discards, play). Each is one :class:`Player` record, as python-chess
+keeps its variants: its name, its parameter, the parts it may leave out, the decisions it makes itself, whether it
+reads tables, searches, is fast, may play out a hint's worlds. Every list of players (:data:`POLICIES`,
+:data:`FAST_POLICIES`, :data:`TABLE_POLICIES`, the page's bots, the ``--policy`` help) is read off it, and the
+kernels' dispatch is written from it (:mod:`smear_sim.kernels.players`). A new player is one entry here and one
+module under ``smear_sim/kernels/players/`` that exports its decisions (docs/players.md).
+
+The kernels dispatch on a code; people and files use the name. A policy may take one whole-number parameter,
+written after a colon: ``pimc:16`` is the search player with 16 sampled deals a decision. The kernel code packs both:
+``code = number + PARAM_SCALE * parameter``, where ``number`` is the name's index in :data:`POLICIES`; a policy
+without a parameter has parameter 0, so its code is its number. ``expert`` may also leave out its parts
+(:data:`EXPERT_PARTS`), to measure what each is worth: ``expert:16:no-inference`` is ``expert:16`` with worlds that
+ignore the auction. The parts left out ride above K in the parameter (:data:`EXPERT_WITHOUT_SCALE`). This module
+imports no Numba, so the command line can check a ``--policy`` before any kernel loads. ``equity`` and ``expert``
+bid from tables made for the rules in play (:func:`reads_tables`): :func:`smear_sim.analysis.bidder_tables.
+player_model` gives the kernels those tables.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ __all__ = [
     "policy_array",
     "policy_choices",
     "policy_code",
+    "policy_help",
     "reads_tables",
 ]
 
@@ -208,6 +215,11 @@ def policy_choices(names: tuple[str, ...] | None = None) -> str:
     return ", ".join(written[:-1]) + " or " + written[-1] if len(written) > 1 else written[0]
 
 
+def policy_help() -> str:
+    """Every player as a person writes it, with what it does: the ``--policy`` help."""
+    return ", ".join(f"{policy_choices((p.name,))} ({p.summary})" for p in PLAYERS)
+
+
 @dataclass(frozen=True)
 class PolicySpec:
     """A policy name, its parameter (0 for policies without one) and, for ``expert``, the parts it leaves out (in
@@ -225,7 +237,7 @@ class PolicySpec:
     @property
     def code_param(self) -> int:
         """The parameter as the kernels read it: K, with the parts left out above it."""
-        bits = sum(EXPERT_PART_BITS[part] for part in self.without)
+        bits = sum(1 << i for i, part in enumerate(_BY_NAME[self.name].parts) if part.name in self.without)
         return self.param + EXPERT_WITHOUT_SCALE * bits
 
 
@@ -235,16 +247,22 @@ def _choices() -> str:
 
 def _without(name: str, parts: list[str]) -> tuple[str, ...]:
     """The parts ``no-PART`` ... that ``name`` leaves out, in :data:`EXPERT_PARTS` order."""
-    choices = ", ".join(f"no-{part} ({meaning})" for part, meaning in EXPERT_PARTS.items())
-    if name != "expert":
-        raise SmearError(f"{name}:K takes nothing after K; only expert:K may leave out its parts ({choices})")
+    owners = [p for p in PLAYERS if p.parts]
+    own = _BY_NAME[name].parts
+    if not own:
+        choices = "; ".join(f"{p.name}: " + ", ".join(f"no-{part.name} ({part.instead})" for part in p.parts)
+                            for p in owners)
+        raise SmearError(f"{name}:K takes nothing after K; only {policy_choices(tuple(p.name for p in owners))} may "
+                         f"leave out its parts ({choices})")
+    choices = ", ".join(f"no-{part.name} ({part.instead})" for part in own)
+    names = [part.name for part in own]
     left_out = set()
     for text in parts:
         part = text.strip().removeprefix("no-")
-        if not text.strip().startswith("no-") or part not in EXPERT_PARTS:
-            raise SmearError(f"expert:K:{text.strip()} is not a part expert can leave out: write {choices}")
+        if not text.strip().startswith("no-") or part not in names:
+            raise SmearError(f"{name}:K:{text.strip()} is not a part {name} can leave out: write {choices}")
         left_out.add(part)
-    return tuple(part for part in EXPERT_PARTS if part in left_out)
+    return tuple(part for part in names if part in left_out)
 
 
 def parse_policy(text: str) -> PolicySpec:
