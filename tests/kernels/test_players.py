@@ -598,7 +598,8 @@ def test_every_registered_player_is_dispatched_for_each_decision_it_makes():
                 assert branch is None, (p.name, decision)
                 continue
             owner = p.calls_as if decision == "bid" and p.calls_as else p.name
-            module = importlib.import_module(f"smear_sim.kernels.players.{bids.PLAYERS[POLICIES_INDEX[owner]].kernel_module}")
+            kernel_module = bids.PLAYERS[POLICIES_INDEX[owner]].kernel_module
+            module = importlib.import_module(f"smear_sim.kernels.players.{kernel_module}")
             function, _ = module.DECISIONS[decision]
             assert branch.__globals__["function"] is function, (p.name, decision)  # bids.when's namespace
     default = kp.choose_play.py_func.__globals__["_default"]

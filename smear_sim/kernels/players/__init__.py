@@ -102,29 +102,34 @@ def player_set(rules, policies, model, tables, seated):
 # state, ``give`` the card table of :func:`policy_tables` for the rules; ``seated`` says which players are compiled in
 # (SEATED). (The players read ``hs`` by plain indexing: in Numba an array handed to a helper costs a reference count,
 # and this runs for every card of every hand.) ``expert`` and ``oracle`` play through :func:`search_play`.
-choose_play = dispatcher("choose_play", "policy, seated, state, hs, legal, rules, give", "play", _no_card)
+_HERE = {"__name__": __name__}
+choose_play = dispatcher("choose_play", "policy, seated, state, hs, legal, rules, give", "play", _no_card,
+                         namespace=_HERE)
 # The trump ``choose_trump(policy, seated, state, hand, rules)`` the bidder holding ``hand`` names.
-choose_trump = dispatcher("choose_trump", "policy, seated, state, hand, rules", "trump", _no_card)
+choose_trump = dispatcher("choose_trump", "policy, seated, state, hand, rules", "trump", _no_card, namespace=_HERE)
 # The ``room`` cards of ``cards`` (the first card class that does not fit whole) that :func:`choose_keep` keeps.
-keep_choice = dispatcher("keep_choice", "policy, seated, state, cards, room, keep_score", "keep", _no_cards)
+keep_choice = dispatcher("keep_choice", "policy, seated, state, cards, room, keep_score", "keep", _no_cards,
+                         namespace=_HERE)
 # A searched trump and keep for the bidder (``expert``; ``trump`` -1 to choose it, else the keep only), packed as
 # :func:`smear_sim.kernels.players.expert.trump_keep` does; ZERO for a policy that does not search them (then
 # :func:`choose_trump` and :func:`choose_keep` decide). ``keep`` is the keep-score table of :func:`policy_tables`,
 # ``policies`` and ``model`` model the others' calls.
 search_trump_keep = dispatcher(
     "search_trump_keep", "policy, seated, state, own9, kitty, bidder, trump, dealer, calls, n_calls, score0, score1, "
-    "bid, rules, keep, policies, model", "search_trump_keep", _no_cards, default="ZERO", namespace={"ZERO": ZERO})
+    "bid, rules, keep, policies, model", "search_trump_keep", _no_cards, default="ZERO",
+    namespace=_HERE | {"ZERO": ZERO})
 # A defender's searched keep (``expert``), or ZERO for a policy that does not search it (then :func:`choose_keep`
 # decides).
 search_keep = dispatcher(
     "search_keep", "policy, seated, state, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid, rules, "
-    "keep, policies, model", "search_keep", _no_cards, default="ZERO", namespace={"ZERO": ZERO})
+    "keep, policies, model", "search_keep", _no_cards, default="ZERO", namespace=_HERE | {"ZERO": ZERO})
 # :func:`choose_play` at a table where ``expert`` or ``oracle`` may sit: ``policies`` (the teams' codes) and ``model``
 # are what expert models the others' calls by. Only the hands of such tables run this
 # (:func:`smear_sim.kernels.hand.contract`), so that the fast players' card loop stays as it was.
 search_play = dispatcher(
     "search_play", "policy, seated, state, hs, legal, rules, give, policies, model", "search_play", _no_card,
-    default="choose_play(policy, seated, state, hs, legal, rules, give)", namespace={"choose_play": choose_play})
+    default="choose_play(policy, seated, state, hs, legal, rules, give)",
+    namespace=_HERE | {"choose_play": choose_play})
 
 
 @njit(cache=True, inline="always")

@@ -11,6 +11,7 @@ from a module that does not import the search (or calls as another player: ``cal
 from __future__ import annotations
 
 import importlib
+import sys
 
 import numpy as np
 from numba import njit, types
@@ -210,7 +211,8 @@ def dispatcher(name: str, params: str, decision: str, absent, default: str | Non
     among the decision's arguments) that calls the decision of the player of the code ``policy``, where that player
     makes it, each through :func:`when` (compiled only where the player sits); else the default player's
     (``heuristic``'s), or ``default``, an expression of ``params`` and ``namespace``, for a decision it does not make
-    (ZERO for a searched decision: not searched). A part of a player left out (``Part.decisions``) leaves the decision to the default too.
+    (ZERO for a searched decision: not searched). A part of a player left out (``Part.decisions``) leaves the decision
+    to the default too.
     Written out as source, one branch per player, so that Numba inlines it into the hand and the fast players' card
     loop runs the branches it ran when they were written by hand. (``absent`` stands for an absent player's decision:
     :func:`_no_card` or :func:`_no_cards`; it is never called, :func:`check_seated`.)"""
@@ -237,8 +239,11 @@ def dispatcher(name: str, params: str, decision: str, absent, default: str | Non
         namespace["_default"] = function
         default = f"_default({', '.join(args)})"
     lines.append(f"    return {default}")
-    exec("\n".join(lines) + "\n", namespace)
-    return njit(inline="always")(namespace[name])
+    # Compiled as if written in the module that asks for it: Numba caches a function beside its source file, so the
+    # dispatch's direct calls (the page's bots, the tests) load from the cache as the hand-written ones did.
+    source_file = sys.modules[namespace["__name__"]].__file__
+    exec(compile("\n".join(lines) + "\n", source_file, "exec"), namespace)
+    return njit(cache=True, inline="always")(namespace[name])
 
 
 # The call of ``seat`` holding ``hand``: a number from ``low..high`` (none when low > high), PASS (unless ``must``) or

@@ -165,5 +165,6 @@ def bid(model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, m
 
 # The decisions this player makes (core.players.PLAYERS), as the dispatch calls them (kernels.players.bids.dispatcher):
 # each the function and the dispatch's arguments it takes, in order.
-DECISIONS = {"bid": (bid, ("model",) + ("state", "hand", "seat", "dealer", "calls", "n_calls", "us", "them", "low", "high", "moon_ok", "must", "rules",
-            "max_points"))}
+_BID = ("model", "state", "hand", "seat", "dealer", "calls", "n_calls", "us", "them", "low", "high", "moon_ok", "must",
+        "rules", "max_points")
+DECISIONS = {"bid": (bid, _BID)}

@@ -87,7 +87,8 @@ from .bids import EXPERT_NO_GAME, EXPERT_NO_INFERENCE, EXPERT_NO_KEEP, expert_wi
 from .card_choice import POINTS_BELOW, WIN_SCALE, cannot_lead, choice_totals, game_part, seat_value, total_value
 
 __all__ = ["DECISIONS", "MAX_CANDIDATES", "POINTS_BELOW", "WIN_SCALE", "auction_world", "bidder_candidates",
-           "candidate_keeps", "game_leaves", "game_part", "heuristic_keep", "keep", "keep_values", "play", "same_outcomes", "trump_keep"]
+           "candidate_keeps", "game_leaves", "game_part", "heuristic_keep", "keep", "keep_values", "play",
+           "same_outcomes", "trump_keep"]
 
 _DECK = (ONE << np.uint64(54)) - ONE
 _TRUMP_MASK = TABLES.trump_mask

@@ -331,8 +331,8 @@ def play_state(hs, legal, give):
 # The decisions this player makes (core.players.PLAYERS), as the dispatch calls them (kernels.players.bids.dispatcher):
 # each the function and the dispatch's arguments it takes, in order.
 DECISIONS = {
-    "bid": (bid, ("state", "hand", "seat", "dealer", "calls", "n_calls", "us", "them", "low", "high", "moon_ok", "must", "rules",
-            "max_points")),
+    "bid": (bid, ("state", "hand", "seat", "dealer", "calls", "n_calls", "us", "them", "low", "high", "moon_ok", "must",
+                  "rules", "max_points")),
     "trump": (trump, ("hand", "rules")),
     "keep": (choose_cards, ("cards", "room", "keep_score")),
     "play": (play_state, ("hs", "legal", "give")),

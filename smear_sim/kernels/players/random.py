@@ -48,8 +48,8 @@ def play(state, legal):
 # The decisions this player makes (core.players.PLAYERS), as the dispatch calls them (kernels.players.bids.dispatcher):
 # each the function and the dispatch's arguments it takes, in order.
 DECISIONS = {
-    "bid": (bid, ("state", "hand", "seat", "dealer", "calls", "n_calls", "us", "them", "low", "high", "moon_ok", "must", "rules",
-            "max_points")),
+    "bid": (bid, ("state", "hand", "seat", "dealer", "calls", "n_calls", "us", "them", "low", "high", "moon_ok", "must",
+                  "rules", "max_points")),
     "trump": (trump, ("state",)),
     "keep": (random_subset, ("state", "cards", "room")),
     "play": (play, ("state", "legal")),
