@@ -17,9 +17,10 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from ...core.layout import MOON, PASS, R_FORCED_BID, R_MIN_BID, R_MOON, R_ROUND_POINTS
+from ...core.layout import MOON, PASS, R_FORCED_BID, R_MIN_BID, R_MOON
 from ...core.players import EXPERT_PART_BITS, EXPERT_WITHOUT_SCALE, PARAM_SCALE, PLAYERS, POLICIES
 from ..bits import ZERO
+from ..rules import points_at_stake
 
 __all__ = [
     "COUNT",
@@ -282,7 +283,7 @@ def legal_calls(rules, position, calls):
         elif c != PASS:
             highest = c
         anyone |= c != PASS
-    max_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
+    max_points = points_at_stake(rules)
     if moon_called:
         return max_points + 1, max_points, False, False, True
     forced = rules[R_FORCED_BID]
@@ -298,6 +299,6 @@ def policy_call(state, hand, dealer, position, calls, score0, score1, rules, pol
         return PASS
     seat = (dealer + 1 + position) % 4
     us, them = (score0, score1) if seat & 1 == 0 else (score1, score0)
-    max_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
+    max_points = points_at_stake(rules)
     return choose_bid(policies[seat & 1], model, seated, state, hand, seat, dealer, calls, position, us, them, low,
                       high, moon_ok, must, rules, max_points)

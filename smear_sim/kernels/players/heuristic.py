@@ -126,6 +126,7 @@ from ...core.tables import (
     TR_TWO,
 )
 from ..bits import ONE, ZERO, bit, has, lowest_card, popcount
+from ..rules import points_at_stake
 from ..trick import beats
 
 _TRUMP_MASK = TABLES.trump_mask
@@ -365,7 +366,7 @@ def _decided(played, taken, t, rules):
 def _contract_open(bid, ours, theirs, rules):
     """Whether the bidding team (``ours`` points decided; the others ``theirs``) has not yet made ``bid`` in
     decided points and can still make it."""
-    max_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
+    max_points = points_at_stake(rules)
     if bid == PASS:
         return True
     if bid == MOON:
