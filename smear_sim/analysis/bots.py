@@ -25,8 +25,8 @@ from ..core.errors import SmearError
 from ..core.players import policy_code
 from ..reference import hand as ref
 from ..reference.record import HandRecord, replay_position
+from .bridge import hand_state
 from .models import player_model
-from .solve import hand_state
 
 __all__ = ["bot_action", "warm_up"]
 

@@ -45,6 +45,7 @@ from ..core.stats import Estimate, proportion
 from ..engine.runner import Job, check_count
 from ..reference import hand as ref
 from ..reference.view import CALL, CARD, TRUMP, SeatView, decision_of, legal_actions, parse_view
+from .bridge import view_state
 from .hand import json_se, json_value, shared_equity
 from .hand_outcomes import DEFAULT_HANDS, decode_outcomes, outcome_points
 from .match_equity import DEFAULT_FLOOR, EquityTable
@@ -341,34 +342,6 @@ def _keep_candidates(view: SeatView, t: int) -> list[tuple[int, ...]]:
     return keeps[:KEEP_CANDIDATES]
 
 
-def _hand_state(view: SeatView) -> np.ndarray:
-    """The kernel hand state of the view's position: the seat's own cards true, each other seat holding the cards
-    it played and the lowest of the cards this seat has not seen (any do: the worlds re-deal them)."""
-    from ..kernels import state as ks
-
-    play = view.play
-    assert play is not None and view.trump is not None and view.bidder is not None
-    seen = set(view.held_before_play) | set(view.plays)
-    spare = [c for c in range(54) if c not in seen]
-    kept, known = [], []
-    for s in range(4):
-        if s == view.seat:
-            kept.append(mask_of(play.start))
-            known.append(mask_of(view.held_before_play))
-            continue
-        fill = spare[: 6 - len(play.played[s])]
-        spare = spare[len(fill):]
-        kept.append(mask_of(list(play.played[s]) + fill))
-        known.append(0)
-    hs = np.zeros(L.ST_SIZE, dtype=np.int64)
-    ks.start_play(hs, np.array(kept, dtype=np.uint64), np.array(known, dtype=np.uint64), view.trump, view.bidder,
-                  parse_call(view.bid), view.scores_before[0], view.scores_before[1])
-    rules = view.rules.to_array()
-    for c in view.plays:
-        ks.apply_card(hs, c, rules)
-    return hs
-
-
 def _world_hint(view, decision, samples, seed, inference, playout, plan, equity, score, extra, max_worlds) -> Hint:
     rules = view.rules
     win, flat = equity.outcome_wins(score, _next_dealer(view))
@@ -385,7 +358,7 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
     if decision == CARD:
         actions: list[Any] = legal_actions(view)
         codes = np.array([parse_card(a) for a in actions], dtype=np.int64)
-        args = (rules.to_array(), players, plan.model, _hand_state(view), np.int64(view.seat), own9,
+        args = (rules.to_array(), players, plan.model, view_state(view), np.int64(view.seat), own9,
                 np.int64(view.dealer), calls, s0, s1, infer, mode)
         driver = "card_hint"
     else:

@@ -2,7 +2,7 @@
 
 A record whose ``plays`` stop anywhere is replayed by the reference engine (which checks every call,
 discard and card), then the position is rebuilt as a kernel hand state by playing the same cards from the
-first lead, and the solver (:mod:`smear_sim.kernels.solver`) values it with every hand visible.
+first lead (:func:`smear_sim.analysis.bridge.hand_state`, re-exported here), and the solver (:mod:`smear_sim.kernels.solver`) values it with every hand visible.
 """
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from ..core.calls import parse_call
-from ..core.cards import card_name, mask_of
-from ..core.layout import ST_SIZE
+from ..core.cards import card_name
 from ..reference.record import Position, parse_record, replay_position
+from .bridge import hand_state
 
 __all__ = ["SolveResult", "hand_state", "solve_position", "solve_record"]
 
@@ -35,23 +34,6 @@ class SolveResult:
             "value": self.value,
             "cards": [{"card": card_name(c), "value": v} for c, v in self.cards],
         }
-
-
-def hand_state(position: Position) -> np.ndarray:
-    """The kernel hand state (``ST_*`` layout) of a replayed position: the kept hands at the first lead, then
-    each card of the record played by the kernel's own :func:`~smear_sim.kernels.state.apply_card`."""
-    from ..kernels import state as ks
-
-    record = position.record
-    known = [mask_of(record.hands[s]) | (mask_of(record.kitty) if s == position.bidder else 0) for s in range(4)]
-    hs = np.zeros(ST_SIZE, dtype=np.int64)
-    ks.start_play(hs, np.array([mask_of(h) for h in position.start], dtype=np.uint64),
-                  np.array(known, dtype=np.uint64), record.trump, position.bidder, parse_call(position.bid),
-                  record.scores_before[0], record.scores_before[1])
-    rules = record.rules.to_array()
-    for c in record.plays or ():
-        ks.apply_card(hs, c, rules)
-    return hs
 
 
 def solve_position(position: Position) -> SolveResult:

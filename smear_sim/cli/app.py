@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ..core.errors import BadValue, OutputError, SmearError, SmearWarning, one_line
+from ..core.players import policy_help
 from ..engine.compiling import use_helper
 
 if TYPE_CHECKING:
@@ -237,10 +238,7 @@ Threads = Annotated[
 ]
 PolicyOpt = Annotated[
     str, typer.Option("--policy", metavar="NAME[,NAME]", help="Player policy for both teams, or team 0,team 1: "
-                      "heuristic, heuristic-v1, random, equity (bids to win the game from precomputed tables), count "
-                      "(bids by the count a person adds up), pimc:K (search with K sampled deals a card) or expert:K "
-                      "(calls as equity, then searches trump, keep and cards on K deals that fit the auction; "
-                      "expert:K:no-inference and the like leave a part out, docs/players.md).")
+                      f"{policy_help()}; expert:K:no-inference and the like leave a part out (docs/players.md).")
 ]
 ChunkSize = Annotated[
     int | None, typer.Option("--chunk-size", min=1, help="Hands (or games) per kernel call, or per task on a "

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ..core.players import policy_choices
 from ..core.sizes import AUCTION_MAX_DEALS, HAND_MAX_SAMPLES, HAND_SAMPLES
 from .app import (
     ClusterOpt,
@@ -47,8 +48,8 @@ def hand(
     precision: Annotated[float | None, typer.Option("--precision", metavar="SE", help="Stop once the "
                                                        "standard error of the mean points is below SE.")] = None,
     seed: Seed = 1,
-    policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats: heuristic, heuristic-v1, random, "
-                                             "equity, count, pimc:K or expert:K.")]
+    policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats: "
+                                             f"{policy_choices()}.")]
     = "heuristic",
     threads: Threads = None,
     rules_file: RulesFile = None,

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from ..core.players import policy_choices
 from .app import (
     ClusterOpt,
     JsonFlag,
@@ -34,8 +35,8 @@ def hint(
                                                 "capped (docs/decisions.md).")] = None,
     seed: Seed = 1,
     policy: Annotated[str, typer.Option("--policy", help="The policy the other seats are modelled by (their calls "
-                                        "and discards), and that plays out a call: heuristic, heuristic-v1, random, "
-                                        "equity, count, pimc:K or expert:K.")] = "heuristic",
+                                        "and discards), and that plays out a call: "
+                                        f"{policy_choices()}.")] = "heuristic",
     inference: Annotated[str, typer.Option("--inference", metavar="policy|none", help="policy: the worlds fit the "
                                            "other seats' calls under --policy; none: the calls are left out.")]
     = "policy",

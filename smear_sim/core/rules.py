@@ -25,6 +25,8 @@ from .io import read_input
 __all__ = [
     "OPTION_HELP",
     "OPTION_RANGES",
+    "STAKE_PLAIN",
+    "STAKE_ROUND_POINTS",
     "ForcedBid",
     "High",
     "Low",
@@ -84,6 +86,10 @@ OPTION_HELP = {
 # score changes in 64-bit integers: a target of at most 1000 keeps those sums exact for 10**12 hands. The
 # lowest bid's upper end is the points at stake, 4 (7 with round points), checked in Rules.
 OPTION_RANGES = {"target": (1, 1000), "min_bid": (1, 7)}
+# The points at stake in a hand (M): High, Low, Jack and Game, and with round points the jick and both jokers too.
+# Rules.max_points reads them, and the kernels through smear_sim.kernels.rules.points_at_stake.
+STAKE_PLAIN = 4
+STAKE_ROUND_POINTS = 7
 
 
 @dataclass(frozen=True)
@@ -119,7 +125,7 @@ class Rules:
     @property
     def max_points(self) -> int:
         """M, the points at stake in a hand: 4, or 7 with round points."""
-        return 7 if self.round_points else 4
+        return STAKE_ROUND_POINTS if self.round_points else STAKE_PLAIN
 
     # -- construction -------------------------------------------------------------------------------
 

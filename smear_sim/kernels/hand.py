@@ -68,8 +68,7 @@ from ..core.layout import (
 from ..core.tables import MISDEAL_MASK, TABLES
 from .bits import ONE, ZERO, bit, has, lowest_card
 from .players import (
-    EXPERT,
-    ORACLE,
+    SEARCHED,
     choose_keep,
     choose_play,
     choose_trump,
@@ -371,11 +370,11 @@ def _fast_contract(state, hands, known, hs, dealer, calls, score0, score1, rules
                          keep, rec, trace)
 
 
-# The hand after the auction, ``contract(seated, <search_contract's arguments>)``: search_contract where expert or
-# oracle sits, else play_contract, chosen as the kernel compiles and inlined, so that the fast players' hands run
-# exactly the code they ran before expert existed (with expert's branches in their card loop, heuristic simulation
+# The hand after the auction, ``contract(seated, <search_contract's arguments>)``: search_contract where a player that
+# makes a searched decision (SEARCHED: expert, oracle) sits, else play_contract, chosen as the kernel compiles and
+# inlined, so that the fast players' hands run exactly the code they ran before expert existed (with expert's branches in their card loop, heuristic simulation
 # ran 25% slower).
-contract = when((EXPERT, ORACLE), search_contract, _fast_contract, 19, inline="always")
+contract = when(SEARCHED, search_contract, _fast_contract, 19, inline="always")
 
 
 @njit(cache=True, inline="always")
@@ -388,9 +387,9 @@ def _reads_not(_):
     return False
 
 
-# Whether the hand after the auction reads the calls (``contract_reads_calls(seated, 0)``): only where expert or
-# oracle sits, as :data:`contract` chooses; play_contract's players see only who declares what.
-contract_reads_calls = when((EXPERT, ORACLE), _reads, _reads_not, 1, inline="always")
+# Whether the hand after the auction reads the calls (``contract_reads_calls(seated, 0)``): only where a player of
+# SEARCHED sits, as :data:`contract` chooses; play_contract's players see only who declares what.
+contract_reads_calls = when(SEARCHED, _reads, _reads_not, 1, inline="always")
 
 
 @njit(cache=True)

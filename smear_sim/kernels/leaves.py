@@ -20,10 +20,11 @@ from __future__ import annotations
 from numba import typeof, types
 
 from ..core.bidder import empty_model
+from ..core.players import POLICIES
 from . import classes, equity, scoring, solver, state
 from .players import expert, heuristic, pimc
 
-__all__ = ["ALL", "CHAIN", "EXPERT_PLAY", "FAST", "ORACLE_PLAY", "PIMC_PLAY", "WORLDS", "for_table"]
+__all__ = ["ALL", "CHAIN", "EXPERT_PLAY", "FAST", "ORACLE_PLAY", "PIMC_PLAY", "PLAYER_LEAVES", "WORLDS", "for_table"]
 
 _I1 = types.Array(types.int64, 1, "C")
 _I2 = types.Array(types.int64, 2, "C")
@@ -53,23 +54,18 @@ ORACLE_PLAY = ((solver.solve, (_SOLVER, _I1, _I1, _I1)),)
 EXPERT_PLAY = ((expert.play, (_U1, _I1, _CARDS, _I1, _I2, _INT, _I1, _MODEL)),)
 PIMC_PLAY = ((pimc.play, (_U1, _I1, _CARDS, _I1, _I2, _INT)),)
 ALL = EXPERT_PLAY + PIMC_PLAY + ORACLE_PLAY + WORLDS + FAST + CHAIN
+# The leaves of each player that has its own (by its name in core.players.PLAYERS); a player without an entry compiles
+# its code into the driver, as the fast players' small functions do.
+PLAYER_LEAVES = {"pimc": PIMC_PLAY + WORLDS, "expert": EXPERT_PLAY + WORLDS, "oracle": ORACLE_PLAY}
 
 
 def for_table(seated) -> tuple:
     """The leaves a driver compiled for ``seated`` (:func:`smear_sim.kernels.players.seated_arg`; None for a kernel
     that seats no players) calls, in the order of :data:`ALL`."""
-    from .players.bids import EXPERT, ORACLE, PIMC, group_of
-
-    def sits(kind: int) -> bool:
-        return seated is not None and seated[group_of(kind)] is not None
+    from .players.bids import group_of
 
     chosen = set(FAST + CHAIN)
-    if sits(PIMC) or sits(EXPERT):
-        chosen |= set(WORLDS)
-    if sits(ORACLE):
-        chosen |= set(ORACLE_PLAY)
-    if sits(EXPERT):
-        chosen |= set(EXPERT_PLAY)
-    if sits(PIMC):
-        chosen |= set(PIMC_PLAY)
+    for name, leaves in PLAYER_LEAVES.items():
+        if seated is not None and seated[group_of(POLICIES.index(name))] is not None:
+            chosen |= set(leaves)
     return tuple(leaf for leaf in ALL if leaf in chosen)

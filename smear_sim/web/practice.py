@@ -35,7 +35,7 @@ from ..analysis.review import mark_of
 from ..core.calls import call_name, parse_call
 from ..core.cards import SUIT_NAMES, card_name, parse_card
 from ..core.errors import CardError, OutputError, SmearError
-from ..core.players import FAST_POLICIES, parse_policy
+from ..core.players import FAST_POLICIES, PLAYERS, parse_policy, player
 from ..core.rules import Rules
 from ..reference import hand as ref
 from ..reference.game import FIRST_DEALER, next_dealer
@@ -52,8 +52,9 @@ MAX_TABLES_RANGE = (1, 1000)
 DEFAULT_IDLE_EXPIRY = 3600  # seconds untouched before a table is closed
 IDLE_EXPIRY_RANGE = (10, 7 * 24 * 3600)
 REMEMBERED = 1024  # ids of expired tables kept, to answer 410 rather than 404
-BOT_PLAYERS = ("heuristic", "equity", "count")  # offered first; any fast player, or pimc:K, is taken too
-SEARCH_BOTS = ("expert", "pimc")  # search players, offered with their cost
+BOT_PLAYERS = tuple(p.name for p in PLAYERS if p.bot)  # offered first; any fast player, or pimc:K, is taken too
+# search players, offered with their cost (a player that sees every hand is no fair seat)
+SEARCH_BOTS = tuple(p.name for p in PLAYERS if p.searches and not p.sees_all)
 MAX_PIMC = 64  # sampled deals a search bot plays out per card here: about K double-dummy solves a card
 MAX_SEED = 2**53  # a seed the page's JavaScript holds exactly, and S + hands still fits
 TABLE_FIELDS = ("seat", "bots", "seed", "rules")
@@ -90,9 +91,10 @@ def _bots(value: Any, rules: Rules) -> str:
             raise SmearError(f"bots {spec.name}:{spec.param} plays out too many deals a card for the page: at most "
                              f"{spec.name}:{MAX_PIMC}")
     elif spec.name not in FAST_POLICIES:
-        raise SmearError(f"bots {value!r} is not offered: choose {', '.join(BOT_PLAYERS)}, expert:K or pimc:K")
+        searchers = " or ".join(f"{name}:K" for name in SEARCH_BOTS)
+        raise SmearError(f"bots {value!r} is not offered: choose {', '.join(BOT_PLAYERS)}, {searchers}")
     name = str(spec)
-    if spec.name in ("equity", "expert"):  # expert calls as equity does
+    if player(spec.name).reads_tables:
         from ..analysis.models import tables_ready
 
         if not tables_ready(rules):
@@ -103,8 +105,9 @@ def _bots(value: Any, rules: Rules) -> str:
 
 def bot_cost(bots: str) -> str:
     """What a bot's turn costs, in words, for the page."""
-    if parse_policy(bots).name in SEARCH_BOTS:
-        k = parse_policy(bots).param
+    spec = parse_policy(bots)
+    if player(spec.name).searches:
+        k = spec.param
         return (f"a search player: each of its cards plays out {k} sampled deals double dummy (about {k} solves a "
                 "card, up to a second or more); its first use compiles the solver (a minute or more)")
     return "a fast player: a kernel call of well under a millisecond a decision"
@@ -498,8 +501,8 @@ def _duration(seconds: float) -> str:
 
 # The decisions a hint is asked about at a table: every policy the hints model is a fast one.
 def hint_policy(bots: str) -> str:
-    """The player a table's hints model the other seats by: the bots' own, or a search player's fast twin (pimc bids
-    as ``heuristic`` does, expert as ``equity``)."""
-    name = parse_policy(bots).name
-    return bots if name in FAST_POLICIES else ("equity" if name == "expert" else "heuristic")
+    """The player a table's hints model the other seats by: the bots' own, or a search player's fast twin
+    (:attr:`smear_sim.core.players.Player.twin`: pimc bids as ``heuristic`` does, expert as ``equity``)."""
+    spec = parse_policy(bots)
+    return bots if player(spec.name).fast else player(spec.name).twin
 

@@ -74,3 +74,15 @@ def test_plain_paragraphs_joins_prose_and_keeps_examples():
     assert plain_paragraphs(text) == ("First line of the first.\n\nA paragraph wrapped here.\n\n[bold]Examples[/bold]"
                                       "\n\n  smear-sim a\n  smear-sim b")
     assert plain_paragraphs("Items:\n- one\n- two") == "Items:\n- one\n- two"
+
+
+def test_the_policy_help_names_every_registered_player():
+    """--policy's help is written from the player registry (core.players.PLAYERS): a new player appears in it."""
+    import typing
+
+    from smear_sim.cli.app import PolicyOpt
+    from smear_sim.core.players import PLAYERS
+
+    text = typing.get_args(PolicyOpt)[1].help
+    for p in PLAYERS:
+        assert (f"{p.name}:K" if p.parameter else p.name) in text and p.summary in text, p.name

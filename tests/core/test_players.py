@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from smear_sim.core.errors import SmearError
-from smear_sim.core.players import PARAM_SCALE, POLICIES, parse_policies, policy_array
+from smear_sim.core.players import PARAM_SCALE, POLICIES, parse_policies, parse_policy, policy_array
 
 
 def test_parse_policies():
@@ -79,3 +79,39 @@ def test_expert_may_leave_out_its_parts():
     for bad in ("expert:8:game", "expert:8:no-speed", "expert:8:"):
         with pytest.raises(SmearError, match="not a part expert can leave out: write no-calls"):
             parse_policy(bad)
+
+
+def test_the_lists_of_players_come_from_the_registry():
+    """POLICIES, FAST_POLICIES, TABLE_POLICIES, the parameters and expert's parts are read off PLAYERS, whose order
+    is the kernels' codes (saved files, results/ and the random streams depend on it)."""
+    from smear_sim.core.players import (
+        DECISIONS,
+        EXPERT_PARTS,
+        FAST_POLICIES,
+        PLAYERS,
+        TABLE_POLICIES,
+        parse_playout,
+        player,
+        policy_choices,
+    )
+
+    assert POLICIES == tuple(p.name for p in PLAYERS) == (
+        "random", "heuristic", "heuristic-v1", "pimc", "equity", "count", "expert", "oracle")
+    assert FAST_POLICIES == ("random", "heuristic", "heuristic-v1", "equity", "count")
+    assert TABLE_POLICIES == ("equity", "expert")
+    assert tuple(EXPERT_PARTS) == tuple(part.name for part in player("expert").parts)
+    assert policy_choices() == "random, heuristic, heuristic-v1, pimc:K, equity, count, expert:K or oracle"
+    assert policy_choices(("heuristic",)) == "heuristic"
+    for p in PLAYERS:
+        assert set(p.decisions) <= set(DECISIONS) and p.summary
+        assert not (p.fast and p.searches), p.name
+        assert p.twin in FAST_POLICIES, p.name
+        if p.plays_out:
+            assert parse_playout(p.name) == str(parse_policy(p.name))
+        else:
+            with pytest.raises(SmearError, match="cannot play out"):
+                parse_playout(p.name)
+    assert [p.name for p in PLAYERS if p.group is None] == ["heuristic"]  # the one every other falls back on
+    assert (player("expert").twin, player("pimc").twin, player("count").twin) == ("equity", "heuristic", "count")
+    with pytest.raises(SmearError, match="unknown policy 'greedy': choose random"):
+        player("greedy")

@@ -573,3 +573,75 @@ def test_the_search_leaves_are_compiled_with_the_types_the_kernels_call_them_wit
     other leaves: tests/engine/test_compiling.py.)"""
     leaves = [line.split() for line in fresh_compile if " leaf " in line]
     assert len(leaves) == 3 and all(found == "True" for _, _, found in leaves), leaves
+
+
+# -- the dispatch, written from the registry ---------------------------------------------------------------------
+
+DISPATCH = {"bid": kp.choose_bid, "trump": kp.choose_trump, "keep": kp.keep_choice, "play": kp.choose_play,
+            "search_trump_keep": kp.search_trump_keep, "search_keep": kp.search_keep, "search_play": kp.search_play}
+
+
+def test_every_registered_player_is_dispatched_for_each_decision_it_makes():
+    """Each decision's dispatch has a branch for every player that makes it (core.players.PLAYERS' ``decisions``), to
+    that player's own function (its module's DECISIONS; ``bid`` from the player it calls as), and none for the others,
+    which decide as heuristic does."""
+    import importlib
+
+    from smear_sim.core.players import DECISIONS, PLAYERS
+    from smear_sim.kernels.players import bids
+
+    assert set(DISPATCH) == set(DECISIONS)
+    for kind, p in enumerate(PLAYERS):
+        for decision, dispatch in DISPATCH.items():
+            branch = dispatch.py_func.__globals__.get(f"_player_{kind}")
+            if decision not in p.decisions or p.group is None:
+                assert branch is None, (p.name, decision)
+                continue
+            owner = p.calls_as if decision == "bid" and p.calls_as else p.name
+            kernel_module = bids.PLAYERS[POLICIES_INDEX[owner]].kernel_module
+            module = importlib.import_module(f"smear_sim.kernels.players.{kernel_module}")
+            function, _ = module.DECISIONS[decision]
+            assert branch.__globals__["function"] is function, (p.name, decision)  # bids.when's namespace
+    default = kp.choose_play.py_func.__globals__["_default"]
+    assert default is heuristic.play and kp.choose_trump.py_func.__globals__["_default"] is heuristic.trump
+
+
+POLICIES_INDEX = {name: i for i, name in enumerate(ALL_POLICIES)}
+
+
+def test_the_fast_players_decide_through_the_dispatch_as_their_own_functions():
+    """Called through the generated dispatch, each fast player's trump, keep and card are its module's."""
+    from smear_sim.kernels.players import random as random_player
+
+    rules = Rules().to_array()
+    give, keep = policy_tables(rules)
+    fast = kp.seated_arg([kp.RANDOM, kp.HEURISTIC, kp.HEURISTIC_V1])
+    r = random.Random(5)
+    for _ in range(30):
+        hand = np.uint64(mask_of(r.sample(range(54), 9)))
+        assert kp.choose_trump(kp.HEURISTIC_V1, fast, new_state(), hand, rules) == heuristic_v1.trump(hand, rules)
+        assert kp.choose_trump(kp.HEURISTIC, fast, new_state(), hand, rules) == heuristic.trump(hand, rules)
+        assert kp.choose_trump(kp.RANDOM, fast, new_state(3), hand, rules) == random_player.trump(new_state(3))
+        room = np.int64(4)
+        assert kp.keep_choice(kp.HEURISTIC_V1, fast, new_state(), hand, room, keep[1]) == \
+            heuristic_v1.choose_cards(hand, room, keep[1])
+
+
+def test_an_unregistered_policy_code_fails_loudly():
+    """A code of no registered player is refused where a table is seated, in Python and in the kernels, never
+    played as heuristic."""
+    from numba import njit
+
+    unknown = len(ALL_POLICIES)
+    with pytest.raises(ValueError, match="no registered player"):
+        kp.seated_arg([kp.HEURISTIC, unknown])
+
+    @njit
+    def seat(policies, seated):
+        kp.check_seated(policies, seated)
+        return True
+
+    heuristic_only = kp.seated_arg([kp.HEURISTIC])
+    assert seat(np.array([kp.HEURISTIC, kp.HEURISTIC]), heuristic_only)
+    with pytest.raises(ValueError, match="no registered player"):
+        seat(np.array([kp.HEURISTIC, unknown + 256 * 3]), heuristic_only)

@@ -28,3 +28,16 @@ def test_a_search_bot_says_what_it_costs_and_hints_model_its_fast_twin():
     assert "search player" in bot_cost("expert:8") and "search player" in bot_cost("pimc:8")
     assert hint_policy("expert:8") == "equity" and hint_policy("pimc:8") == "heuristic"
     assert hint_policy("count") == "count"
+
+
+def test_the_tables_bots_come_from_the_player_registry():
+    """The bots offered first, the search bots and what a hint models are read off core.players.PLAYERS."""
+    from smear_sim.core.players import PLAYERS
+    from smear_sim.web.practice import BOT_PLAYERS, SEARCH_BOTS
+
+    assert BOT_PLAYERS == tuple(p.name for p in PLAYERS if p.bot) == ("heuristic", "equity", "count")
+    assert set(SEARCH_BOTS) == {"pimc", "expert"}  # oracle searches too, but sees every hand: no fair seat
+    for p in PLAYERS:
+        if p.fast or p.name in SEARCH_BOTS:
+            bots = p.name if p.parameter is None else f"{p.name}:4"
+            assert hint_policy(bots) == (bots if p.fast else p.twin)

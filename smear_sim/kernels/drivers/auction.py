@@ -21,7 +21,6 @@ from ...core.layout import (
     OUT_THROWN_IN,
     PASS,
     R_MISDEAL,
-    R_ROUND_POINTS,
     REC_BIDDER,
     REC_MADE,
 )
@@ -44,6 +43,7 @@ from ..hand import (
 from ..players import check_seated, policy_tables
 from ..players.equity import situation
 from ..rng import stream_key
+from ..rules import points_at_stake
 from ..state import copy_into
 from .blocks import block_bounds
 from .outcomes import outcome_code
@@ -235,7 +235,7 @@ def position_outcomes(seed, start, count, n_blocks, rules, policies, model, buck
     class and the call's slot (layout, "The auction seen from one seat"). Then the seat makes its policy's call and
     the auction goes on.
     """
-    max_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
+    max_points = points_at_stake(rules)
     n_slots = max_points + 2
     acc = np.zeros((n_blocks, 4, 2 * max_points + 1, n_buckets, n_slots, N_OUTCOMES), dtype=np.int64)
     pool, _ = card_pool(ZERO)

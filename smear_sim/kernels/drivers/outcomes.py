@@ -20,7 +20,6 @@ from ...core.layout import (
     N_CLASSES,
     N_OUTCOMES,
     R_MISDEAL,
-    R_ROUND_POINTS,
     REC_AWARDS,
     REC_MOON,
     REC_POINTS,
@@ -43,6 +42,7 @@ from ..hand import (
 from ..outcome_codes import outcome_code
 from ..players import check_seated, policy_tables
 from ..rng import stream_key
+from ..rules import points_at_stake
 from .blocks import block_bounds
 
 __all__ = ["analyze_hands", "deal_outcomes", "hand_outcomes", "outcome_code"]
@@ -93,7 +93,7 @@ def analyze_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
     fixed_seat = 0 if fixed_hand != ZERO else -1
     pool, n_pool = card_pool(fixed_hand)
     misdeal_rule = rules[R_MISDEAL] == 1
-    n_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
+    n_points = points_at_stake(rules)
     check_seated(policies, seated)
     give, keep = policy_tables(rules)
     for b in range(n_blocks):

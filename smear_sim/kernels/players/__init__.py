@@ -1,14 +1,15 @@
 """The players: one module per policy, and the one place that dispatches a decision to a policy.
 
-Each decision (bid, trump, keep, play) takes the policy code of the seat's team (:mod:`smear_sim.core.players`
-names them: ``code = number + PARAM_SCALE * parameter``) and calls that policy's function. A new player is
-a module here, a place in a group of SEATED and a branch in each function below (through ``_when``, so that its code is
-compiled only where it plays); the hand and game kernels call only these. The bids, the policy codes and
-``seated`` are in :mod:`smear_sim.kernels.players.bids` (re-exported here), apart so that the search player's worlds
-can ask for the others' calls without importing this module, which imports the search player.
-``expert`` also searches its trump and keep (:func:`search_trump_keep`, :func:`search_keep`).
-``equity`` bids from its tables (the ``model``) and otherwise plays as ``heuristic`` does, so it has a branch in
-:func:`choose_bid` only; so does ``count``, which bids by the count a person adds up (:mod:`smear_sim.core.count`).
+Each decision (bid, trump, keep, play, and the searched ones) takes the policy code of the seat's team
+(:mod:`smear_sim.core.players` names them: ``code = number + PARAM_SCALE * parameter``) and calls that policy's
+function. The dispatch is written from the player registry (:data:`smear_sim.core.players.PLAYERS`) by
+:func:`smear_sim.kernels.players.bids.dispatcher`: each player's module exports the decisions it makes
+(``DECISIONS``), and a player that leaves a decision out makes it as ``heuristic`` does. A new player is a module here
+and an entry in the registry; its code is compiled only where it plays (``seated``, SEATED). The hand and game
+kernels call only these. The bids, the policy codes and ``seated`` are in :mod:`smear_sim.kernels.players.bids`
+(re-exported here), apart so that the search player's worlds can ask for the others' calls without importing this
+module, which imports the search player. ``expert`` also searches its trump and keep (:func:`search_trump_keep`,
+:func:`search_keep`); ``equity`` and ``count`` make only their calls.
 
 A card decision sees the hand in progress as a hand state (:mod:`smear_sim.kernels.state`). The state holds
 every hand, so each player reads only what its seat may know: its own hand, the cards it saw before play
@@ -20,25 +21,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...core.layout import (
-    R_LOW_TO,
-    R_ROUND_POINTS,
-    ST_BIDDER,
-    ST_KNOWN,
-    ST_LEADER,
-    ST_LED_SUIT,
-    ST_N_IN_TRICK,
-    ST_PLAYED,
-    ST_TRICK,
-    ST_TRUMP,
-    ST_WIN_CARD,
-    ST_WIN_KEY,
-    ST_WIN_SEAT,
-)
+from ...core.layout import R_LOW_TO, R_ROUND_POINTS
 from ...core.tables import P_HIGH_JOKER, P_JACK, P_JICK, P_LOW, P_LOW_JOKER, TABLES
 from ..bits import ZERO, has, popcount
-from ..rng import random_subset
-from . import expert, heuristic, heuristic_v1, pimc, random
 from .bids import (
     COUNT,
     EQUITY,
@@ -48,16 +33,17 @@ from .bids import (
     ORACLE,
     PIMC,
     RANDOM,
+    SEARCHED,
     SEATED,
     _no_card,
     _no_cards,
     check_seated,
     choose_bid,
+    dispatcher,
     policy_kind,
     policy_param,
     seated_arg,
 )
-from .bids import when as _when
 
 _TRUMP_MASK = TABLES.trump_mask
 _SCORING_MASK = TABLES.scoring_trump_mask
@@ -108,38 +94,42 @@ def player_set(rules, policies, model, tables, seated):
 
 
 
-@njit(cache=True, inline="always")
-def _heuristic_v1_play(hs, legal, give):
-    n = hs[ST_N_IN_TRICK]
-    seat = (hs[ST_LEADER] + n) % 4
-    seen = np.uint64(hs[ST_KNOWN + seat])
-    for other in range(4):
-        seen |= np.uint64(hs[ST_PLAYED + other])
-    return heuristic_v1.play(legal, seat, hs[ST_TRUMP], n, hs[ST_LED_SUIT], hs[ST_WIN_SEAT], hs[ST_WIN_CARD],
-                             hs[ST_WIN_KEY], np.uint64(hs[ST_TRICK]), seen, hs[ST_BIDDER] & 1, give)
+# The decisions after the auction, each one branch per player that makes it (:func:`dispatcher`). The plain ones run
+# in every hand (the fast players' card loop among them); the searched ones only in the hand that keeps the calls.
 
-
-_random_trump = _when(RANDOM, random.trump, _no_card, 1)
-_random_keep = _when(RANDOM, random_subset, _no_cards, 3)
-_random_play = _when(RANDOM, random.play, _no_card, 2)
-_v1_trump = _when(HEURISTIC_V1, heuristic_v1.trump, _no_card, 2)
-_v1_keep = _when(HEURISTIC_V1, heuristic_v1.choose_cards, _no_cards, 3)
-_v1_play = _when(HEURISTIC_V1, _heuristic_v1_play, _no_card, 3)
-_pimc_play = _when(PIMC, pimc.play, _no_card, 6)
-_expert_trump_keep = _when(EXPERT, expert.trump_keep, _no_cards, 16)
-_expert_keep = _when(EXPERT, expert.keep, _no_cards, 16)
-_expert_play = _when(EXPERT, expert.play, _no_card, 8)
-_oracle_play = _when(ORACLE, pimc.oracle, _no_card, 4)
-
-
-@njit(cache=True, inline="always")
-def choose_trump(policy, seated, state, hand, rules):
-    kind = policy_kind(policy)
-    if kind == RANDOM:
-        return _random_trump(seated, state)
-    if kind == HEURISTIC_V1:
-        return _v1_trump(seated, hand, rules)
-    return heuristic.trump(hand, rules)
+# The card ``choose_play(policy, seated, state, hs, legal, rules, give)`` the seat to play (``state.to_play(hs)``)
+# plays from ``legal``, a non-empty mask of its legal cards. ``state`` is the hand's random stream, ``hs`` the hand
+# state, ``give`` the card table of :func:`policy_tables` for the rules; ``seated`` says which players are compiled in
+# (SEATED). (The players read ``hs`` by plain indexing: in Numba an array handed to a helper costs a reference count,
+# and this runs for every card of every hand.) ``expert`` and ``oracle`` play through :func:`search_play`.
+_HERE = {"__name__": __name__}
+choose_play = dispatcher("choose_play", "policy, seated, state, hs, legal, rules, give", "play", _no_card,
+                         namespace=_HERE)
+# The trump ``choose_trump(policy, seated, state, hand, rules)`` the bidder holding ``hand`` names.
+choose_trump = dispatcher("choose_trump", "policy, seated, state, hand, rules", "trump", _no_card, namespace=_HERE)
+# The ``room`` cards of ``cards`` (the first card class that does not fit whole) that :func:`choose_keep` keeps.
+keep_choice = dispatcher("keep_choice", "policy, seated, state, cards, room, keep_score", "keep", _no_cards,
+                         namespace=_HERE)
+# A searched trump and keep for the bidder (``expert``; ``trump`` -1 to choose it, else the keep only), packed as
+# :func:`smear_sim.kernels.players.expert.trump_keep` does; ZERO for a policy that does not search them (then
+# :func:`choose_trump` and :func:`choose_keep` decide). ``keep`` is the keep-score table of :func:`policy_tables`,
+# ``policies`` and ``model`` model the others' calls.
+search_trump_keep = dispatcher(
+    "search_trump_keep", "policy, seated, state, own9, kitty, bidder, trump, dealer, calls, n_calls, score0, score1, "
+    "bid, rules, keep, policies, model", "search_trump_keep", _no_cards, default="ZERO",
+    namespace=_HERE | {"ZERO": ZERO})
+# A defender's searched keep (``expert``), or ZERO for a policy that does not search it (then :func:`choose_keep`
+# decides).
+search_keep = dispatcher(
+    "search_keep", "policy, seated, state, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid, rules, "
+    "keep, policies, model", "search_keep", _no_cards, default="ZERO", namespace=_HERE | {"ZERO": ZERO})
+# :func:`choose_play` at a table where ``expert`` or ``oracle`` may sit: ``policies`` (the teams' codes) and ``model``
+# are what expert models the others' calls by. Only the hands of such tables run this
+# (:func:`smear_sim.kernels.hand.contract`), so that the fast players' card loop stays as it was.
+search_play = dispatcher(
+    "search_play", "policy, seated, state, hs, legal, rules, give, policies, model", "search_play", _no_card,
+    default="choose_play(policy, seated, state, hs, legal, rules, give)",
+    namespace=_HERE | {"choose_play": choose_play})
 
 
 @njit(cache=True, inline="always")
@@ -159,70 +149,9 @@ def choose_keep(policy, seated, state, hand, t, keep_score):
             keep |= cards
             room -= n
         else:
-            kind = policy_kind(policy)
-            if kind == RANDOM:
-                keep |= _random_keep(seated, state, cards, room)
-            elif kind == HEURISTIC_V1:
-                keep |= _v1_keep(seated, cards, room, keep_score)
-            else:
-                keep |= heuristic.choose_cards(cards, room, keep_score)
+            keep |= keep_choice(policy, seated, state, cards, room, keep_score)
             break
     return keep
-
-
-@njit(cache=True, inline="always")
-def search_trump_keep(policy, seated, state, own9, kitty, bidder, trump, dealer, calls, n_calls, score0, score1, bid,
-                      rules, keep, policies, model):
-    """A searched trump and keep for the bidder (``expert``; ``trump`` -1 to choose it, else the keep only), packed
-    as :func:`smear_sim.kernels.players.expert.trump_keep` does; ZERO for a policy that does not search them (then
-    :func:`choose_trump` and :func:`choose_keep` decide). ``keep`` is the keep-score table of
-    :func:`policy_tables`, ``policies`` and ``model`` model the others' calls."""
-    if policy_kind(policy) == EXPERT:
-        return _expert_trump_keep(seated, state, own9, kitty, bidder, trump, dealer, calls, n_calls, score0, score1,
-                                  bid, rules, keep, policies, model, policy_param(policy))
-    return ZERO
-
-
-@njit(cache=True, inline="always")
-def search_keep(policy, seated, state, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid, rules,
-                keep, policies, model):
-    """A defender's searched keep (``expert``), or ZERO for a policy that does not search it (then
-    :func:`choose_keep` decides)."""
-    if policy_kind(policy) == EXPERT:
-        return _expert_keep(seated, state, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid, rules,
-                            keep, policies, model, policy_param(policy))
-    return ZERO
-
-
-@njit(cache=True, inline="always")
-def choose_play(policy, seated, state, hs, legal, rules, give):
-    """The card the seat to play (``state.to_play(hs)``) plays from ``legal``, a non-empty mask of its legal
-    cards. ``state`` is the hand's random stream, ``hs`` the hand state, ``give`` the card table of
-    :func:`policy_tables` for the rules; ``seated`` says which players are compiled in (SEATED). (The players read
-    ``hs`` by plain indexing: in Numba an array handed to a helper costs a reference count, and this runs for every
-    card of every hand.) ``expert`` plays through :func:`search_play`, which also takes what it models the others'
-    calls by."""
-    kind = policy_kind(policy)
-    if kind == RANDOM:
-        return _random_play(seated, state, legal)
-    if kind == HEURISTIC_V1:
-        return _v1_play(seated, hs, legal, give)
-    if kind == PIMC:
-        return _pimc_play(seated, state, hs, legal, rules, give, policy_param(policy))
-    return heuristic.play(hs, legal, rules, give)
-
-
-@njit(cache=True, inline="always")
-def search_play(policy, seated, state, hs, legal, rules, give, policies, model):
-    """:func:`choose_play` at a table where ``expert`` or ``oracle`` may sit: ``policies`` (the teams' codes) and
-    ``model`` are what expert models the others' calls by. Only the hands of such tables run this
-    (:func:`smear_sim.kernels.hand.contract`), so that the fast players' card loop stays as it was."""
-    kind = policy_kind(policy)
-    if kind == EXPERT:
-        return _expert_play(seated, state, hs, legal, rules, give, policy_param(policy), policies, model)
-    if kind == ORACLE:
-        return _oracle_play(seated, hs, legal, rules, give)
-    return choose_play(policy, seated, state, hs, legal, rules, give)
 
 
 __all__ = [
@@ -234,6 +163,7 @@ __all__ = [
     "ORACLE",
     "PIMC",
     "RANDOM",
+    "SEARCHED",
     "SEATED",
     "check_seated",
     "choose_bid",
@@ -247,6 +177,5 @@ __all__ = [
     "search_keep",
     "search_play",
     "search_trump_keep",
-    "searching",
     "seated_arg",
 ]

@@ -1,21 +1,26 @@
 """The bid dispatch, and what the players share with it: the policy codes, which players sit at a table
-(``seated``) and the dispatch that compiles a player only where it plays.
+(``seated``), the dispatch that compiles a player only where it plays, and :func:`dispatcher`, which writes each
+decision's dispatch from the player registry (:data:`smear_sim.core.players.PLAYERS`).
 
 It is apart from the other decisions (:mod:`smear_sim.kernels.players`) so that a search player can ask what the
 other seats would have called (the worlds that read the auction, :mod:`smear_sim.kernels.worlds`) without importing
-the module that dispatches to it: bids here, trump, keep and play there.
+the module that dispatches to it: bids here, trump, keep and play there. So a player that bids exports its ``bid``
+from a module that does not import the search (or calls as another player: ``calls_as``).
 """
 
 from __future__ import annotations
+
+import importlib
+import sys
 
 import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from ...core.layout import MOON, PASS, R_FORCED_BID, R_MIN_BID, R_MOON, R_ROUND_POINTS
-from ...core.players import EXPERT_PART_BITS, EXPERT_WITHOUT_SCALE, PARAM_SCALE, POLICIES
+from ...core.layout import MOON, PASS, R_FORCED_BID, R_MIN_BID, R_MOON
+from ...core.players import EXPERT_PART_BITS, EXPERT_WITHOUT_SCALE, PARAM_SCALE, PLAYERS, POLICIES
 from ..bits import ZERO
-from . import count, equity, heuristic, heuristic_v1, random
+from ..rules import points_at_stake
 
 __all__ = [
     "COUNT",
@@ -30,9 +35,12 @@ __all__ = [
     "ORACLE",
     "PIMC",
     "RANDOM",
+    "SEARCHED",
     "SEATED",
     "check_seated",
     "choose_bid",
+    "decisions_of",
+    "dispatcher",
     "expert_without",
     "expert_worlds",
     "group_of",
@@ -44,6 +52,7 @@ __all__ = [
     "when",
 ]
 
+# The codes of the players that the kernels name (each its index in POLICIES); the dispatch itself reads the registry.
 RANDOM = POLICIES.index("random")
 HEURISTIC = POLICIES.index("heuristic")
 HEURISTIC_V1 = POLICIES.index("heuristic-v1")
@@ -52,19 +61,25 @@ EQUITY = POLICIES.index("equity")
 COUNT = POLICIES.index("count")
 EXPERT = POLICIES.index("expert")
 ORACLE = POLICIES.index("oracle")
+DEFAULT = next(kind for kind, p in enumerate(PLAYERS) if p.group is None)  # heuristic: every player falls back on it
 
-# Which players sit at the table, as a type. ``seated`` has one member per group of players in SEATED, True where a
-# player of that group plays and None where none does. ``heuristic`` is in no group: it is always compiled (the
-# others fall back on it). Numba compiles a kernel once per argument types, so a group's code is compiled only into
-# the kernels of tables where one of its players plays: a command of heuristic players compiles neither the search
-# players (and their double-dummy solver) nor the other players. random, equity and count are one group: each
-# differs from heuristic in a few small functions, so one kernel for every table of them compiles once rather than
-# once per combination; a table with a search player compiles them too, beside the search code they cost nothing, so
-# that one kernel serves a search player against any of them. heuristic-v1 (a whole second heuristic, kept for
-# comparison) and each search player are groups of their own. The values are never read; seated_arg() makes the
-# argument.
-SEATED = ((RANDOM, EQUITY, COUNT), (HEURISTIC_V1,), (PIMC,), (EXPERT,), (ORACLE,))
-_FAST_OTHERS, _SEARCHERS = SEATED[0], (PIMC, EXPERT, ORACLE)
+# Which players sit at the table, as a type. ``seated`` has one member per group of players in SEATED (the
+# registry's ``group``, in the order each first appears), True where a player of that group plays and None where none
+# does. The player of no group (``heuristic``) is always compiled: the others fall back on it. Numba compiles a kernel
+# once per argument types, so a group's code is compiled only into the kernels of tables where one of its players
+# plays: a command of heuristic players compiles neither the search players (and their double-dummy solver) nor the
+# other players. random, equity and count are one group, "light": each differs from heuristic in a few small
+# functions, so one kernel for every table of them compiles once rather than once per combination; a table with a
+# search player compiles them too, beside the search code they cost nothing, so that one kernel serves a search player
+# against any of them. heuristic-v1 (a whole second heuristic, kept for comparison) and each search player are groups
+# of their own. The values are never read; seated_arg() makes the argument.
+_GROUPS = tuple(dict.fromkeys(p.group for p in PLAYERS if p.group is not None))
+SEATED = tuple(tuple(kind for kind, p in enumerate(PLAYERS) if p.group == group) for group in _GROUPS)
+_FAST_OTHERS = tuple(kind for kind, p in enumerate(PLAYERS) if p.group == "light")
+_SEARCHERS = tuple(kind for kind, p in enumerate(PLAYERS) if p.searches)
+# The players that make a searched decision: a table where one sits plays the hand that keeps the calls
+# (:func:`smear_sim.kernels.hand.contract`).
+SEARCHED = tuple(kind for kind, p in enumerate(PLAYERS) if p.searched)
 
 
 def group_of(kind: int) -> int:
@@ -74,15 +89,21 @@ def group_of(kind: int) -> int:
 
 def seated_arg(policies) -> tuple:
     """The ``seated`` argument of the kernels for a table where the teams play the policy codes ``policies``
-    (see SEATED)."""
+    (see SEATED); a ValueError for a code of no registered player."""
     kinds = {int(p) % PARAM_SCALE for p in policies}
+    unknown = sorted(kinds - set(range(len(PLAYERS))))
+    if unknown:
+        raise ValueError(f"policy codes of no registered player: {unknown} (core.players.PLAYERS has "
+                         f"{len(PLAYERS)})")
     if kinds & set(_SEARCHERS):
         kinds |= set(_FAST_OTHERS)
     return tuple(True if kinds & set(group) else None for group in SEATED)
 
 
 def check_seated(policies, seated):
-    """Raise where a policy of ``policies`` plays that ``seated`` leaves out (its code is not compiled in)."""
+    """Raise where a policy of ``policies`` plays that ``seated`` leaves out (its code is not compiled in), or is no
+    registered player (the dispatch trusts the codes it is given: every kernel that seats players checks them here
+    first)."""
 
 
 @overload(check_seated)
@@ -92,14 +113,17 @@ def _check_seated_impl(policies, seated):
         if isinstance(member, types.NoneType):
             for kind in group:
                 absent |= 1 << kind
+    n_players = len(PLAYERS)
 
     def check(policies, seated):
         for p in policies:
-            if (absent >> (p % PARAM_SCALE)) & 1:
+            kind = p % PARAM_SCALE
+            if kind >= n_players:
+                raise ValueError("a policy code of no registered player (core.players.PLAYERS)")
+            if (absent >> kind) & 1:
                 raise ValueError("a player sits at this table that the kernel was not compiled for: pass "
                                  "seated_arg(policies)")
     return check
-
 
 
 def when(players, function, absent, arity, inline="never"):
@@ -137,14 +161,6 @@ def _no_cards(*args):
     return ZERO
 
 
-
-_random_bid = when(RANDOM, random.bid, _no_card, 14)
-_v1_bid = when(HEURISTIC_V1, heuristic_v1.bid, _no_card, 14)
-_equity_bid = when(EQUITY, equity.bid, _no_card, 15)
-_count_bid = when(COUNT, count.bid, _no_card, 14)
-_expert_bid = when(EXPERT, equity.bid, _no_card, 15)  # expert calls as equity does (equity may be absent)
-
-
 @njit(cache=True, inline="always")
 def policy_kind(policy):
     """The policy number of a policy code (its index in ``POLICIES``)."""
@@ -174,43 +190,82 @@ def expert_without(param, part):
     return (param // EXPERT_WITHOUT_SCALE) & part != 0
 
 
-@njit(cache=True, inline="always")
-def choose_bid(policy, model, seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must,
-               rules, max_points):
-    """The call of ``seat`` holding ``hand``: a number from ``low..high`` (none when low > high), PASS (unless
-    ``must``) or MOON (if ``moon_ok``).
+# -- the dispatch, written from the registry --------------------------------------------------------------------
 
-    Every player's ``bid`` takes these arguments after ``policy``, whether it uses them or not:
 
-    - ``seat`` and ``dealer`` are seats 0-3; the seat's place in the auction is ``n_calls``
-      (0 = the opener, left of the dealer, .. 3 = the dealer);
-    - ``calls[:n_calls]`` are the calls made before it, in auction order (int64 codes: PASS, 1..7 or MOON);
-    - ``us`` and ``them`` are the scores before the hand of the seat's own team and of the other team;
-    - ``low``, ``high``, ``moon_ok`` and ``must`` are the legal calls, worked out from the calls and the rules
-      (``high`` = ``max_points``, the points at stake).
+def decisions_of(kind: int, decision: str):
+    """``(function, argument names)`` by which the player ``kind`` makes ``decision`` (its kernel module's
+    ``DECISIONS``; ``bid`` from the player it calls as, where it names one); None where it leaves the decision to
+    the default. The argument names are the dispatch's own (:func:`dispatcher`), and ``param``, the parameter of
+    its code."""
+    p = PLAYERS[kind]
+    if decision not in p.decisions:
+        return None
+    owner = p.calls_as if decision == "bid" and p.calls_as else p.name
+    module = importlib.import_module(f"{__package__}.{PLAYERS[POLICIES.index(owner)].kernel_module}")
+    return module.DECISIONS[decision]
 
-    ``pimc`` and ``oracle`` bid as ``heuristic``, ``expert`` as ``equity`` (as ``heuristic`` with its calls left
-    out); ``count`` bids by the count (:mod:`smear_sim.kernels.players.count`). ``model`` holds the tables the ``equity`` bidder reads
-    (:mod:`smear_sim.core.bidder`); the others ignore it. ``seated`` says which players are compiled in (SEATED).
-    """
-    kind = policy_kind(policy)
-    if kind == RANDOM:
-        return _random_bid(seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must,
-                           rules, max_points)
-    if kind == HEURISTIC_V1:
-        return _v1_bid(seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
-                       max_points)
-    if kind == EQUITY:
-        return _equity_bid(seated, model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok,
-                           must, rules, max_points)
-    if kind == EXPERT and not expert_without(policy_param(policy), EXPERT_NO_CALLS):  # else it calls as heuristic
-        return _expert_bid(seated, model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok,
-                           must, rules, max_points)
-    if kind == COUNT:
-        return _count_bid(seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
-                          max_points)
-    return heuristic.bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
-                         max_points)
+
+def dispatcher(name: str, params: str, decision: str, absent, default: str | None = None,
+               namespace: dict | None = None):
+    """The kernels' dispatch of ``decision``: a function ``name(params)`` (``params`` name ``policy`` and ``seated``
+    among the decision's arguments) that calls the decision of the player of the code ``policy``, where that player
+    makes it, each through :func:`when` (compiled only where the player sits); else the default player's
+    (``heuristic``'s), or ``default``, an expression of ``params`` and ``namespace``, for a decision it does not make
+    (ZERO for a searched decision: not searched). A part of a player left out (``Part.decisions``) leaves the decision
+    to the default too.
+    Written out as source, one branch per player, so that Numba inlines it into the hand and the fast players' card
+    loop runs the branches it ran when they were written by hand. (``absent`` stands for an absent player's decision:
+    :func:`_no_card` or :func:`_no_cards`; it is never called, :func:`check_seated`.)"""
+    names = [n.strip() for n in params.split(",")]
+    namespace = dict(namespace or {})
+    namespace.setdefault("__name__", __name__)
+    namespace.update(policy_kind=policy_kind, policy_param=policy_param)
+    lines = [f"def {name}({params}):", "    kind = policy_kind(policy)"]
+    for kind, p in enumerate(PLAYERS):
+        made = decisions_of(kind, decision)
+        if made is None or kind == DEFAULT:
+            continue
+        function, args = made
+        missing = set(args) - set(names) - {"param"}
+        if missing:
+            raise TypeError(f"player {p.name}'s {decision} takes {sorted(missing)}, which the dispatch does not have")
+        namespace[f"_player_{kind}"] = when(kind, function, absent, len(args))
+        guard = "".join(f" and (policy_param(policy) // {EXPERT_WITHOUT_SCALE}) & {1 << i} == 0"
+                        for i, part in enumerate(p.parts) if decision in part.decisions)
+        call_args = ", ".join("policy_param(policy)" if a == "param" else a for a in args)
+        lines += [f"    if kind == {kind}{guard}:", f"        return _player_{kind}(seated, {call_args})"]
+    if default is None:
+        function, args = decisions_of(DEFAULT, decision)
+        namespace["_default"] = function
+        default = f"_default({', '.join(args)})"
+    lines.append(f"    return {default}")
+    # Compiled as if written in the module that asks for it: Numba caches a function beside its source file, so the
+    # dispatch's direct calls (the page's bots, the tests) load from the cache as the hand-written ones did.
+    source_file = sys.modules[namespace["__name__"]].__file__
+    exec(compile("\n".join(lines) + "\n", source_file, "exec"), namespace)
+    return njit(cache=True, inline="always")(namespace[name])
+
+
+# The call of ``seat`` holding ``hand``: a number from ``low..high`` (none when low > high), PASS (unless ``must``) or
+# MOON (if ``moon_ok``). Every player's ``bid`` takes these arguments after ``policy``, whether it uses them or not:
+#
+# - ``seat`` and ``dealer`` are seats 0-3; the seat's place in the auction is ``n_calls`` (0 = the opener, left of the
+#   dealer, .. 3 = the dealer);
+# - ``calls[:n_calls]`` are the calls made before it, in auction order (int64 codes: PASS, 1..7 or MOON);
+# - ``us`` and ``them`` are the scores before the hand of the seat's own team and of the other team;
+# - ``low``, ``high``, ``moon_ok`` and ``must`` are the legal calls, worked out from the calls and the rules (``high``
+#   = ``max_points``, the points at stake).
+#
+# ``pimc`` and ``oracle`` bid as ``heuristic``, ``expert`` as ``equity`` (as ``heuristic`` with its calls left out);
+# ``count`` bids by the count (:mod:`smear_sim.kernels.players.count`). ``model`` holds the tables the ``equity``
+# bidder reads (:mod:`smear_sim.core.bidder`); the others ignore it. ``seated`` says which players are compiled in
+# (SEATED).
+choose_bid = dispatcher(
+    "choose_bid",
+    "policy, model, seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules, "
+    "max_points",
+    "bid", _no_card)
 
 
 @njit(cache=True, inline="always")
@@ -228,7 +283,7 @@ def legal_calls(rules, position, calls):
         elif c != PASS:
             highest = c
         anyone |= c != PASS
-    max_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
+    max_points = points_at_stake(rules)
     if moon_called:
         return max_points + 1, max_points, False, False, True
     forced = rules[R_FORCED_BID]
@@ -244,6 +299,6 @@ def policy_call(state, hand, dealer, position, calls, score0, score1, rules, pol
         return PASS
     seat = (dealer + 1 + position) % 4
     us, them = (score0, score1) if seat & 1 == 0 else (score1, score0)
-    max_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
+    max_points = points_at_stake(rules)
     return choose_bid(policies[seat & 1], model, seated, state, hand, seat, dealer, calls, position, us, them, low,
                       high, moon_ok, must, rules, max_points)

@@ -113,3 +113,10 @@ def bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok,
     if chosen == -1:
         return PASS if lowest == -1 else lowest
     return chosen
+
+
+# The decisions this player makes (core.players.PLAYERS), as the dispatch calls them (kernels.players.bids.dispatcher):
+# each the function and the dispatch's arguments it takes, in order.
+_BID = ("state", "hand", "seat", "dealer", "calls", "n_calls", "us", "them", "low", "high", "moon_ok", "must", "rules",
+        "max_points")
+DECISIONS = {"bid": (bid, _BID)}

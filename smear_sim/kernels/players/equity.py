@@ -161,3 +161,10 @@ def bid(model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, m
                 header[BM_MARGIN] * 1e-4:
             return usual
     return best
+
+
+# The decisions this player makes (core.players.PLAYERS), as the dispatch calls them (kernels.players.bids.dispatcher):
+# each the function and the dispatch's arguments it takes, in order.
+_BID = ("model", "state", "hand", "seat", "dealer", "calls", "n_calls", "us", "them", "low", "high", "moon_ok", "must",
+        "rules", "max_points")
+DECISIONS = {"bid": (bid, _BID)}

@@ -86,8 +86,9 @@ from . import heuristic
 from .bids import EXPERT_NO_GAME, EXPERT_NO_INFERENCE, EXPERT_NO_KEEP, expert_without, expert_worlds
 from .card_choice import POINTS_BELOW, WIN_SCALE, cannot_lead, choice_totals, game_part, seat_value, total_value
 
-__all__ = ["MAX_CANDIDATES", "POINTS_BELOW", "WIN_SCALE", "auction_world", "bidder_candidates", "candidate_keeps",
-           "game_leaves", "game_part", "heuristic_keep", "keep", "keep_values", "play", "same_outcomes", "trump_keep"]
+__all__ = ["DECISIONS", "MAX_CANDIDATES", "POINTS_BELOW", "WIN_SCALE", "auction_world", "bidder_candidates",
+           "candidate_keeps", "game_leaves", "game_part", "heuristic_keep", "keep", "keep_values", "play",
+           "same_outcomes", "trump_keep"]
 
 _DECK = (ONE << np.uint64(54)) - ONE
 _TRUMP_MASK = TABLES.trump_mask
@@ -473,3 +474,13 @@ def play(rng, hs, legal, rules, give, k, policies, model):
     if tied & bit(favourite):
         return favourite
     return heuristic.cheapest(tied, t, give)
+
+
+# The decisions this player makes (core.players.PLAYERS), as the dispatch calls them (kernels.players.bids.dispatcher):
+# each the function and the dispatch's arguments it takes, in order.
+_SEARCH = ("dealer", "calls", "n_calls", "score0", "score1", "bid", "rules", "keep", "policies", "model", "param")
+DECISIONS = {
+    "search_trump_keep": (trump_keep, ("state", "own9", "kitty", "bidder", "trump") + _SEARCH),
+    "search_keep": (keep, ("state", "own9", "seat", "bidder", "t") + _SEARCH),
+    "search_play": (play, ("state", "hs", "legal", "rules", "give", "param", "policies", "model")),
+}

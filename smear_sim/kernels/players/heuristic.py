@@ -126,6 +126,7 @@ from ...core.tables import (
     TR_TWO,
 )
 from ..bits import ONE, ZERO, bit, has, lowest_card, popcount
+from ..rules import points_at_stake
 from ..trick import beats
 
 _TRUMP_MASK = TABLES.trump_mask
@@ -365,7 +366,7 @@ def _decided(played, taken, t, rules):
 def _contract_open(bid, ours, theirs, rules):
     """Whether the bidding team (``ours`` points decided; the others ``theirs``) has not yet made ``bid`` in
     decided points and can still make it."""
-    max_points = 7 if rules[R_ROUND_POINTS] == 1 else 4
+    max_points = points_at_stake(rules)
     if bid == PASS:
         return True
     if bid == MOON:
@@ -541,3 +542,14 @@ def play(hs, legal, rules, give):
 def cheapest(cards, t, give):
     """The card of ``cards`` that gives away least (fewest points, then lowest rank)."""
     return _pick(cards, t, give, CHEAPEST)
+
+
+# The decisions this player makes (core.players.PLAYERS), as the dispatch calls them (kernels.players.bids.dispatcher):
+# each the function and the dispatch's arguments it takes, in order.
+DECISIONS = {
+    "bid": (bid, ("state", "hand", "seat", "dealer", "calls", "n_calls", "us", "them", "low", "high", "moon_ok", "must",
+                  "rules", "max_points")),
+    "trump": (trump, ("hand", "rules")),
+    "keep": (choose_cards, ("cards", "room", "keep_score")),
+    "play": (play, ("hs", "legal", "rules", "give")),
+}

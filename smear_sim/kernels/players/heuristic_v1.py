@@ -52,6 +52,17 @@ from ...core.layout import (
     R_LOW,
     R_LOW_TO,
     R_ROUND_POINTS,
+    ST_BIDDER,
+    ST_KNOWN,
+    ST_LEADER,
+    ST_LED_SUIT,
+    ST_N_IN_TRICK,
+    ST_PLAYED,
+    ST_TRICK,
+    ST_TRUMP,
+    ST_WIN_CARD,
+    ST_WIN_KEY,
+    ST_WIN_SEAT,
 )
 from ...core.tables import (
     P_HIGH_JOKER,
@@ -301,3 +312,28 @@ def play(legal, seat, t, n_in_trick, led_suit, win_seat, win_card, win_key, tric
     if trick_value > 0:
         return _pick(winners, t, give, HIGHEST)
     return _pick(legal, t, give, CHEAPEST)
+
+
+# The decisions this player makes (core.players.PLAYERS), as the dispatch calls them (kernels.players.bids.dispatcher):
+# each the function and the dispatch's arguments it takes, in order.
+@njit(cache=True, inline="always")
+def play_state(hs, legal, give):
+    """:func:`play` of the seat to play in the hand state ``hs``."""
+    n = hs[ST_N_IN_TRICK]
+    seat = (hs[ST_LEADER] + n) % 4
+    seen = np.uint64(hs[ST_KNOWN + seat])
+    for other in range(4):
+        seen |= np.uint64(hs[ST_PLAYED + other])
+    return play(legal, seat, hs[ST_TRUMP], n, hs[ST_LED_SUIT], hs[ST_WIN_SEAT], hs[ST_WIN_CARD], hs[ST_WIN_KEY],
+                np.uint64(hs[ST_TRICK]), seen, hs[ST_BIDDER] & 1, give)
+
+
+# The decisions this player makes (core.players.PLAYERS), as the dispatch calls them (kernels.players.bids.dispatcher):
+# each the function and the dispatch's arguments it takes, in order.
+DECISIONS = {
+    "bid": (bid, ("state", "hand", "seat", "dealer", "calls", "n_calls", "us", "them", "low", "high", "moon_ok", "must",
+                  "rules", "max_points")),
+    "trump": (trump, ("hand", "rules")),
+    "keep": (choose_cards, ("cards", "room", "keep_score")),
+    "play": (play_state, ("hs", "legal", "give")),
+}

@@ -117,3 +117,8 @@ def oracle(hs, legal, rules, give):
     values = np.zeros(54, dtype=np.int64)
     solve(new_solver(TT_BITS), hs.copy(), rules, values)
     return best_card(sign * values, hs, legal, rules, give)
+
+
+# The decisions this player makes (core.players.PLAYERS), as the dispatch calls them (kernels.players.bids.dispatcher):
+# each the function and the dispatch's arguments it takes, in order.
+DECISIONS = {"play": (play, ("state", "hs", "legal", "rules", "give", "param"))}

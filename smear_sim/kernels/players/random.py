@@ -14,7 +14,7 @@ from numba import njit
 
 from ...core.layout import MOON, PASS
 from ..bits import nth_card, popcount
-from ..rng import below
+from ..rng import below, random_subset
 
 
 @njit(cache=True, inline="always")
@@ -43,3 +43,14 @@ def trump(state):
 @njit(cache=True, inline="always")
 def play(state, legal):
     return nth_card(legal, below(state, popcount(legal)))
+
+
+# The decisions this player makes (core.players.PLAYERS), as the dispatch calls them (kernels.players.bids.dispatcher):
+# each the function and the dispatch's arguments it takes, in order.
+DECISIONS = {
+    "bid": (bid, ("state", "hand", "seat", "dealer", "calls", "n_calls", "us", "them", "low", "high", "moon_ok", "must",
+                  "rules", "max_points")),
+    "trump": (trump, ("state",)),
+    "keep": (random_subset, ("state", "cards", "room")),
+    "play": (play, ("state", "legal")),
+}
