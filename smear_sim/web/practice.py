@@ -11,20 +11,23 @@ Deals. Hand ``k`` (from 0) of a table with seed ``S`` is dealt from the deal see
 shows it, and a new table from that seed deals the same cards again (from 0-0, seat 3 dealing), at the same seat
 or another. Every finished hand is saved at once as the game record so far (:class:`smear_sim.web.games.GameFolder`).
 
-Limits (:class:`Tables`). At most ``max_tables`` tables are open; a table untouched for ``idle_expiry`` seconds is
-closed at the next request. A request for a closed table gets :class:`TableGone`: 410 for one that expired (the
-last ``REMEMBERED`` are remembered), 404 for one never opened here (or before the server restarted). Opening one
-more than the cap gets :class:`TooManyTables` (503).
+Limits (:class:`Tables`). At most ``max_tables`` games are in play; a table whose game is over holds no slot (the
+last ``max_tables`` of them stay open, so that their page still shows the end), and a person may close a table
+(:meth:`Tables.close`). A table untouched for ``idle_expiry`` seconds is closed at the next request. A request for
+a closed table gets :class:`TableGone`: 410 for one closed (the last ``REMEMBERED`` are remembered), 404 for one
+never opened here (or before the server restarted). Opening one more than the cap gets :class:`TooManyTables`
+(503).
 """
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import secrets
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -152,6 +155,9 @@ class Table:
         self.finished: list[HandRecord] = []
         self.results: list[ref.HandResult] = []
         self.step = 0  # actions taken, by anyone: a hint answers for one step
+        # The saved game's name ends with its own random token, not the table's id: the games folder is listed to
+        # anyone who can reach the page, and the id is what lets one act at the table.
+        self.file_token = secrets.token_urlsafe(9)
         self.saved: str | None = None  # the file name in the games folder, once the first hand is saved
         self.save_error: str | None = None
         self.bot_ms: float | None = None
@@ -309,7 +315,7 @@ class Table:
         return record
 
     def file_name(self) -> str:
-        return f"game-{self.created:%Y%m%d-%H%M%S}-{self.id}.json"
+        return f"game-{self.created:%Y%m%d-%H%M%S}-{self.file_token}.json"
 
     def state(self) -> dict[str, Any]:
         """The table as the person sees it: their own cards, the calls, trump, the tricks; the legal actions when
@@ -411,15 +417,27 @@ class Tables:
         self.idle_expiry = idle_expiry
         self.clock = clock
         self._open: OrderedDict[str, Table] = OrderedDict()
-        self._expired: deque[str] = deque(maxlen=REMEMBERED)
+        self._closed: OrderedDict[str, str] = OrderedDict()  # the last REMEMBERED tables closed, and why
         self._lock = threading.Lock()
+
+    def _close(self, table_id: str, why: str) -> None:
+        del self._open[table_id]
+        self._closed[table_id] = why
+        while len(self._closed) > REMEMBERED:
+            self._closed.popitem(last=False)
 
     def _sweep(self) -> None:
         now = self.clock()
         for table_id, table in list(self._open.items()):
             if now - table.touched > self.idle_expiry:
-                del self._open[table_id]
-                self._expired.append(table_id)
+                self._close(table_id, f"after {_duration(self.idle_expiry)} idle")
+        over = [table_id for table_id, table in self._open.items() if table.winner is not None]  # oldest first
+        for table_id in over[:max(0, len(over) - self.max_tables)]:
+            self._close(table_id, "once its game was over")
+
+    def _playing(self) -> int:
+        """The tables whose game is still being played: the ones that hold a slot."""
+        return sum(1 for table in self._open.values() if table.winner is None)
 
     def open(self, body: Any) -> Table:
         """A new table from ``POST /api/table``'s body (``seat``, ``bots``, ``seed``, ``rules``: all optional)."""
@@ -436,15 +454,18 @@ class Tables:
             seed = secrets.randbelow(1_000_000_000)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             raise SmearError(f"seed must be a whole number from 0 to {MAX_SEED:,}, got {str(seed)[:60]}")
-        settings = body.get("rules") or {}
-        if not isinstance(settings, dict):
-            raise SmearError("rules must be an object of rule options, e.g. {\"target\": 21}")
+        settings = body.get("rules")
+        settings = {} if settings is None else settings
+        if not isinstance(settings, dict):  # 0, false and [] too: a wrong type is never taken for the defaults
+            raise SmearError(f"rules must be an object of rule options, e.g. {{\"target\": 21}}, got "
+                             f"{json.dumps(settings)[:60]}")
         rules = Rules.from_mapping(settings, source="rules")
         bots = _bots(body.get("bots", "heuristic"), rules)
         with self._lock:
             self._sweep()
-            if len(self._open) >= self.max_tables:
-                raise TooManyTables(f"the server has {len(self._open)} open tables, its cap: finish one, or wait "
+            playing = self._playing()
+            if playing >= self.max_tables:
+                raise TooManyTables(f"the server has {playing} open tables, its cap: finish or close one, or wait "
                                     f"until one is idle for {_duration(self.idle_expiry)} (smear-sim serve "
                                     "--max-tables N raises the cap)")
             table_id = secrets.token_urlsafe(9)
@@ -461,14 +482,23 @@ class Tables:
             self._sweep()
             table = self._open.get(table_id)
             if table is None:
-                if table_id in self._expired:
-                    raise TableGone(f"table {table_id} was closed after {_duration(self.idle_expiry)} idle; its "
-                                    "finished hands are saved: start a new table", 410)
+                why = self._closed.get(table_id)
+                if why is not None:
+                    raise TableGone(f"table {table_id} was closed {why}; its finished hands are saved: start a new "
+                                    "table", 410)
                 raise TableGone(f"no table {table_id} here (the server may have restarted; finished hands are saved): "
                                 "start a new one", 404)
             table.touched = self.clock()
             self._open.move_to_end(table_id)
             return table
+
+    def close(self, table_id: str) -> None:
+        """Close the open table ``table_id`` (``DELETE /api/table/{id}``): its slot is free at once, its finished
+        hands stay saved; :class:`TableGone` if it is not open."""
+        self.get(table_id)
+        with self._lock:
+            if table_id in self._open:
+                self._close(table_id, "by its player")
 
     def __len__(self) -> int:
         with self._lock:

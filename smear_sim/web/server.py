@@ -812,6 +812,12 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     async def table_show(table_id: str) -> JSONResponse:
         return await table_call(table_id, None, (), lambda table, body: None)
 
+    @app.delete("/api/table/{table_id}")
+    @_answers
+    async def table_close(table_id: str) -> JSONResponse:
+        practice.close(table_id)
+        return JSONResponse({"id": table_id, "closed": True})
+
     @app.post("/api/table/{table_id}/act")
     @_answers
     async def table_act(table_id: str, request: Request) -> JSONResponse:
