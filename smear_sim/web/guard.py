@@ -46,9 +46,13 @@ SECURITY_HEADERS = (
 class BodyTooLarge(Exception):
     """The client sent more than the body cap; the answer is 413."""
 
+    http_status = 413
+
 
 class BodyTimeout(Exception):
     """The client did not send its body in time; the answer is 408."""
+
+    http_status = 408
 
 
 def allowed_hosts(host: str | None = None) -> frozenset[str]:

@@ -21,7 +21,6 @@ never opened here (or before the server restarted). Opening one more than the ca
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import secrets
@@ -47,7 +46,7 @@ from ..reference.view import SeatView, legal_actions, parse_view
 from .games import GameFolder
 
 __all__ = ["BOT_PLAYERS", "DEFAULT_IDLE_EXPIRY", "DEFAULT_MAX_TABLES", "IDLE_EXPIRY_RANGE", "MAX_PIMC",
-           "MAX_TABLES_RANGE", "SEARCH_BOTS", "TABLE_FIELDS", "Table", "TableGone", "Tables", "TooManyTables",
+           "MAX_TABLES_RANGE", "SEARCH_BOTS", "Table", "TableGone", "Tables", "TooManyTables",
            "bot_cost", "deal", "hint_costs", "hint_policy"]
 
 DEFAULT_MAX_TABLES = 16  # each a few KB, but each may run bots and hints on the shared simulator
@@ -59,20 +58,21 @@ BOT_PLAYERS = ("heuristic", "equity", "count")  # offered first; any fast player
 SEARCH_BOTS = ("expert", "pimc")  # search players, offered with their cost
 MAX_PIMC = 64  # sampled deals a search bot plays out per card here: about K double-dummy solves a card
 MAX_SEED = 2**53  # a seed the page's JavaScript holds exactly, and S + hands still fits
-TABLE_FIELDS = ("seat", "bots", "seed", "rules")
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 class TableGone(SmearError):
-    """A table that is not open: ``status`` 410 once it expired, 404 when it was never opened here."""
+    """A table that is not open: ``http_status`` 410 once it was closed, 404 when it was never opened here."""
 
     def __init__(self, message: str, status: int) -> None:
         super().__init__(message)
-        self.status = status
+        self.http_status = status
 
 
 class TooManyTables(SmearError):
-    """The server has its cap of open tables."""
+    """The server has its cap of games in play."""
+
+    http_status = 503
 
 
 def deal(seed: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
@@ -439,28 +439,18 @@ class Tables:
         """The tables whose game is still being played: the ones that hold a slot."""
         return sum(1 for table in self._open.values() if table.winner is None)
 
-    def open(self, body: Any) -> Table:
-        """A new table from ``POST /api/table``'s body (``seat``, ``bots``, ``seed``, ``rules``: all optional)."""
-        if not isinstance(body, dict):
-            raise SmearError('the request must be a JSON object such as {"seat": 0, "bots": "heuristic"}')
-        unknown = sorted(set(body) - set(TABLE_FIELDS))
-        if unknown:
-            raise SmearError(f"unknown field {unknown[0]!r} in the request: the fields are {', '.join(TABLE_FIELDS)}")
-        seat = body.get("seat", 0)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-            raise SmearError(f"seat must be your seat, 0 to 3 (seat 3 deals the first hand), got {str(seat)[:60]}")
-        seed = body.get("seed")
-        if seed is None:
-            seed = secrets.randbelow(1_000_000_000)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-            raise SmearError(f"seed must be a whole number from 0 to {MAX_SEED:,}, got {str(seed)[:60]}")
-        settings = body.get("rules")
-        settings = {} if settings is None else settings
-        if not isinstance(settings, dict):  # 0, false and [] too: a wrong type is never taken for the defaults
-            raise SmearError(f"rules must be an object of rule options, e.g. {{\"target\": 21}}, got "
-                             f"{json.dumps(settings)[:60]}")
-        rules = Rules.from_mapping(settings, source="rules")
-        bots = _bots(body.get("bots", "heuristic"), rules)
+    def open(self, seat: int | None = None, bots: str | None = None, seed: int | None = None,
+             rules: dict[str, Any] | None = None) -> Table:
+        """A new table (``POST /api/table``, its fields read by :class:`smear_sim.web.schemas.TableBody`): seat 0,
+        the heuristic bots, a random seed and the default rules where not given."""
+        seat = 0 if seat is None else seat
+        if not 0 <= seat <= 3:
+            raise SmearError(f"seat must be your seat, 0 to 3 (seat 3 deals the first hand), got {seat}")
+        seed = secrets.randbelow(1_000_000_000) if seed is None else seed
+        if not 0 <= seed <= MAX_SEED:
+            raise SmearError(f"seed must be a whole number from 0 to {MAX_SEED:,}, got {seed}")
+        settings = Rules.from_mapping(rules or {}, source="rules")
+        bots = _bots("heuristic" if bots is None else bots, settings)
         with self._lock:
             self._sweep()
             playing = self._playing()
@@ -469,7 +459,7 @@ class Tables:
                                     f"until one is idle for {_duration(self.idle_expiry)} (smear-sim serve "
                                     "--max-tables N raises the cap)")
             table_id = secrets.token_urlsafe(9)
-            table = Table(table_id, seat, bots, seed, rules)
+            table = Table(table_id, seat, bots, seed, settings)
             table.touched = self.clock()
             self._open[table_id] = table
         return table

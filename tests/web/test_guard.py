@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from web_helpers import all_routes
 
+from smear_sim.web.answers import MAX_DEPTH
 from smear_sim.web.guard import MAX_BODY, SECURITY_HEADERS, allowed_hosts
-from smear_sim.web.server import MAX_DEPTH, create_app
+from smear_sim.web.server import create_app
 
 EXAMPLE = "AH KH 2H JD 10C 5S 9S 4D 3C"
 RESULTS = Path(__file__).parents[2] / "results"
@@ -51,7 +53,7 @@ def client(app):
 
 def routes(app, method: str | None = None) -> list[str]:
     """The paths of the API routes the app has registered (with ``method`` if given)."""
-    return sorted({route.path for route in app.routes if getattr(route, "path", "").startswith("/api")
+    return sorted({route.path for route in all_routes(app) if getattr(route, "path", "").startswith("/api")
                    and (method is None or method in getattr(route, "methods", ()))})
 
 

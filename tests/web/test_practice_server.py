@@ -12,7 +12,9 @@ from cli_helpers import ok
 from fastapi.testclient import TestClient
 
 from smear_sim.web.games import GameFolder
-from smear_sim.web.server import TABLE_HINT_WORLDS, create_app
+from smear_sim.web.limits import Limits
+from smear_sim.web.routes.table import TABLE_HINT_WORLDS
+from smear_sim.web.server import create_app
 
 LOCAL = "http://127.0.0.1:8000"
 
@@ -37,7 +39,8 @@ def games(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def client(games, clock):
-    app = create_app(results=None, games_dir=games, max_tables=3, idle_expiry=60, clock=clock, max_decisions=60)
+    app = create_app(results=None, games_dir=games, limits=Limits(max_tables=3, idle_expiry=60, max_decisions=60),
+                     clock=clock)
     return TestClient(app, raise_server_exceptions=False, base_url=LOCAL)
 
 
@@ -275,7 +278,7 @@ def test_a_table_hint_whose_client_goes_away_stops(tmp_path):
 
     from web_helpers import running
 
-    from smear_sim.web.scheduler import Simulator
+    from smear_sim.engine.turns import Simulator
 
     simulator = Simulator()
     app = create_app(results=None, games_dir=tmp_path, simulator=simulator, warm_up=False)
@@ -368,7 +371,7 @@ def finish_game(client, state):
 def test_a_finished_game_frees_its_slot_and_a_table_can_be_closed(tmp_path):
     """With --max-tables 2, two tables and one played to game over, a new table was refused (503), and there was
     no way to close one: 16 requests locked the practice table out for an hour at the defaults."""
-    client = TestClient(create_app(results=None, games_dir=tmp_path, max_tables=2, warm_up=False),
+    client = TestClient(create_app(results=None, games_dir=tmp_path, limits=Limits(max_tables=2), warm_up=False),
                         raise_server_exceptions=False, base_url=LOCAL)
     first = open_table(client, seed=3, rules={"target": 1})
     second = open_table(client, seed=4)
