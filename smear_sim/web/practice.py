@@ -43,6 +43,7 @@ from ..reference import hand as ref
 from ..reference.game import FIRST_DEALER, next_dealer
 from ..reference.record import GameRecord, HandRecord, replay, replay_position
 from ..reference.view import SeatView, legal_actions, parse_view
+from .checks import check_equity_tables
 from .games import GameFolder
 
 __all__ = ["BOT_PLAYERS", "DEFAULT_IDLE_EXPIRY", "DEFAULT_MAX_TABLES", "IDLE_EXPIRY_RANGE", "MAX_PIMC",
@@ -95,12 +96,7 @@ def _bots(value: Any, rules: Rules) -> str:
     elif spec.name not in FAST_POLICIES:
         raise SmearError(f"bots {value!r} is not offered: choose {', '.join(BOT_PLAYERS)}, expert:K or pimc:K")
     name = str(spec)
-    if spec.name in ("equity", "expert"):  # expert calls as equity does
-        from ..analysis.models import tables_ready
-
-        if not tables_ready(rules):
-            raise SmearError(f"the equity player's tables for {rules.summary()} are not made yet: make them once "
-                             "with 'smear-sim simulate --hands 1000 --policy equity' and these rules (a few minutes)")
+    check_equity_tables("equity" if spec.name == "expert" else spec.name, rules)  # expert calls as equity does
     return name
 
 

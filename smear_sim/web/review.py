@@ -29,6 +29,7 @@ from ..core.errors import SmearError
 from ..core.players import FAST_POLICIES, parse_policy
 from ..core.rules import Rules
 from ..engine.runner import seed_value
+from .checks import check_equity_tables
 from .schemas import ReviewBody, checked
 
 __all__ = ["DEFAULT_MAX_DECISIONS", "DEFAULT_MAX_REVIEW_SAMPLES", "ReviewRequest", "review_request"]
@@ -90,12 +91,7 @@ def review_request(body: Any, max_samples: int = DEFAULT_MAX_REVIEW_SAMPLES,
                      cap=f" (the cap of {max_span} points on this server: smear-sim serve --max-span N raises it)")
     check_options(inference, playout)
     rules = hands[0].hand.rules
-    if policy.strip().lower() == "equity":
-        from ..analysis.models import tables_ready
-
-        if not tables_ready(rules):
-            raise SmearError(f"the equity player's tables for {rules.summary()} are not made yet: make them once with "
-                             "'smear-sim simulate --hands 1000 --policy equity' and these rules (a few minutes)")
+    check_equity_tables(policy, rules)
     request = ReviewRequest(tuple(hands), RunPlan.of(policy, rules), DEFAULT_SAMPLES if samples is None else samples,
                             1 if seed is None else seed, inference, playout, True if luck is None else luck, kinds)
     if request.decisions > max_decisions:

@@ -26,16 +26,16 @@ from ...core.rules import Rules, describe_options
 from ...engine.runner import check_count
 from ...output.format import FEATURES
 from ..answers import Context, Ctx, answers, json_body, run_analysis, streamed, timing
+from ..checks import MAX_HINT_SAMPLES, check_equity_tables, check_hint_samples
 from ..limits import DEFAULT_MAX_DEALS, Limits
 from ..review import review_request
 from ..schemas import CallsBody, HandBody, HintBody, checked
 
 __all__ = ["DEFAULT_SAMPLES", "HAND_FIELDS", "HINT_FIELDS", "MAX_HINT_SAMPLES", "MAX_PRECISION", "HandRequest",
-           "HintRequest", "check_equity_tables", "hand_request", "hint_request", "legal_auction", "router"]
+           "HintRequest", "hand_request", "hint_request", "legal_auction", "router"]
 
 DEFAULT_SAMPLES = 100_000  # as smear-sim hand
 MAX_PRECISION = 1000.0  # a standard error of points above this stops after the first batch anyway
-MAX_HINT_SAMPLES = 20_000  # worlds one hint may play out (each plays every legal action, double dummy)
 HAND_FIELDS = tuple(HandBody.model_fields)
 HINT_FIELDS = tuple(HintBody.model_fields)
 
@@ -126,17 +126,6 @@ def hand_request(body: Any, limits: Limits) -> HandRequest:
     return HandRequest(query, plan, samples, position, prior, limits.max_deals if deals is None else deals)
 
 
-def check_equity_tables(policy: str | None, rules: Rules) -> None:
-    """A one-line SmearError if ``policy`` is the equity player and its tables for ``rules`` are not made: they
-    are made on first use, in minutes, which is not for a request."""
-    if policy is not None and policy.strip().lower() == "equity":
-        from ...analysis.models import tables_ready
-
-        if not tables_ready(rules):
-            raise SmearError(f"the equity player's tables for {rules.summary()} are not made yet: make them once with "
-                             "'smear-sim simulate --hands 1000 --policy equity' and these rules (a few minutes)")
-
-
 @dataclass(frozen=True)
 class HintRequest:
     """A checked ``POST /api/hint``: the hint ``smear-sim hint`` gives for the same view and options."""
@@ -155,14 +144,6 @@ class HintRequest:
         result = hint(self.view, samples=self.samples, seed=self.seed, inference=self.inference,
                       playout=self.playout, plan=self.plan.but(executor=executor))
         return result.to_json(), result.seconds
-
-
-def check_hint_samples(samples: int | None) -> None:
-    """The worlds a hint may play out on this server: 1 to ``MAX_HINT_SAMPLES`` (a one-line SmearError)."""
-    if samples is not None:
-        check_count("samples", samples)
-        if samples > MAX_HINT_SAMPLES:
-            raise SmearError(f"samples must be at most {MAX_HINT_SAMPLES:,} worlds on this server, got {samples:,}")
 
 
 def hint_request(body: Any, limits: Limits) -> HintRequest:

@@ -12,9 +12,9 @@ from starlette.concurrency import run_in_threadpool
 from ...analysis.plan import RunPlan
 from ...core.errors import SmearError
 from ..answers import Ctx, answers, json_body, run_analysis, timing
+from ..checks import check_hint_samples
 from ..practice import Table, hint_costs, hint_policy
 from ..schemas import ActBody, StepBody, TableBody, TableHintBody, checked
-from .analysis import check_hint_samples
 
 __all__ = ["TABLE_HINT_WORLDS", "router"]
 
