@@ -18,6 +18,18 @@ CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--disable-background-networking", "--disable-component-update", "--disable-sync")
 
 
+def all_routes(app) -> list:
+    """Every route of the app, those of the routers it includes too (FastAPI keeps an included router whole)."""
+    found, stack = [], list(app.routes)
+    while stack:
+        route = stack.pop()
+        if hasattr(route, "original_router"):
+            stack.extend(route.original_router.routes)
+        else:
+            found.append(route)
+    return found
+
+
 @contextlib.contextmanager
 def running(app) -> Iterator[str]:
     """Serve ``app`` with uvicorn in a thread on 127.0.0.1 and a free port; yields the page's address."""

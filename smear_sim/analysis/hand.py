@@ -376,7 +376,7 @@ def shared_equity(hands: int, seed: int, rules: Rules, policy: str, floor: int, 
     executor: the table does not depend on it); ``stage`` hears "equity" when a table is made or awaited. While
     one analysis makes a table, another that needs it waits for that one instead of making it again; an executor
     that shares the machine gives up its turn while it waits (its ``wait_for(event)``, as
-    :class:`smear_sim.web.scheduler.TurnExecutor` has), and if the maker stops, the waiter makes the table itself.
+    :class:`smear_sim.engine.turns.TurnExecutor` has), and if the maker stops, the waiter makes the table itself.
     """
     key = (hands, seed, rules, policy, floor)
     while True:

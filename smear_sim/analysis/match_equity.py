@@ -342,7 +342,7 @@ def match_equity(
         raise SmearError(f"--floor {floor} must be below the target {target}")
     check_span(target, floor)
     # Between the steps of the solve (each a kernel call that runs to its end) an executor that shares the
-    # machine may pass the turn, or stop the work (the page's, smear_sim.web.scheduler.TurnExecutor.pause).
+    # machine may pass the turn, or stop the work (the page's, smear_sim.engine.turns.TurnExecutor.pause).
     pause = getattr(plan.settings.executor if plan is not None else None, "pause", None) or (lambda: None)
     if outcomes is None:
         outcomes = hand_outcomes(hands, seed=seed, plan=plan)

@@ -41,7 +41,7 @@ class CountsFileError(SmearError):
         self.template = template
         super().__init__(template.format(**self.LIBRARY))
 
-    def worded(self, maker: str, make: str, writer: str) -> str:
+    def worded(self, maker: str, make: str, writer: str, **words: str) -> str:
         """The message with a front end's words for the maker, how to make a file and its writer."""
         return self.template.format(maker=maker, make=make, writer=writer)
 

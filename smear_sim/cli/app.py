@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..core.errors import BadValue, OutputError, SmearError, SmearWarning, one_line
+from ..core.errors import BadValue, OutputError, SmearError, SmearWarning, exit_status, message, one_line
 from ..core.players import policy_help
 from ..engine.compiling import use_helper
 
@@ -101,18 +101,6 @@ RuleOverrides = Annotated[
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 
 
-BID_TABLE_WORDS = {"maker": "smear-sim bid-table", "make": "'smear-sim bid-table --out ...'",
-                   "writer": "'smear-sim bid-table'"}  # the command that makes class-count files, in a message
-
-
-def _worded(exc: SmearError) -> str:
-    """The message of ``exc`` as the command line says it: a class-count file's names the command that makes one
-    (the layer below names the library's way, :class:`smear_sim.analysis.saved.CountsFileError`)."""
-    from ..analysis.saved import CountsFileError  # loaded already wherever one was raised
-
-    return exc.worded(**BID_TABLE_WORDS) if isinstance(exc, CountsFileError) else str(exc)
-
-
 def clean_errors(command):
     """Give every way a command can end other than success one line on stderr and its exit status.
 
@@ -125,12 +113,8 @@ def clean_errors(command):
     def wrapper(*args, **kwargs):
         try:
             return command(*args, **kwargs)
-        except BadValue as exc:  # the layers below name the parameter; here it is the option the user typed
-            _fail(f"error: {exc.worded()}", 2)
-        except SmearError as exc:
-            _fail(f"error: {_worded(exc)}", 2)
-        except OutputError as exc:
-            _fail(f"error: {exc}", 1)
+        except (SmearError, OutputError) as exc:  # worded and given their status by core.errors, as on the page
+            _fail(f"error: {message(exc)}", exit_status(exc))
         except OSError as exc:
             if not _is_stream_error(exc):
                 raise

@@ -63,8 +63,10 @@ def serve(
     try:
         import uvicorn  # noqa: F401 (what the web extra brings: said here, before anything starts)
 
+        from ..output.results_folder import BID_TABLE, EQUITY_TABLE, POSITION_TABLE
         from ..web.games import check_games_dir, default_games_dir
-        from ..web.server import BID_TABLE, EQUITY_TABLE, POSITION_TABLE, create_app
+        from ..web.limits import Limits
+        from ..web.server import create_app
         from ..web.serving import server as make_server
     except ImportError as exc:
         raise SmearError(f"the web page needs FastAPI and uvicorn ({exc.name} is missing): "
@@ -80,8 +82,9 @@ def serve(
     if not any((results / name).exists() for name in (BID_TABLE, POSITION_TABLE, EQUITY_TABLE)):
         typer.echo(f"note: {results} has none of {BID_TABLE}, {POSITION_TABLE} and {EQUITY_TABLE}, so the tables "
                    "view will be empty; give --results DIR or make them with 'smear-sim report'", err=True)
-    app_ = create_app(results=results, max_samples=max_samples, max_deals=max_deals, max_span=max_span,
-                      host=host, games_dir=games_dir, max_tables=max_tables, idle_expiry=idle_expiry)
+    limits = Limits(max_samples=max_samples, max_deals=max_deals, max_span=max_span, max_tables=max_tables,
+                    idle_expiry=idle_expiry)
+    app_ = create_app(results=results, limits=limits, host=host, games_dir=games_dir)
     server = make_server(app_, on_listening=_opener(url) if open_browser else None)
     typer.echo(f"smear-sim: the page is at {url} (Ctrl-C stops it); practice games are saved in {games_dir}")
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops gracefully on Ctrl-C, then raises it again

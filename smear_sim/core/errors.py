@@ -2,12 +2,18 @@
 
 Each one's ``str()`` is a single line that says what is wrong and how to fix it; the command line prints
 that line and exits with status 2 (1 for :class:`OutputError`), and never shows a traceback for them.
+
+The one mapping from an error to what a front end does with it: each class carries its ``exit_status`` (the
+command line's) and ``http_status`` (the page's); :func:`exit_status`, :func:`http_status` and :func:`message`
+read them, for the command line and the page alike. An exception without them is a bug: no exit status (the
+command line lets it show), and a 500.
 """
 
 import re
 
-__all__ = ["MESSAGE_LIMIT", "BadValue", "CardError", "ClusterError", "IllegalAction", "OutputError", "RecordError", "RulesError",
-           "SmearError", "SmearWarning", "one_line"]
+__all__ = ["FRONT_END_WORDS", "MESSAGE_LIMIT", "BadValue", "CardError", "ClusterError", "IllegalAction", "OutputError",
+           "RecordError", "RulesError", "SmearError", "SmearWarning", "exit_status", "http_status", "message",
+           "one_line"]
 
 MESSAGE_LIMIT = 1000  # characters in a message shown to a user: more than any message smear-sim words itself
 _WORD_LIMIT = 200  # a run of characters without a space longer than this quotes an input (a card, a number)
@@ -38,6 +44,14 @@ def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
 class SmearError(ValueError):
     """Bad input that the user can fix."""
 
+    exit_status = 2
+    http_status = 400
+
+    def worded(self, **words: str) -> str:
+        """The message as a front end says it (:data:`FRONT_END_WORDS`); a subclass whose words depend on the front
+        end fills them in."""
+        return str(self)
+
 
 class BadValue(SmearError):
     """A parameter given a value it cannot take: ``str()`` names the parameter as the library calls it
@@ -57,7 +71,7 @@ class BadValue(SmearError):
         """The command line's option for the parameter: ``max_deals`` is ``--max-deals``."""
         return self.parameter if self.parameter.startswith("-") else "--" + self.parameter.replace("_", "-")
 
-    def worded(self, name: str | None = None) -> str:
+    def worded(self, name: str | None = None, **words: str) -> str:
         """The message with the parameter named ``name`` (by default, as the command line's option)."""
         return f"{name or self.option} {self.problem}"
 
@@ -84,6 +98,8 @@ class OutputError(Exception):
     Not bad input (the path was checked before any work started), so the command line exits with status 1.
     """
 
+    exit_status = 1
+
     def __init__(self, path: object, error: OSError) -> None:
         self.path = str(path)
         self.error = error
@@ -96,3 +112,26 @@ class SmearWarning(UserWarning):
 
 class ClusterError(SmearError):
     """A Dask cluster that cannot be reached, has no workers, or cannot run the work; the message says why."""
+
+
+# The words of a message that depend on who says it, as both front ends say them (the page quotes the command line's
+# commands too): a class-count file's maker, how to make one, and what wrote it.
+FRONT_END_WORDS = {"maker": "smear-sim bid-table", "make": "'smear-sim bid-table --out ...'",
+                   "writer": "'smear-sim bid-table'"}
+
+
+def exit_status(exc: BaseException) -> int | None:
+    """The command line's exit status for ``exc``: 2 for bad input, 1 for a failed write; None for a bug."""
+    return getattr(exc, "exit_status", None)
+
+
+def http_status(exc: BaseException) -> int:
+    """The page's HTTP status for ``exc``: 400 for bad input, the status its class gives (404, 410, 413, 503...),
+    500 for a bug."""
+    return getattr(exc, "http_status", 500)
+
+
+def message(exc: BaseException) -> str:
+    """``exc``'s one line as the front ends say it: a parameter named as the command line's option, a class-count
+    file's maker as its command."""
+    return exc.worded(**FRONT_END_WORDS) if isinstance(exc, SmearError) else str(exc)

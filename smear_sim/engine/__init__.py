@@ -1,1 +1,2 @@
-"""How work runs: the one chunked runner every simulating command uses, and the throughput benchmark."""
+"""How work runs: the one chunked runner every simulating command uses, its executors (threads, the page's
+turn-taking in :mod:`smear_sim.engine.turns`, Dask) and the throughput benchmark."""

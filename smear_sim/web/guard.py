@@ -7,8 +7,9 @@ API as if it were the page. So :class:`Guard`, one ASGI middleware around the wh
 
 - answers 400 unless the ``Host`` header names the server as it was started (``127.0.0.1``, ``localhost`` and
   ``[::1]``, with the server's port, and the address given to ``--host``): a rebound name is not among them;
-- answers 403 to an API request from another site (an ``Origin`` that is not one of those hosts, or
-  ``Sec-Fetch-Site: cross-site``);
+- answers 403 to an API request from another origin: an ``Origin`` that is not ``http://`` one of those hosts
+  with the server's own port (``http://localhost`` means port 80: a page on another port of this machine is
+  another origin), or ``Sec-Fetch-Site`` ``cross-site`` or ``same-site`` (another port of the same host);
 - sends, on every answer, headers that keep the page out of other sites' frames and stop browsers guessing
   content types;
 - answers 413 to a body over ``max_body`` bytes, by its ``Content-Length`` before reading it and by the bytes
@@ -45,9 +46,13 @@ SECURITY_HEADERS = (
 class BodyTooLarge(Exception):
     """The client sent more than the body cap; the answer is 413."""
 
+    http_status = 413
+
 
 class BodyTimeout(Exception):
     """The client did not send its body in time; the answer is 408."""
+
+    http_status = 408
 
 
 def allowed_hosts(host: str | None = None) -> frozenset[str]:
@@ -133,6 +138,23 @@ class Guard:
             return False
         return given is None or port is None or given == port
 
+    def _origin_allowed(self, origin: str, port: int | None) -> bool:
+        """Whether ``origin`` is this server's: scheme http (all it speaks), one of its hosts, and its port, the
+        port being the scheme's default (80) when the Origin names none. A page on another port of this machine
+        is another origin, and may not drive the API."""
+        try:
+            parts = urlsplit(origin)
+            given = parts.port
+        except ValueError:
+            return False
+        if parts.scheme != "http" or not parts.hostname or parts.path or parts.query or parts.fragment \
+                or parts.username is not None or parts.password is not None:
+            return False
+        name = _bracketed(parts.hostname.lower())
+        if name not in self.hosts and not ("*ip" in self.hosts and _is_ip(name)):
+            return False
+        return port is not None and (80 if given is None else given) == port
+
     def _refusal(self, scope, headers: dict[str, str]) -> tuple[int, str] | None:
         server = scope.get("server") or (None, None)
         port = server[1] if len(server) > 1 else None
@@ -142,12 +164,9 @@ class Guard:
                          f"{', '.join(sorted(h for h in self.hosts if h != '*ip'))}): open the page by one of those")
         if scope.get("path", "").startswith("/api"):
             origin = headers.get("origin")
-            if origin is not None:
-                parts = urlsplit(origin) if origin != "null" else None
-                if parts is None or parts.scheme not in ("http", "https") or not parts.netloc or \
-                        not self._host_allowed(parts.netloc, port):
-                    return 403, "requests from other sites are refused: use the page this server serves"
-            if headers.get("sec-fetch-site", "") == "cross-site":
+            if origin is not None and not self._origin_allowed(origin, port):
+                return 403, "requests from other sites are refused: use the page this server serves"
+            if headers.get("sec-fetch-site", "") in ("cross-site", "same-site"):  # same-site: another port
                 return 403, "requests from other sites are refused: use the page this server serves"
         length = headers.get("content-length")
         if length is not None:

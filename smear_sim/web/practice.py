@@ -11,10 +11,12 @@ Deals. Hand ``k`` (from 0) of a table with seed ``S`` is dealt from the deal see
 shows it, and a new table from that seed deals the same cards again (from 0-0, seat 3 dealing), at the same seat
 or another. Every finished hand is saved at once as the game record so far (:class:`smear_sim.web.games.GameFolder`).
 
-Limits (:class:`Tables`). At most ``max_tables`` tables are open; a table untouched for ``idle_expiry`` seconds is
-closed at the next request. A request for a closed table gets :class:`TableGone`: 410 for one that expired (the
-last ``REMEMBERED`` are remembered), 404 for one never opened here (or before the server restarted). Opening one
-more than the cap gets :class:`TooManyTables` (503).
+Limits (:class:`Tables`). At most ``max_tables`` games are in play; a table whose game is over holds no slot (the
+last ``max_tables`` of them stay open, so that their page still shows the end), and a person may close a table
+(:meth:`Tables.close`). A table untouched for ``idle_expiry`` seconds is closed at the next request. A request for
+a closed table gets :class:`TableGone`: 410 for one closed (the last ``REMEMBERED`` are remembered), 404 for one
+never opened here (or before the server restarted). Opening one more than the cap gets :class:`TooManyTables`
+(503).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import re
 import secrets
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -41,10 +43,11 @@ from ..reference import hand as ref
 from ..reference.game import FIRST_DEALER, next_dealer
 from ..reference.record import GameRecord, HandRecord, replay, replay_position
 from ..reference.view import SeatView, legal_actions, parse_view
+from .checks import check_equity_tables
 from .games import GameFolder
 
 __all__ = ["BOT_PLAYERS", "DEFAULT_IDLE_EXPIRY", "DEFAULT_MAX_TABLES", "IDLE_EXPIRY_RANGE", "MAX_PIMC",
-           "MAX_TABLES_RANGE", "SEARCH_BOTS", "TABLE_FIELDS", "Table", "TableGone", "Tables", "TooManyTables",
+           "MAX_TABLES_RANGE", "SEARCH_BOTS", "Table", "TableGone", "Tables", "TooManyTables",
            "bot_cost", "deal", "hint_costs", "hint_policy"]
 
 DEFAULT_MAX_TABLES = 16  # each a few KB, but each may run bots and hints on the shared simulator
@@ -57,20 +60,21 @@ BOT_PLAYERS = tuple(p.name for p in PLAYERS if p.bot)  # offered first; any fast
 SEARCH_BOTS = tuple(p.name for p in PLAYERS if p.searches and not p.sees_all)
 MAX_PIMC = 64  # sampled deals a search bot plays out per card here: about K double-dummy solves a card
 MAX_SEED = 2**53  # a seed the page's JavaScript holds exactly, and S + hands still fits
-TABLE_FIELDS = ("seat", "bots", "seed", "rules")
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 class TableGone(SmearError):
-    """A table that is not open: ``status`` 410 once it expired, 404 when it was never opened here."""
+    """A table that is not open: ``http_status`` 410 once it was closed, 404 when it was never opened here."""
 
     def __init__(self, message: str, status: int) -> None:
         super().__init__(message)
-        self.status = status
+        self.http_status = status
 
 
 class TooManyTables(SmearError):
-    """The server has its cap of open tables."""
+    """The server has its cap of games in play."""
+
+    http_status = 503
 
 
 def deal(seed: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
@@ -94,12 +98,7 @@ def _bots(value: Any, rules: Rules) -> str:
         searchers = " or ".join(f"{name}:K" for name in SEARCH_BOTS)
         raise SmearError(f"bots {value!r} is not offered: choose {', '.join(BOT_PLAYERS)}, {searchers}")
     name = str(spec)
-    if player(spec.name).reads_tables:
-        from ..analysis.models import tables_ready
-
-        if not tables_ready(rules):
-            raise SmearError(f"the equity player's tables for {rules.summary()} are not made yet: make them once "
-                             "with 'smear-sim simulate --hands 1000 --policy equity' and these rules (a few minutes)")
+    check_equity_tables(name, rules)
     return name
 
 
@@ -155,6 +154,9 @@ class Table:
         self.finished: list[HandRecord] = []
         self.results: list[ref.HandResult] = []
         self.step = 0  # actions taken, by anyone: a hint answers for one step
+        # The saved game's name ends with its own random token, not the table's id: the games folder is listed to
+        # anyone who can reach the page, and the id is what lets one act at the table.
+        self.file_token = secrets.token_urlsafe(9)
         self.saved: str | None = None  # the file name in the games folder, once the first hand is saved
         self.save_error: str | None = None
         self.bot_ms: float | None = None
@@ -312,7 +314,7 @@ class Table:
         return record
 
     def file_name(self) -> str:
-        return f"game-{self.created:%Y%m%d-%H%M%S}-{self.id}.json"
+        return f"game-{self.created:%Y%m%d-%H%M%S}-{self.file_token}.json"
 
     def state(self) -> dict[str, Any]:
         """The table as the person sees it: their own cards, the calls, trump, the tricks; the legal actions when
@@ -414,44 +416,49 @@ class Tables:
         self.idle_expiry = idle_expiry
         self.clock = clock
         self._open: OrderedDict[str, Table] = OrderedDict()
-        self._expired: deque[str] = deque(maxlen=REMEMBERED)
+        self._closed: OrderedDict[str, str] = OrderedDict()  # the last REMEMBERED tables closed, and why
         self._lock = threading.Lock()
+
+    def _close(self, table_id: str, why: str) -> None:
+        del self._open[table_id]
+        self._closed[table_id] = why
+        while len(self._closed) > REMEMBERED:
+            self._closed.popitem(last=False)
 
     def _sweep(self) -> None:
         now = self.clock()
         for table_id, table in list(self._open.items()):
             if now - table.touched > self.idle_expiry:
-                del self._open[table_id]
-                self._expired.append(table_id)
+                self._close(table_id, f"after {_duration(self.idle_expiry)} idle")
+        over = [table_id for table_id, table in self._open.items() if table.winner is not None]  # oldest first
+        for table_id in over[:max(0, len(over) - self.max_tables)]:
+            self._close(table_id, "once its game was over")
 
-    def open(self, body: Any) -> Table:
-        """A new table from ``POST /api/table``'s body (``seat``, ``bots``, ``seed``, ``rules``: all optional)."""
-        if not isinstance(body, dict):
-            raise SmearError('the request must be a JSON object such as {"seat": 0, "bots": "heuristic"}')
-        unknown = sorted(set(body) - set(TABLE_FIELDS))
-        if unknown:
-            raise SmearError(f"unknown field {unknown[0]!r} in the request: the fields are {', '.join(TABLE_FIELDS)}")
-        seat = body.get("seat", 0)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-            raise SmearError(f"seat must be your seat, 0 to 3 (seat 3 deals the first hand), got {str(seat)[:60]}")
-        seed = body.get("seed")
-        if seed is None:
-            seed = secrets.randbelow(1_000_000_000)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-            raise SmearError(f"seed must be a whole number from 0 to {MAX_SEED:,}, got {str(seed)[:60]}")
-        settings = body.get("rules") or {}
-        if not isinstance(settings, dict):
-            raise SmearError("rules must be an object of rule options, e.g. {\"target\": 21}")
-        rules = Rules.from_mapping(settings, source="rules")
-        bots = _bots(body.get("bots", "heuristic"), rules)
+    def _playing(self) -> int:
+        """The tables whose game is still being played: the ones that hold a slot."""
+        return sum(1 for table in self._open.values() if table.winner is None)
+
+    def open(self, seat: int | None = None, bots: str | None = None, seed: int | None = None,
+             rules: dict[str, Any] | None = None) -> Table:
+        """A new table (``POST /api/table``, its fields read by :class:`smear_sim.web.schemas.TableBody`): seat 0,
+        the heuristic bots, a random seed and the default rules where not given."""
+        seat = 0 if seat is None else seat
+        if not 0 <= seat <= 3:
+            raise SmearError(f"seat must be your seat, 0 to 3 (seat 3 deals the first hand), got {seat}")
+        seed = secrets.randbelow(1_000_000_000) if seed is None else seed
+        if not 0 <= seed <= MAX_SEED:
+            raise SmearError(f"seed must be a whole number from 0 to {MAX_SEED:,}, got {seed}")
+        settings = Rules.from_mapping(rules or {}, source="rules")
+        bots = _bots("heuristic" if bots is None else bots, settings)
         with self._lock:
             self._sweep()
-            if len(self._open) >= self.max_tables:
-                raise TooManyTables(f"the server has {len(self._open)} open tables, its cap: finish one, or wait "
+            playing = self._playing()
+            if playing >= self.max_tables:
+                raise TooManyTables(f"the server has {playing} open tables, its cap: finish or close one, or wait "
                                     f"until one is idle for {_duration(self.idle_expiry)} (smear-sim serve "
                                     "--max-tables N raises the cap)")
             table_id = secrets.token_urlsafe(9)
-            table = Table(table_id, seat, bots, seed, rules)
+            table = Table(table_id, seat, bots, seed, settings)
             table.touched = self.clock()
             self._open[table_id] = table
         return table
@@ -464,14 +471,23 @@ class Tables:
             self._sweep()
             table = self._open.get(table_id)
             if table is None:
-                if table_id in self._expired:
-                    raise TableGone(f"table {table_id} was closed after {_duration(self.idle_expiry)} idle; its "
-                                    "finished hands are saved: start a new table", 410)
+                why = self._closed.get(table_id)
+                if why is not None:
+                    raise TableGone(f"table {table_id} was closed {why}; its finished hands are saved: start a new "
+                                    "table", 410)
                 raise TableGone(f"no table {table_id} here (the server may have restarted; finished hands are saved): "
                                 "start a new one", 404)
             table.touched = self.clock()
             self._open.move_to_end(table_id)
             return table
+
+    def close(self, table_id: str) -> None:
+        """Close the open table ``table_id`` (``DELETE /api/table/{id}``): its slot is free at once, its finished
+        hands stay saved; :class:`TableGone` if it is not open."""
+        self.get(table_id)
+        with self._lock:
+            if table_id in self._open:
+                self._close(table_id, "by its player")
 
     def __len__(self) -> int:
         with self._lock:

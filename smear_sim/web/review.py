@@ -10,7 +10,6 @@ runs one hint per decision, so the server bounds it: at most ``max_decisions`` d
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,10 +29,11 @@ from ..core.errors import SmearError
 from ..core.players import FAST_POLICIES, parse_policy
 from ..core.rules import Rules
 from ..engine.runner import seed_value
+from .checks import check_equity_tables
+from .schemas import ReviewBody, checked
 
-__all__ = ["DEFAULT_MAX_DECISIONS", "DEFAULT_MAX_REVIEW_SAMPLES", "REVIEW_FIELDS", "ReviewRequest", "review_request"]
+__all__ = ["DEFAULT_MAX_DECISIONS", "DEFAULT_MAX_REVIEW_SAMPLES", "ReviewRequest", "review_request"]
 
-REVIEW_FIELDS = ("record", "samples", "seed", "policy", "inference", "playout", "luck", "kinds", "rules")
 DEFAULT_MAX_DECISIONS = 200  # about eight hands: a review of a hand takes seconds, of a game minutes
 DEFAULT_MAX_REVIEW_SAMPLES = 20_000  # worlds per decision
 
@@ -67,37 +67,18 @@ class ReviewRequest:
         return result.to_json(), result.seconds
 
 
-def _field(body: dict, name: str, kind, what: str):
-    value = body.get(name)
-    if value is None:
-        return None
-    if isinstance(value, bool) != (kind is bool) or not isinstance(value, kind):
-        raise SmearError(f"{name} must be {what}, got {json.dumps(value)[:60]}")
-    return value
-
-
 def review_request(body: Any, max_samples: int = DEFAULT_MAX_REVIEW_SAMPLES,
                    max_decisions: int = DEFAULT_MAX_DECISIONS, max_span: int = MAX_SPAN) -> ReviewRequest:
     """Check a ``POST /api/review`` body (module docstring); a one-line :class:`SmearError` if it is bad."""
-    if not isinstance(body, dict):
-        raise SmearError('the request must be a JSON object such as {"record": {...}, "samples": 500}')
-    unknown = sorted(set(body) - set(REVIEW_FIELDS))
-    if unknown:
-        raise SmearError(f"unknown field {unknown[0]!r} in the request: the fields are {', '.join(REVIEW_FIELDS)}")
-    record = body.get("record")
+    asked = checked(ReviewBody, body)
+    record = asked.record
     if record is None:
         raise SmearError("record is missing: give a hand record, a game record or a list of them")
-    if not isinstance(record, dict | list):
-        raise SmearError("record must be a hand record or a game record (a JSON object), or a list of them")
-    samples = _field(body, "samples", int, "a whole number of worlds a decision")
-    seed = _field(body, "seed", int, "a whole number")
-    policy = _field(body, "policy", str, "a policy name: " + " or ".join(FAST_POLICIES)) or "heuristic"
-    inference = _field(body, "inference", str, '"policy" or "none"') or "policy"
-    playout = _field(body, "playout", str, "a policy name")
-    luck = _field(body, "luck", bool, "true or false")
-    kinds = check_kinds(_field(body, "kinds", (str, list), 'decisions such as "card,keep" or ["card"]'))
-    settings = Rules.from_mapping(_field(body, "rules", dict, "an object of rule options") or {},
-                                  source="rules").changed()
+    samples, seed, playout, luck = asked.samples, asked.seed, asked.playout, asked.luck
+    policy = asked.policy or "heuristic"
+    inference = asked.inference or "policy"
+    kinds = check_kinds(asked.kinds)
+    settings = Rules.from_mapping(asked.rules or {}, source="rules").changed()
     seed_value(1 if seed is None else seed)
     if samples is not None and not 1 <= samples <= max_samples:
         raise SmearError(f"samples must be from 1 to {max_samples:,} worlds a decision on this server, got {samples:,}")
@@ -110,12 +91,7 @@ def review_request(body: Any, max_samples: int = DEFAULT_MAX_REVIEW_SAMPLES,
                      cap=f" (the cap of {max_span} points on this server: smear-sim serve --max-span N raises it)")
     check_options(inference, playout)
     rules = hands[0].hand.rules
-    if policy.strip().lower() == "equity":
-        from ..analysis.models import tables_ready
-
-        if not tables_ready(rules):
-            raise SmearError(f"the equity player's tables for {rules.summary()} are not made yet: make them once with "
-                             "'smear-sim simulate --hands 1000 --policy equity' and these rules (a few minutes)")
+    check_equity_tables(policy, rules)
     request = ReviewRequest(tuple(hands), RunPlan.of(policy, rules), DEFAULT_SAMPLES if samples is None else samples,
                             1 if seed is None else seed, inference, playout, True if luck is None else luck, kinds)
     if request.decisions > max_decisions:

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from web_helpers import all_routes
 
+from smear_sim.web.answers import MAX_DEPTH
 from smear_sim.web.guard import MAX_BODY, SECURITY_HEADERS, allowed_hosts
-from smear_sim.web.server import MAX_DEPTH, create_app
+from smear_sim.web.server import create_app
 
 EXAMPLE = "AH KH 2H JD 10C 5S 9S 4D 3C"
 RESULTS = Path(__file__).parents[2] / "results"
@@ -51,7 +53,7 @@ def client(app):
 
 def routes(app, method: str | None = None) -> list[str]:
     """The paths of the API routes the app has registered (with ``method`` if given)."""
-    return sorted({route.path for route in app.routes if getattr(route, "path", "").startswith("/api")
+    return sorted({route.path for route in all_routes(app) if getattr(route, "path", "").startswith("/api")
                    and (method is None or method in getattr(route, "methods", ()))})
 
 
@@ -62,7 +64,7 @@ def request(client, method: str, path: str, **kwargs):
 
 
 def every_route(app):
-    return [("GET", p) for p in routes(app, "GET")] + [("POST", p) for p in routes(app, "POST")]
+    return [(method, p) for method in ("GET", "POST", "DELETE") for p in routes(app, method)]
 
 
 def test_every_post_route_has_an_example(app):
@@ -89,12 +91,36 @@ def test_the_hosts_the_server_was_started_for_are_accepted(app):
 
 
 @pytest.mark.parametrize("headers", [{"origin": "http://evil.example"}, {"origin": "null"},
-                                     {"origin": "http://127.0.0.1:9999"}, {"sec-fetch-site": "cross-site"}])
+                                     {"origin": "http://127.0.0.1:9999"}, {"sec-fetch-site": "cross-site"},
+                                     # another port of this machine: http://localhost is port 80, not this one
+                                     {"origin": "http://localhost"}, {"origin": "http://127.0.0.1"},
+                                     {"origin": "http://[::1]"}, {"origin": "https://127.0.0.1:8000"},
+                                     {"origin": "http://127.0.0.1:8000@evil.example"},
+                                     {"origin": "http://127.0.0.1:99999"}, {"sec-fetch-site": "same-site"}])
 def test_api_requests_from_other_sites_are_refused_on_every_route(app, client, headers):
     for method, path in every_route(app):
         response = request(client, method, path, headers=headers)
         assert response.status_code == 403, (method, path, response.text)
     assert request(client, "GET", "/api/rules", headers={"origin": LOCAL}).status_code == 200  # the page itself
+
+
+def test_the_pages_own_origin_is_accepted_on_every_host_name(app):
+    for base in ("http://127.0.0.1:8000", "http://localhost:8000", "http://[::1]:8000"):
+        client = TestClient(app, base_url=base)
+        assert client.get("/api/rules", headers={"origin": base, "sec-fetch-site": "same-origin"}).status_code == 200
+    on_80 = TestClient(app, base_url="http://localhost")
+    assert on_80.get("/api/rules", headers={"origin": "http://localhost"}).status_code == 200  # 80 is 80
+
+
+def test_a_page_on_another_port_cannot_move_a_bot_without_a_preflight(client):
+    """A POST with no body and no Content-Type (sent by a browser without a preflight) from http://localhost moved
+    a bot: an Origin without a port counted as this server."""
+    state = client.post("/api/table", json={"seat": 2, "seed": 7}).json()  # seat 0 calls first: a bot's turn
+    for origin in ("http://localhost", "http://127.0.0.1", "http://localhost:8080"):
+        moved = client.post(f"/api/table/{state['id']}/bot", headers={"origin": origin})
+        assert moved.status_code == 403, (origin, moved.text)
+    assert client.get(f"/api/table/{state['id']}").json()["step"] == state["step"]
+    assert client.post(f"/api/table/{state['id']}/bot", headers={"origin": LOCAL}).status_code == 200
 
 
 def test_every_answer_keeps_out_of_frames_and_content_sniffing(app, client):

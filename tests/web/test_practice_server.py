@@ -12,7 +12,9 @@ from cli_helpers import ok
 from fastapi.testclient import TestClient
 
 from smear_sim.web.games import GameFolder
-from smear_sim.web.server import TABLE_HINT_WORLDS, create_app
+from smear_sim.web.limits import Limits
+from smear_sim.web.routes.table import TABLE_HINT_WORLDS
+from smear_sim.web.server import create_app
 
 LOCAL = "http://127.0.0.1:8000"
 
@@ -37,7 +39,8 @@ def games(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def client(games, clock):
-    app = create_app(results=None, games_dir=games, max_tables=3, idle_expiry=60, clock=clock, max_decisions=60)
+    app = create_app(results=None, games_dir=games, limits=Limits(max_tables=3, idle_expiry=60, max_decisions=60),
+                     clock=clock)
     return TestClient(app, raise_server_exceptions=False, base_url=LOCAL)
 
 
@@ -127,7 +130,7 @@ def test_out_of_turn_and_illegal_actions_are_refused_and_change_nothing(client, 
     while not state["turn"]["yours"]:
         state = client.post(f"/api/table/{table}/bot", json={}).json()
     before = client.get(f"/api/table/{table}").json()
-    for action, message in ((9, "9 is not a legal call here"), ("moonish", "is not a legal call"),
+    for action, message in ((9, "9 is not a call"), ("moonish", "is not a call"), (5, "5 is not a legal call here"),
                             (["AH"], "a call is a number"), (None, "action is missing")):
         response = client.post(f"/api/table/{table}/act", json={"action": action})
         assert response.status_code == 400 and message in response.json()["error"], response.text
@@ -275,7 +278,7 @@ def test_a_table_hint_whose_client_goes_away_stops(tmp_path):
 
     from web_helpers import running
 
-    from smear_sim.web.scheduler import AnalysisCancelled, Simulator
+    from smear_sim.engine.turns import AnalysisCancelled, Simulator
 
     simulator = Simulator()
     started = threading.Event()
@@ -324,3 +327,136 @@ def test_a_hand_that_cannot_be_saved_says_so_and_the_game_goes_on(tmp_path):
     assert state["saved"] is None and state["save_error"].startswith("the game could not be saved")
     assert "\n" not in state["save_error"]
     assert client.post(f"/api/table/{state['id']}/next", json={}).status_code == 200
+
+
+# -- hostile input (issue 46 §1) ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("action", ["\u00b2", "9" * 5000, "\u0663", "\U0001d7d1", " 3\u200b"])
+def test_a_crafted_call_at_act_or_hint_is_400_not_500(client, clock, action):
+    """'²' and 5,000 nines were a 500 (str.isdigit then int); '٣' (Arabic-Indic three) was taken as a bid of 3."""
+    close_all(client, clock)
+    state = open_table(client, seat=0)  # seat 0 opens the calls: the person's turn
+    assert state["turn"] == {"seat": 0, "decision": "call", "yours": True}
+    for route in ("act", "hint"):
+        response = client.post(f"/api/table/{state['id']}/{route}", json={"action": action})
+        assert response.status_code == 400, (route, response.text)
+        error = response.json()["error"]
+        assert "\n" not in error and "internal error" not in error and len(error) < 400
+    assert client.get(f"/api/table/{state['id']}").json() == state  # nothing was taken as a call
+
+
+@pytest.mark.parametrize("rules", [0, False, [], "", "target=11", 1.5, [{"target": 11}]])
+def test_rules_of_a_wrong_type_are_refused_not_taken_for_the_defaults(client, clock, rules):
+    close_all(client, clock)
+    response = client.post("/api/table", json={"seat": 0, "rules": rules})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"].startswith("rules must be an object of rule options")
+    assert client.post("/api/table", json={"seat": 0, "rules": None}).status_code == 200  # null: the defaults
+
+
+def test_no_saved_game_name_opens_a_table(client, clock, games):
+    """The names were game-...-<table id>.json, and that id opened the live table (its person's hand, its actions)."""
+    close_all(client, clock)
+    state = play_hand(client, open_table(client, seed=5))
+    assert state["saved"] and state["id"] not in state["saved"]
+    assert client.get(f"/api/table/{state['id']}").status_code == 200  # the table is open
+    listed = [game["name"] for game in client.get("/api/games").json()["games"]]
+    assert state["saved"] in listed
+    for name in listed:
+        tail = name.removesuffix(".json").rsplit("-", 1)[-1]
+        for guess in (tail, name, name.removesuffix(".json")):
+            response = client.get(f"/api/table/{guess}")
+            assert response.status_code == 404, (guess, response.text)
+            assert client.post(f"/api/table/{guess}/bot", json={}).status_code == 404
+
+
+def finish_game(client, state):
+    """Play ``state``'s table to the end of its game (a target of 1: one hand ends it)."""
+    while True:
+        state = play_hand(client, state)
+        if state["game_over"]:
+            return state
+        response = client.post(f"/api/table/{state['id']}/next", json={})
+        assert response.status_code == 200, response.text
+        state = response.json()
+
+
+def test_a_finished_game_frees_its_slot_and_a_table_can_be_closed(tmp_path):
+    """With --max-tables 2, two tables and one played to game over, a new table was refused (503), and there was
+    no way to close one: 16 requests locked the practice table out for an hour at the defaults."""
+    client = TestClient(create_app(results=None, games_dir=tmp_path, limits=Limits(max_tables=2), warm_up=False),
+                        raise_server_exceptions=False, base_url=LOCAL)
+    first = open_table(client, seed=3, rules={"target": 1})
+    second = open_table(client, seed=4)
+    assert client.post("/api/table", json={}).status_code == 503
+    over = finish_game(client, first)
+    assert over["winner"] is not None
+    assert client.get(f"/api/table/{first['id']}").json()["game_over"]  # its end still shows
+    third = open_table(client, seed=5)  # the finished game holds no slot
+    assert client.post("/api/table", json={}).status_code == 503  # two games in play: the cap
+    closed = client.delete(f"/api/table/{second['id']}")
+    assert closed.status_code == 200 and closed.json() == {"id": second["id"], "closed": True}
+    gone = client.get(f"/api/table/{second['id']}")
+    assert gone.status_code == 410 and "closed by its player" in gone.json()["error"]
+    assert client.delete(f"/api/table/{second['id']}").status_code == 410
+    assert client.delete("/api/table/nosuchtable").status_code == 404
+    fourth = open_table(client, seed=6)  # the closed table's slot
+    # Finished games are kept open only up to the cap: older ones are closed as more games end.
+    for table in (third, fourth):
+        finish_game(client, client.get(f"/api/table/{table['id']}").json())
+    assert client.get(f"/api/table/{first['id']}").status_code == 410
+    assert len(client.app.state.practice) == 2
+
+
+def planted_games(folder, outside):
+    """The game folder's hostile files (issue 46 §1.5), named like games; ``outside`` is a folder beside it."""
+    import os
+
+    folder.mkdir(exist_ok=True)
+    good = "game-20260101-120000-good.json"
+    (folder / good).write_text(json.dumps({"deals": [], "practice": {"seat": 1, "scores_after": [0, 0]}}))
+    (folder / "game-20260101-120001-deep.json").write_text("[" * 100_000)
+    (folder / "game-20260101-120002-nan.json").write_text('{"deals": [NaN]}')
+    (folder / "game-20260101-120003-inf.json").write_text('{"deals": [], "x": -Infinity}')
+    with open(folder / "game-20260101-120004-huge.json", "wb") as big:
+        big.truncate(300 * 1024 * 1024)  # sparse: 300 MB to read, none on the disk
+    os.mkfifo(folder / "game-20260101-120005-fifo.json")
+    secret = outside / "secret.json"
+    secret.write_text(json.dumps({"deals": ["the secret"]}))
+    (folder / "game-20260101-120006-link.json").symlink_to(secret)
+    (folder / "game-20260101-120007-dir.json").mkdir()
+    (folder / "game-20260101-120008-list.json").write_text("[1, 2]")
+    (folder / "game-20260101-120009-deep.json").write_text("[" * 40 + "]" * 40)
+    return good
+
+
+def test_planted_files_in_the_games_folder_cost_one_entry_each(tmp_path):
+    """100,000 '[' and a NaN were a 500, a 300 MB file was read whole by the listing, a FIFO hung its request
+    forever (40 stopped the server), and a link to a file outside the folder was served."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    good = planted_games(tmp_path / "games", outside)
+    client = TestClient(create_app(results=None, games_dir=tmp_path / "games", warm_up=False),
+                        raise_server_exceptions=False, base_url=LOCAL)
+    response = client.get("/api/games")
+    assert response.status_code == 200, response.text
+    listed = {game["name"]: game for game in response.json()["games"]}
+    assert len(listed) == 10 and "error" not in listed[good] and listed[good]["seat"] == 1
+    assert "the secret" not in response.text
+    for name, game in listed.items():
+        if name == good:
+            continue
+        assert game["error"].startswith("cannot read it: ") and "\n" not in game["error"], game
+        assert str(tmp_path) not in game["error"]
+        read = client.get(f"/api/games/{name}")
+        assert read.status_code == 400, (name, read.text)
+        assert read.json()["error"].startswith(f"saved game {name} cannot be read: ")
+        assert "\n" not in read.json()["error"] and str(tmp_path) not in read.json()["error"]
+    assert "a link" in listed["game-20260101-120006-link.json"]["error"]
+    assert "not a regular file" in listed["game-20260101-120005-fifo.json"]["error"]
+    assert "over 1,048,576 bytes" in listed["game-20260101-120004-huge.json"]["error"]
+    assert "nested more than" in listed["game-20260101-120001-deep.json"]["error"]
+    assert "NaN" in listed["game-20260101-120002-nan.json"]["error"]
+    assert "not a game record" in listed["game-20260101-120008-list.json"]["error"]
+    assert client.get(f"/api/games/{good}").status_code == 200

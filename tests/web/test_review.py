@@ -10,6 +10,7 @@ from cli_helpers import ok
 from fastapi.testclient import TestClient
 
 from smear_sim.analysis.simulate import trace_records
+from smear_sim.web.limits import Limits
 from smear_sim.web.server import create_app
 
 LOCAL = "http://127.0.0.1:8000"
@@ -17,7 +18,7 @@ LOCAL = "http://127.0.0.1:8000"
 
 @pytest.fixture(scope="module")
 def client():
-    return TestClient(create_app(results=None, max_decisions=60), raise_server_exceptions=False, base_url=LOCAL)
+    return TestClient(create_app(results=None, limits=Limits(max_decisions=60)), raise_server_exceptions=False, base_url=LOCAL)
 
 
 @pytest.fixture(scope="module")

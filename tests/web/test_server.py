@@ -11,14 +11,16 @@ from pathlib import Path
 import pytest
 from cli_helpers import ok
 from fastapi.testclient import TestClient
-from web_helpers import post, running
+from web_helpers import all_routes, post, running
 
 from smear_sim.analysis.hand import shared_equity
 from smear_sim.analysis.hand_outcomes import DEFAULT_HANDS
 from smear_sim.analysis.match_equity import DEFAULT_FLOOR
 from smear_sim.core.rules import Rules
-from smear_sim.web.scheduler import Simulator
-from smear_sim.web.server import HAND_FIELDS, STATIC, create_app
+from smear_sim.engine.turns import Simulator
+from smear_sim.web.limits import Limits
+from smear_sim.web.routes.analysis import HAND_FIELDS
+from smear_sim.web.server import STATIC, create_app
 
 EXAMPLE = "AH KH 2H JD 10C 5S 9S 4D 3C"
 RESULTS = Path(__file__).parents[2] / "results"
@@ -27,7 +29,7 @@ LOCAL = "http://127.0.0.1:8000"  # the server answers only to the host names it 
 
 @pytest.fixture(scope="module")
 def client():
-    return TestClient(create_app(results=RESULTS, max_samples=50_000), raise_server_exceptions=False, base_url=LOCAL)
+    return TestClient(create_app(results=RESULTS, limits=Limits(max_samples=50_000)), raise_server_exceptions=False, base_url=LOCAL)
 
 
 @pytest.mark.parametrize(("body", "args"), [
@@ -153,7 +155,7 @@ def test_a_bug_is_a_500_with_one_line(monkeypatch):
     def broken(*args, **kwargs):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr("smear_sim.web.server.hand_request", broken)
+    monkeypatch.setattr("smear_sim.web.routes.analysis.hand_request", broken)
     app = create_app(warm_up=False)
     response = TestClient(app, raise_server_exceptions=False, base_url=LOCAL).post("/api/hand", json={"cards": EXAMPLE})
     assert response.status_code == 500
@@ -231,7 +233,7 @@ def test_a_second_request_is_answered_while_a_long_one_runs():
     """A 10,000,000-deal analysis is streaming; a small one is answered before it ends, and closing the long
     one's connection stops it at its next slice."""
     simulator = Simulator()
-    app = create_app(results=RESULTS, max_samples=10_000_000, simulator=simulator, warm_up=False)
+    app = create_app(results=RESULTS, limits=Limits(max_samples=10_000_000), simulator=simulator, warm_up=False)
     with running(app) as url:
         request = urllib.request.Request(url + "api/hand/stream", method="POST",
                                          data=json.dumps({"cards": EXAMPLE, "samples": 10_000_000}).encode(),
@@ -270,7 +272,7 @@ def test_work_no_cap_bounded_is_refused_before_any_work(client, monkeypatch, bod
 
 
 def test_the_equity_span_cap_is_the_servers_setting():
-    app = create_app(results=RESULTS, warm_up=False, max_span=61)
+    app = create_app(results=RESULTS, warm_up=False, limits=Limits(max_span=61))
     client = TestClient(app, base_url=LOCAL)
     assert client.get("/api/rules").json()["hand"]["max_span"] == 61
     assert client.post("/api/hand", json={"cards": EXAMPLE, "score": [-41, 0]}).status_code == 400
@@ -281,7 +283,7 @@ def test_tables_groupings_are_keyed_in_one_order_and_bounded(tmp_path):
     TABLE_GROUPINGS are kept."""
     from itertools import combinations, islice, permutations
 
-    from smear_sim.web import server
+    from smear_sim.output.results_folder import TABLE_GROUPINGS
 
     app = create_app(results=RESULTS, warm_up=False)
     client = TestClient(app, base_url=LOCAL)
@@ -292,10 +294,7 @@ def test_tables_groupings_are_keyed_in_one_order_and_bounded(tmp_path):
     assert [f["name"] for f in answers[0]["features"]] == names[:3]
     for combo in islice(combinations(names, 2), 12):
         assert client.get("/api/tables", params={"by": ",".join(combo)}).status_code == 200
-    caches = [cell.cell_contents for route in app.routes if getattr(route, "path", "") == "/api/tables"
-              for cell in (route.endpoint.__wrapped__.__closure__ or ()) if isinstance(cell.cell_contents,
-                                                                                       server._Tables)]
-    assert caches and len(caches[0]._made) == server.TABLE_GROUPINGS
+    assert len(app.state.context.results._made) == TABLE_GROUPINGS
 
 
 def _long_requests(path: str) -> list[tuple[str, dict]]:
@@ -325,7 +324,7 @@ def _review_record() -> dict:
 
 def test_every_route_that_simulates_is_listed():
     app = create_app(results=RESULTS, warm_up=False)
-    posts = {route.path for route in app.routes if "POST" in getattr(route, "methods", ())}
+    posts = {route.path for route in all_routes(app) if "POST" in getattr(route, "methods", ())}
     assert posts - set(ANALYSES) - {TABLE_HINT} == AT_ONCE
 
 
@@ -336,16 +335,16 @@ def test_a_request_whose_client_goes_away_stops_at_every_stage(monkeypatch, path
     import socket
     import threading
 
-    from smear_sim.web import server
-    from smear_sim.web.scheduler import AnalysisCancelled
+    from smear_sim.engine.turns import AnalysisCancelled
+    from smear_sim.web.routes import analysis
 
     stages: list[str] = []
     ended: list[BaseException | None] = []  # how each run ended: None when it ran to its end
     reached = threading.Condition()
     from smear_sim.web.review import ReviewRequest
 
-    request = {"/api/hint": server.HintRequest, "/api/review": ReviewRequest,
-               "/api/review/stream": ReviewRequest}.get(path, server.HandRequest)
+    request = {"/api/hint": analysis.HintRequest, "/api/review": ReviewRequest,
+               "/api/review/stream": ReviewRequest}.get(path, analysis.HandRequest)
     run = request.run
 
     def watched(self, executor, stage=lambda _: None, **more):
@@ -365,8 +364,8 @@ def test_a_request_whose_client_goes_away_stops_at_every_stage(monkeypatch, path
 
     monkeypatch.setattr(request, "run", watched)
     simulator = Simulator()
-    app = create_app(results=RESULTS, max_samples=10_000_000, max_deals=10_000_000, simulator=simulator,
-                     warm_up=False)
+    app = create_app(results=RESULTS, limits=Limits(max_samples=10_000_000, max_deals=10_000_000),
+                     simulator=simulator, warm_up=False)
     with running(app) as url:
         port = int(url.rsplit(":", 1)[1].strip("/"))
         post(url + "api/hand", {"cards": EXAMPLE, "samples": 1000, "seed": 1})  # the equity table of seed 1
@@ -393,16 +392,16 @@ def test_while_warming_up_analyses_are_answered_at_once_with_503(monkeypatch):
     with 503 and Retry-After, the other endpoints answer, and bad input is still a 400; then all answer."""
     import threading
 
-    from smear_sim.web import server
+    from smear_sim.web.routes.analysis import HandRequest
 
     gate = threading.Event()
-    run = server.HandRequest.run
+    run = HandRequest.run
 
     def held(self, executor, stage=lambda _: None):
         gate.wait(60)
         return run(self, executor, stage=stage)
 
-    monkeypatch.setattr(server.HandRequest, "run", held)
+    monkeypatch.setattr(HandRequest, "run", held)
     app = create_app(results=RESULTS)
     with TestClient(app, base_url=LOCAL) as warming:
         assert warming.get("/api/rules").json()["ready"] is False

@@ -11,10 +11,11 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 
 from smear_sim.web.server import create_app
-from smear_sim.web.serving import server
+from smear_sim.web.serving import MAX_CONNECTIONS, PENDING_PER_CLIENT, server
 
 EXAMPLE = "AH KH 2H JD 10C 5S 9S 4D 3C"
 
@@ -59,6 +60,48 @@ def test_six_connections_sending_partial_headers_are_dropped_in_time():
         assert _dropped(connections)
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rules", timeout=10) as response:
             assert response.status == 200  # the server is fine
+
+
+def _still_open(connection) -> bool:
+    """Whether the server keeps ``connection`` open, having sent nothing on it: a closed one reads as the end (its
+    close reached this end of loopback long before the requests that came after it were answered)."""
+    try:
+        return connection.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) != b""
+    except ConnectionResetError:
+        return False
+    except BlockingIOError:
+        return True
+
+
+def test_one_byte_on_every_slot_leaves_ordinary_requests_served():
+    """64 connections sending one byte each made 13 of 15 ordinary requests answer 503 over 30 s: they held every
+    slot of the server. Now a client's connections waiting for their headers are at most PENDING_PER_CLIENT, the
+    oldest closed as new ones come, and a client on another address keeps its own."""
+    with serving(create_app(warm_up=False)) as port:
+        other = []
+        for _ in range(PENDING_PER_CLIENT):  # another client (a source address of loopback's own)
+            connection = socket.socket()
+            connection.bind(("127.0.0.2", 0))
+            connection.connect(("127.0.0.1", port))
+            connection.sendall(b"G")
+            other.append(connection)
+        slow = []
+        for _ in range(MAX_CONNECTIONS):
+            connection = socket.create_connection(("127.0.0.1", port))
+            connection.sendall(b"G")
+            slow.append(connection)
+        answers = []
+        for _ in range(15):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rules", timeout=10) as response:
+                    answers.append(response.status)
+            except urllib.error.HTTPError as error:
+                answers.append(error.code)
+        assert answers == [200] * 15
+        assert not any(_still_open(c) for c in slow[:-PENDING_PER_CLIENT])  # each closed as a newer one came
+        assert all(_still_open(c) for c in other)  # the other client's are its own: none was closed
+        for connection in slow + other:
+            connection.close()
 
 
 def test_a_body_that_never_arrives_is_dropped():

@@ -379,9 +379,15 @@ export async function resumeTable() {
 }
 
 export function buildPlay() {
-  $('play-new').addEventListener('click', () => {
+  $('play-new').addEventListener('click', async () => {
     const seed = $('play-seed').value.trim();
-    newTable(seed === '' ? null : Number(seed), Number($('play-seat').value));
+    const left = play.table;
+    await newTable(seed === '' ? null : Number(seed), Number($('play-seat').value));
+    // A new game leaves the table before it: close it, so that it frees its slot on the server (its finished
+    // hands stay saved). The deal's replays keep theirs, as the person may go back to it.
+    if (left && play.table && play.table.id !== left.id) {
+      fetch(`api/table/${encodeURIComponent(left.id)}`, {method: 'DELETE'}).catch(() => {});
+    }
   });
   $('play-hint').addEventListener('click', showHint);
   $('play-next').addEventListener('click', async () => {

@@ -1,4 +1,4 @@
-"""Analyses taking turns on the simulator (smear_sim/web/scheduler.py): same numbers, fair turns, stopping."""
+"""Analyses taking turns on the simulator (smear_sim/engine/turns.py): same numbers, fair turns, stopping."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from itertools import pairwise
 import pytest
 
 from smear_sim import evaluate_hand, hand_query
-from smear_sim.web import scheduler
-from smear_sim.web.scheduler import AnalysisCancelled, ServerBusy, Simulator, TurnExecutor, Turns
+from smear_sim.engine import turns
+from smear_sim.engine.turns import AnalysisCancelled, ServerBusy, Simulator, TurnExecutor, Turns
 
 EXAMPLE = "AH KH 2H JD 10C 5S 9S 4D 3C"
 
@@ -25,7 +25,7 @@ def test_slices_change_no_number(slice_size):
 
 def test_slices_shrink_to_the_time_a_slice_should_take(monkeypatch):
     """A slice of dear work is cut down to about SLICE_SECONDS (here none: one deal a slice), changing no number."""
-    monkeypatch.setattr(scheduler, "SLICE_SECONDS", 1e-9)
+    monkeypatch.setattr(turns, "SLICE_SECONDS", 1e-9)
     slices: list[int] = []
     sliced = evaluate_hand(EXAMPLE, samples=3000, seed=8,
                            executor=TurnExecutor(Turns(), slice_size=1000, progress=slices.append))

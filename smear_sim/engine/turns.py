@@ -25,7 +25,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..engine.runner import Job, LocalExecutor, Progress, run_chunk
+from .runner import Job, LocalExecutor, Progress, run_chunk
 
 __all__ = ["SLICE", "AnalysisCancelled", "ServerBusy", "Simulator", "TurnExecutor", "Turns"]
 
@@ -38,9 +38,17 @@ T = TypeVar("T")
 class AnalysisCancelled(Exception):
     """The analysis was stopped between slices: its client went away, or the server is shutting down."""
 
+    http_status = 503  # core.errors.http_status
+
+    def __init__(self, message: str = "the analysis was stopped: the server is shutting down, or its client went "
+                                      "away") -> None:
+        super().__init__(message)
+
 
 class ServerBusy(Exception):
     """More analyses are waiting than the server takes."""
+
+    http_status = 503  # core.errors.http_status
 
 
 class Turns:
