@@ -97,6 +97,7 @@ from .guard import BODY_TIMEOUT, MAX_BODY, BodyTimeout, BodyTooLarge, Guard, all
 from .practice import DEFAULT_IDLE_EXPIRY, DEFAULT_MAX_TABLES, TableGone, Tables, TooManyTables, hint_costs, hint_policy
 from .review import DEFAULT_MAX_DECISIONS, DEFAULT_MAX_REVIEW_SAMPLES, review_request
 from .scheduler import AnalysisCancelled, ServerBusy, Simulator
+from .warmup import HintEngine
 
 __all__ = ["BID_TABLE", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_SAMPLES", "DEFAULT_MAX_SPAN", "EQUITY_TABLE", "HAND_FIELDS",
            "HINT_FIELDS", "MAX_DEPTH", "MAX_HINT_SAMPLES", "MAX_PRECISION", "MAX_VARIANTS", "POSITION_TABLE",
@@ -632,12 +633,14 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     # fails: then each request loads what it needs itself.
     ready = threading.Event()
     ready.set()
+    engine = HintEngine(simulator)  # the hints' and reviews' kernels, warmed after the rest (web/warmup.py)
 
     def warmed(future) -> None:
         if not future.cancelled() and future.exception() is not None \
                 and not isinstance(future.exception(), AnalysisCancelled | ServerBusy):
             log.error("warm-up: %s", _internal_error(future.exception()))
         ready.set()
+        engine.start()
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -652,10 +655,12 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
                 # now, in 2 s, not in the hint a person is waiting for.
                 shared_equity(DEFAULT_HANDS, 1, Rules(), "heuristic", DEFAULT_FLOOR).gradient  # noqa: B018
 
+            engine.expect()
             try:
                 simulator.submit(warm).add_done_callback(warmed)
             except ServerBusy:
                 ready.set()
+                engine.start()
             threading.Thread(target=_warm_bots, name="smear-sim-bots", daemon=True).start()
         yield
         simulator.close()
@@ -669,6 +674,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
     app.state.simulator = simulator
     app.state.ready = ready
     app.state.practice = practice
+    app.state.hint_engine = engine
     app.add_middleware(Guard, hosts=allowed_hosts(host), max_body=max_body, body_timeout=body_timeout)
 
     @app.exception_handler(HTTPException)
@@ -680,6 +686,8 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
         first = exc.errors()[0] if exc.errors() else {}
         return _error(400, f"{'.'.join(map(str, first.get('loc', ())))}: {first.get('msg', 'bad request')}")
 
+    app.include_router(engine.router())
+
     @app.get("/api/rules")
     @_answers
     async def rules() -> JSONResponse:
@@ -690,6 +698,7 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
                      "max_samples": max_samples, "max_deals": max_deals, "max_span": max_span},
             "table_features": {name: label.help for name, label in FEATURES.items()},
             "ready": ready.is_set(),  # False while the server warms up: analyses are refused (503) until then
+            "hint_engine": engine.status(),  # the hints' first-use warm-up (GET /api/warmup)
         })
 
     @app.get("/api/tables")
