@@ -855,7 +855,8 @@ def create_app(*, results: Path | None = Path("results"), max_samples: int = DEF
         table = practice.get(table_id)
         samples = _optional(body, "samples", int, "a whole number of worlds")
         if samples is not None:
-            check_count("samples", samples)
+            if samples < 1:  # worded as the page's field, not as the command line's --samples
+                raise SmearError(f"samples must be a whole number of worlds from 1 to {MAX_HINT_SAMPLES:,}, got {samples}")
             if samples > MAX_HINT_SAMPLES:
                 raise SmearError(f"samples must be at most {MAX_HINT_SAMPLES:,} worlds on this server, got "
                                  f"{samples:,}")

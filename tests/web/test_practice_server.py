@@ -310,3 +310,13 @@ def test_a_hand_that_cannot_be_saved_says_so_and_the_game_goes_on(tmp_path):
     assert state["saved"] is None and state["save_error"].startswith("the game could not be saved")
     assert "\n" not in state["save_error"]
     assert client.post(f"/api/table/{state['id']}/next", json={}).status_code == 200
+
+
+@pytest.mark.parametrize("samples", [0, -3])
+def test_the_tables_hint_words_too_few_samples_as_its_field(client, clock, samples):
+    """The page sends its Hint worlds as ``samples``: a count below 1 is named so, not as the command line's option."""
+    close_all(client, clock)
+    table = open_table(client, seat=0)["id"]
+    response = client.post(f"/api/table/{table}/hint", json={"samples": samples})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"] == f"samples must be a whole number of worlds from 1 to 20,000, got {samples}"
