@@ -71,7 +71,8 @@ def test_the_sample_hand_has_every_decision_the_warmup_asks():
 
 def test_the_warmup_is_reported_and_a_hint_asked_during_it_answers_as_after_it(monkeypatch, tmp_path):
     gate = Gate()
-    monkeypatch.setattr(warmup, "STAGES", (Stage("gate", "the gated stage", gate), *warmup.STAGES))
+    stages = (Stage("gate", "the gated stage", gate), *warmup.STAGES)  # then the real ones
+    monkeypatch.setattr(warmup, "STAGES", stages)
     simulator = Watching()
     app = create_app(results=None, games_dir=tmp_path, simulator=simulator)
     with TestClient(app, base_url=LOCAL) as client:
@@ -79,7 +80,7 @@ def test_the_warmup_is_reported_and_a_hint_asked_during_it_answers_as_after_it(m
         status = client.get("/api/warmup").json()
         status.pop("first_use")  # true once the stage has run a second: timing, not asserted here
         assert status == {"ready": False, "words": PREPARING, "stage": "the gated stage", "done": 0,
-                          "total": 1 + len(warmup.STAGES)}
+                          "total": len(stages)}
         rules = client.get("/api/rules").json()
         assert rules["ready"] and not rules["hint_engine"]["ready"]  # the hand's analyses are ready
 
