@@ -86,8 +86,8 @@ def _card_hint(executor) -> None:
 def _review(executor) -> None:
     from ..analysis.review import review
 
-    record = sample_hand()
-    review([record.to_json()], samples=1, luck=True, plan=_plan(executor, record.rules))
+    record = sample_hand()  # its one trump decision: the hints' kernels are the stages' before, the luck's are new
+    review([record.to_json()], samples=1, luck=True, kinds=("trump",), plan=_plan(executor, record.rules))
 
 
 @dataclass(frozen=True)
