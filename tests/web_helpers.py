@@ -141,3 +141,48 @@ def as_phone(browser, width: int = 390, height: int = 844) -> None:
     """Show pages as a phone of ``width`` x ``height`` CSS pixels would (touch, mobile viewport)."""
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                             {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
+
+
+OVERFLOWING = """
+const [selector, width] = arguments;
+const root = document.querySelector(selector);
+const out = [];
+if (root.scrollWidth > root.clientWidth) out.push(`${selector}: scrollWidth ${root.scrollWidth} > ${root.clientWidth}`);
+for (const el of [root, ...root.querySelectorAll('*')]) {
+  const r = el.getBoundingClientRect();
+  if ((r.width || r.height) && (r.left < -0.5 || r.right > width + 0.5)) {
+    out.push(`${el.tagName.toLowerCase()}#${el.id}.${el.className}: ${Math.round(r.left)} to ${Math.round(r.right)}`);
+  }
+}
+return out;
+"""
+
+
+def overflowing(browser, selector: str, width: int = 390) -> list[str]:
+    """What under ``selector`` reaches outside ``width`` CSS pixels (a phone's screen), or scrolls sideways."""
+    return browser.execute_script(OVERFLOWING, selector, width)
+
+
+BROKEN = """
+const [selector, pattern] = arguments;
+const words = new RegExp(pattern, 'g');
+const out = [];
+const walker = document.createTreeWalker(document.querySelector(selector), NodeFilter.SHOW_TEXT);
+while (walker.nextNode()) {
+  const node = walker.currentNode;
+  for (const m of node.data.matchAll(words)) {
+    const range = document.createRange();
+    range.setStart(node, m.index);
+    range.setEnd(node, m.index + m[0].length);
+    const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+    if (tops.size > 1) out.push(m[0]);
+  }
+}
+return out;
+"""
+
+
+def broken_words(browser, selector: str, pattern: str) -> list[str]:
+    """The matches of the regular expression ``pattern`` in the text under ``selector`` that are laid out on more
+    than one line."""
+    return browser.execute_script(BROKEN, selector, pattern)

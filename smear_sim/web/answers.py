@@ -27,6 +27,7 @@ from ..output.results_folder import ResultsFolder
 from .games import GameFolder
 from .limits import Limits
 from .practice import Tables
+from .warmup import HintEngine
 
 __all__ = ["MAX_DEPTH", "MAX_DIGITS", "RETRY_AFTER", "WARMING_UP", "Context", "Ctx", "WarmingUp", "answers", "context",
            "error", "internal_error", "json_body", "read_json", "run_analysis", "streamed", "timing"]
@@ -59,6 +60,7 @@ class Context:
     results: ResultsFolder
     games: GameFolder
     practice: Tables
+    hint_engine: HintEngine  # the hints' and reviews' kernels, warmed after the rest (web/warmup.py)
 
     def check_ready(self) -> None:
         """Raise :class:`WarmingUp` while the server warms up: an analysis is refused then, at once."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 from ..core.errors import SmearError
 from ..core.players import reads_tables
 from ..core.rules import Rules
-from ..engine.runner import check_count
 
 __all__ = ["MAX_HINT_SAMPLES", "check_equity_tables", "check_hint_samples"]
 
@@ -26,6 +25,8 @@ def check_equity_tables(policy: str | None, rules: Rules) -> None:
 def check_hint_samples(samples: int | None) -> None:
     """The worlds a hint may play out on this server: 1 to ``MAX_HINT_SAMPLES``."""
     if samples is not None:
-        check_count("samples", samples)
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            # worded as the page's field, not as the command line's --samples
+            raise SmearError(f"samples must be a whole number of worlds from 1 to {MAX_HINT_SAMPLES:,}, got {samples}")
         if samples > MAX_HINT_SAMPLES:
             raise SmearError(f"samples must be at most {MAX_HINT_SAMPLES:,} worlds on this server, got {samples:,}")

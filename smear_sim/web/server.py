@@ -81,6 +81,7 @@ from .limits import Limits
 from .practice import Tables
 from .routes import analysis, table
 from .routes import results as results_routes
+from .warmup import HintEngine
 
 __all__ = ["STATIC", "create_app"]
 
@@ -118,7 +119,7 @@ def create_app(*, results: Path | None = Path("results"), limits: Limits | None 
     ready.set()
     shared = Context(limits=limits, simulator=simulator, ready=ready, results=ResultsFolder(results), games=games,
                      practice=Tables(games, max_tables=limits.max_tables, idle_expiry=limits.idle_expiry,
-                                     clock=clock))
+                                     clock=clock), hint_engine=HintEngine(simulator))
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -132,6 +133,7 @@ def create_app(*, results: Path | None = Path("results"), limits: Limits | None 
     app.state.simulator = simulator
     app.state.ready = ready
     app.state.practice = shared.practice
+    app.state.hint_engine = shared.hint_engine
     app.add_middleware(Guard, hosts=allowed_hosts(host), max_body=limits.max_body, body_timeout=limits.body_timeout)
 
     @app.exception_handler(HTTPException)
@@ -145,6 +147,7 @@ def create_app(*, results: Path | None = Path("results"), limits: Limits | None 
 
     for part in (analysis, table, results_routes):
         app.include_router(part.router)
+    app.include_router(shared.hint_engine.router())
     app.mount("/", _Page(directory=STATIC, html=True), name="page")
     return app
 
@@ -167,11 +170,14 @@ def _start_warm_up(shared: Context) -> None:
                 and not isinstance(future.exception(), AnalysisCancelled | ServerBusy):
             log.error("warm-up: %s", internal_error(future.exception()))
         shared.ready.set()
+        shared.hint_engine.start()
 
+    shared.hint_engine.expect()
     try:
         shared.simulator.submit(warm).add_done_callback(warmed)
     except ServerBusy:
         shared.ready.set()
+        shared.hint_engine.start()
     threading.Thread(target=_warm_bots, name="smear-sim-bots", daemon=True).start()
 
 

@@ -6,11 +6,12 @@ apt-get where it can).
 
 from __future__ import annotations
 
+import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from web_helpers import as_phone, ask, body_data, post, running, wait_for
+from web_helpers import as_phone, ask, body_data, overflowing, post, running, wait_for
 
 from smear_sim.core.count import KIND_LABELS, KINDS, load_counts
 from smear_sim.web.server import create_app
@@ -21,7 +22,12 @@ RESULTS = Path(__file__).parents[2] / "results"
 
 @pytest.fixture(scope="module")
 def url():
-    with running(create_app(results=RESULTS)) as address:
+    """The page's address, once the server has warmed up: a question asked before is answered 503 and asked again,
+    which the browser logs as an error."""
+    app = create_app(results=RESULTS)
+    with running(app) as address:
+        urllib.request.urlopen(address + "api/rules").read()  # answered once the server has started its warm-up
+        assert app.state.ready.wait(600)
         yield address
 
 
@@ -84,8 +90,37 @@ def test_seat_calls_and_score_give_the_call_most_likely_to_win(browser, url, tmp
     assert "fit the calls before you" in browser.find_element(By.ID, "meta").text
     assert "At 15–19, shooting the moon" in browser.find_element(By.ID, "moon-verdict").text
     assert len(browser.find_elements(By.CSS_SELECTOR, "#chart-win rect")) == len(expected["calls"])
+    # the chance of making each bid, for the bids that are calls here: after a 2, no bid 2
+    labels = [t.text for t in browser.find_elements(By.CSS_SELECTOR, "#chart-make text")]
+    legal = [f"bid {c['call']}" if c["call"] != "moon" else "moon" for c in expected["calls"] if c["call"] != "pass"]
+    assert [label for label in labels if label.startswith("bid ") or label == "moon"] == legal
+    assert "bid 2" not in labels
     assert browser.get_log("browser") == []
     browser.save_screenshot(str(tmp_path / "advice-seat.png"))
+
+
+def test_the_hand_form_fits_a_phone(browser, url, tmp_path):
+    """At 390 x 844 nothing of the Your hand form reaches past the screen's edge: the Seat menu, whose longest choice
+    once widened its box to 429 px, the calls before the seat, and the options."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    as_phone(browser)
+    try:
+        browser.get(url)
+        wait_for(browser, lambda b: body_data(b, "ready") == "true")
+        assert overflowing(browser, "#hand-form") == []
+        for seat in ("1", "4", ""):  # the most calls before the seat, then the longest choice shown
+            Select(browser.find_element(By.ID, "position")).select_by_value(seat)
+            wait_for(browser, lambda b: body_data(b, "calls") == "ready")
+            assert overflowing(browser, "#hand-form") == [], seat
+        browser.find_element(By.CSS_SELECTOR, "#options summary").click()
+        assert overflowing(browser, "#hand-form") == []
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+        browser.execute_script("document.getElementById('game').scrollIntoView()")
+        browser.save_screenshot(str(tmp_path / "hand-form-phone.png"))
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def test_bad_cards_show_the_server_message(browser, url):

@@ -14,7 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from web_helpers import as_phone, body_data, running, wait_for
+from web_helpers import as_phone, body_data, broken_words, overflowing, post, running, wait_for
 
 from smear_sim.web.server import create_app
 
@@ -333,3 +333,76 @@ def test_a_new_table_takes_its_first_click_while_the_last_tables_bots_wait(brows
     time.sleep(2)  # the first table's bots wake meanwhile
     assert table_id(browser) == second_id
     assert body_data(browser, "table-step") == str(table_state(url, second_id)["step"])
+
+
+# A seat's name as the table shows it ("Partner (seat 0)"), and trump with its suit.
+NAMES = r"(You|Left|Partner|Right)[\s\u00a0]\(seat[\s\u00a0]\d\)|Trump[\s\u00a0]\S+"
+
+
+def test_the_table_on_a_phone_breaks_no_name(browser, url):
+    """At 390 x 844, with the last trick still on the felt (the person won it and leads): no seat's name, nor
+    "Trump ♥", is split over two lines (once "Partner (seat / 0)", and "Trump ♥ · trick 4 to You (seat 2)" over four
+    lines in the middle of the felt), and nothing of the table reaches past the screen's edge."""
+    from selenium.webdriver.common.by import By
+
+    status, state = post(url + "api/table", {"seat": 2, "seed": 1})
+    assert status == 200, state
+    while not (state["turn"]["yours"] and state["turn"]["decision"] == "card" and state["tricks"]
+               and not state["trick"]["cards"]):
+        assert not state["hand_over"]
+        move = ("act", {"action": state["legal"][0]}) if state["turn"]["yours"] else ("bot", {})
+        status, state = post(f"{url}api/table/{state['id']}/{move[0]}", {**move[1], "step": state["step"]})
+        assert status == 200, state
+    as_phone(browser)
+    try:
+        browser.get(f"{url}?table={state['id']}")
+        wait_for(browser, lambda b: body_data(b, "play") == "yours", 60)
+        badge = browser.find_element(By.ID, "play-trump").text
+        assert badge.startswith("Trump") and f"trick {len(state['tricks'])} to You" in badge
+        assert broken_words(browser, "#play-table", NAMES) == []
+        assert len(browser.execute_script(
+            f"return document.getElementById('play-table').innerText.match(/{NAMES}/g)")) >= 5
+        assert overflowing(browser, "#play-table") == []
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_tutor_setting_is_kept_across_a_reload(browser, url):
+    from selenium.webdriver.common.by import By
+
+    def tutor():
+        browser.get(url)
+        wait_for(browser, lambda b: body_data(b, "ready") == "true")
+        return browser.find_element(By.ID, "play-tutor")
+
+    box = tutor()
+    assert not box.is_selected()
+    browser.execute_script("arguments[0].click()", box)  # as a click: checked, and its change heard
+    try:
+        assert tutor().is_selected()
+    finally:
+        box = tutor()
+        if box.is_selected():
+            browser.execute_script("arguments[0].click()", box)
+    assert not tutor().is_selected()
+
+
+RENDER_LUCK = """
+const done = arguments[arguments.length - 1];
+import('./review.js').then((m) => {
+  const out = document.createElement('div');
+  m.renderReview(out, {hands: []}, {decisions: [], seats: [], teams: [], samples: 4, seed: 1,
+    luck: {teams: [{team: 0, points: -1.2, points_se: 0, win: -0.097, win_se: 0},
+                   {team: 1, points: 1.2, points_se: 0.35, win: 0.097, win_se: 0.012}]}});
+  done([...out.querySelectorAll('#review-luck tbody tr')].map((tr) => [...tr.cells].map((td) => td.textContent)));
+});
+"""
+
+
+def test_luck_without_a_standard_error_shows_none(browser, url):
+    """A luck whose standard error is 0 shows its value alone (once "-9.7% ± 0.0%"); one with an error shows it."""
+    browser.get(url)
+    wait_for(browser, lambda b: body_data(b, "ready") == "true")
+    assert browser.execute_async_script(RENDER_LUCK) == [["Team 0", "-1.20", "-9.7%"],
+                                                        ["Team 1", "1.20 ± 0.35", "9.7% ± 1.2%"]]

@@ -460,3 +460,13 @@ def test_planted_files_in_the_games_folder_cost_one_entry_each(tmp_path):
     assert "NaN" in listed["game-20260101-120002-nan.json"]["error"]
     assert "not a game record" in listed["game-20260101-120008-list.json"]["error"]
     assert client.get(f"/api/games/{good}").status_code == 200
+
+
+@pytest.mark.parametrize("samples", [0, -3])
+def test_the_tables_hint_words_too_few_samples_as_its_field(client, clock, samples):
+    """The page sends its Hint worlds as ``samples``: a count below 1 is named so, not as the command line's option."""
+    close_all(client, clock)
+    table = open_table(client, seat=0)["id"]
+    response = client.post(f"/api/table/{table}/hint", json={"samples": samples})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"] == f"samples must be a whole number of worlds from 1 to 20,000, got {samples}"

@@ -193,6 +193,7 @@ async def rules_endpoint(ctx: Ctx) -> JSONResponse:
                  "max_samples": limits.max_samples, "max_deals": limits.max_deals, "max_span": limits.max_span},
         "table_features": {name: label.help for name, label in FEATURES.items()},
         "ready": ctx.ready.is_set(),  # False while the server warms up: analyses are refused (503) until then
+        "hint_engine": ctx.hint_engine.status(),  # the hints' first-use warm-up (GET /api/warmup)
     })
 
 

@@ -121,9 +121,11 @@ export function render(data, elapsed, atScore) {
     bars: options.map((o) => ({label: o.label, value: o.row.win, se: o.row.win_se,
       cls: String(o.call) === words.call ? 'good' : 'neutral'})),
   });
+  // With a seat, only the bids that are legal calls there (after a 2, no bid 2).
+  const legal = data.calls ? new Set(data.calls.map((c) => String(c.call))) : null;
   barChart($('chart-make'), {
     label: 'Chance of making each bid', max: 1, format: percent, axisFormat: percentAxis,
-    bars: [...bids, ...(moon ? [moon] : [])].map((b) => ({
+    bars: [...bids, ...(moon ? [moon] : [])].filter((b) => !legal || legal.has(String(b.bid))).map((b) => ({
       label: b.bid === 'moon' ? 'moon' : `bid ${b.bid}`, value: b.make, se: b.make_se,
       cls: b.bid === 'moon' ? 'muted' : (b.ev >= 0 ? 'good' : 'bad'),
     })),

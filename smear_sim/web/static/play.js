@@ -7,9 +7,11 @@
 
 import {pretty, suitSymbol} from './cards.js';
 import {$, getJson, make} from './dom.js';
+import {engineNote, fetchWhenReady, watchEngine} from './engine.js';
 import {actionText, renderReview, showProgress, streamReview} from './review.js';
 
 const STORE = 'smear-sim-table';
+const TUTOR = 'smear-sim-tutor';  // the Tutor setting, kept across reloads
 const play = {table: null, busy: false, hint: null, selected: new Set(), pending: null, review: null, reviewing: null,
   epoch: 0};
 
@@ -29,9 +31,12 @@ function stopReview() {
   play.reviewing = null;
 }
 
+// 'Partner (seat 0)', its spaces unbreakable: on a phone a line breaks before or after a name, never inside it.
+const NBSP = '\u00a0';
+
 function seatName(seat) {
   const me = play.table?.seat ?? 0;
-  return ['You', 'Left', 'Partner', 'Right'][(seat - me + 4) % 4] + ` (seat ${seat})`;
+  return ['You', 'Left', 'Partner', 'Right'][(seat - me + 4) % 4] + `${NBSP}(seat${NBSP}${seat})`;
 }
 
 function sleep(ms) {
@@ -82,14 +87,17 @@ function render() {
     box.dataset.seat = String(seat);
     box.classList.toggle('turn', t.turn?.seat === seat);
     box.replaceChildren(
-      make('span', {class: 'who'}, seatName(seat) + (t.bidder === seat ? ` · bid ${t.bid}` : '') +
-        (t.dealer === seat ? ' · dealer' : '')),
+      make('span', {class: 'who'}, seatName(seat) + (t.bidder === seat ? ` ·${NBSP}bid${NBSP}${t.bid}` : '') +
+        (t.dealer === seat ? ` ·${NBSP}dealer` : '')),
       make('span', {class: 'said'}, place === null ? '' : `called ${actionText(place)}`),
       make('span', {class: 'played', dataset: {card: card ?? ''}}, card ? pretty(card) : ''),
     );
   }
-  $('play-trump').textContent = t.trump ? `Trump ${suitSymbol(t.trump)}` : '';
-  if (trick && trick === last) $('play-trump').textContent += ` · trick ${t.tricks.length} to ${seatName(last.winner)}`;
+  // Trump in large type, and under it, while the last trick stays on the felt, who took it: the middle of the felt is
+  // a third of a phone's width.
+  $('play-trump').replaceChildren(...(t.trump ? [make('span', {class: 'trump'}, `Trump${NBSP}${suitSymbol(t.trump)}`)]
+    : []), ...(t.trump && trick && trick === last ? [' ', make('span', {class: 'taken'},
+    `trick ${t.tricks.length} to ${seatName(last.winner)}`)] : []));
   renderPrompt(t);
   renderHand(t);
   $('play-tricks').replaceChildren(...t.tricks.map((trick, i) => make('li', {},
@@ -269,11 +277,30 @@ function clearHint() {
   $('play-hint-box').replaceChildren();
 }
 
+// The table's hint (for `action`: its cost too, as the tutor asks). While the hint engine prepares (its first use
+// after the server starts) the hint box says so; what it showed before comes back once the engine is ready.
 async function askHint(action = null) {
   const t = play.table;
   const body = {samples: Number($('play-hint-samples').value), step: t.step};
   if (action !== null) body.action = action;
-  return call(`api/table/${t.id}/hint`, body);
+  const box = $('play-hint-box');
+  const before = [...box.childNodes];
+  let noted = false;
+  const stop = watchEngine((status) => {
+    if (!status.ready) box.replaceChildren(engineNote(status));
+    else if (noted) box.replaceChildren(...before);
+    noted = !status.ready;
+  });
+  try {
+    const response = await fetchWhenReady(`api/table/${t.id}/hint`,
+      {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)});
+    const answer = await response.json().catch(() => ({error: `the server answered ${response.status}`}));
+    if (!response.ok) throw new Error(answer.error ?? `the server answered ${response.status}`);
+    return answer;
+  } finally {
+    stop();
+    if (noted) box.replaceChildren(...before);
+  }
 }
 
 async function showHint() {
@@ -315,7 +342,8 @@ async function reviewHand(t) {
   document.body.dataset.handReview = 'running';
   try {
     const {head, review} = await streamReview(t.record, Number($('play-review-samples').value),
-      (done, total) => showProgress($('play-review-progress'), $('play-review-text'), done, total), controller.signal);
+      (done, total, engine) => showProgress($('play-review-progress'), $('play-review-text'), done, total, engine),
+      controller.signal);
     renderReview(out, head, review, seatName);
     document.body.dataset.handReview = 'done';
   } catch (error) {
@@ -390,6 +418,8 @@ export function buildPlay() {
     }
   });
   $('play-hint').addEventListener('click', showHint);
+  $('play-tutor').checked = localStorage.getItem(TUTOR) === 'on';
+  $('play-tutor').addEventListener('change', () => localStorage.setItem(TUTOR, $('play-tutor').checked ? 'on' : 'off'));
   $('play-next').addEventListener('click', async () => {
     const t = play.table;
     stopReview();

@@ -6,6 +6,7 @@
 
 import {pretty, suitSymbol} from './cards.js';
 import {$, getJson, make, messages, table} from './dom.js';
+import {engineWords, fetchWhenReady, watchEngine} from './engine.js';
 
 const MARK_SIGNS = {doubtful: '?!', bad: '?', 'very bad': '??'};
 
@@ -18,6 +19,12 @@ export function actionText(action) {
 
 function percent(x) {
   return `${(100 * x).toFixed(1)}%`;
+}
+
+// '-1.20 ± 0.35'; with a standard error of 0 the value alone, as the command line shows it ('± 0.0%' would claim a
+// precision measured, where none was).
+function withError(value, se, format) {
+  return se > 0 ? `${format(value)} ± ${format(se)}` : format(value);
 }
 
 function markBadge(decision) {
@@ -93,8 +100,8 @@ export function renderReview(target, head, review, seatName = (s) => `Seat ${s}`
   if (review.luck) {
     const luck = make('table', {id: 'review-luck'});
     table(luck, ['Team', 'Luck (points)', 'Luck (P(win))'],
-      review.luck.teams.map((t) => ({cells: [`Team ${t.team}`, `${t.points.toFixed(2)} ± ${t.points_se.toFixed(2)}`,
-        `${percent(t.win)} ± ${percent(t.win_se)}`]})));
+      review.luck.teams.map((t) => ({cells: [`Team ${t.team}`, withError(t.points, t.points_se, (x) => x.toFixed(2)),
+        withError(t.win, t.win_se, percent)]})));
     target.append(make('h3', {}, 'Luck: what the cards dealt were worth against an average deal'),
       make('div', {class: 'scroll'}, luck));
   }
@@ -108,20 +115,40 @@ export function renderReview(target, head, review, seatName = (s) => `Seat ${s}`
 export async function streamReview(record, samples, progress, signal, kinds = '') {
   const body = {record, samples};
   if (kinds) body.kinds = kinds;  // the kinds of decision graded; all of them unless said
-  const response = await fetch('api/review/stream', {
-    method: 'POST', headers: {'Content-Type': 'application/json'}, signal, body: JSON.stringify(body),
+  // While the hint engine prepares (its first use after the server starts), the progress says so.
+  let graded = [0, null];
+  let engine = null;
+  const stop = watchEngine((status) => {
+    engine = status.ready ? null : status;
+    progress(...graded, engine);
   });
-  let head = null;
-  for await (const message of messages(response)) {
-    if (message.hands) head = message;
-    else if (message.progress) progress(message.progress.done, message.progress.total);
-    else if (message.result) return {head, review: message.result};
+  try {
+    const response = await fetchWhenReady('api/review/stream', {
+      method: 'POST', headers: {'Content-Type': 'application/json'}, signal, body: JSON.stringify(body),
+    });
+    let head = null;
+    for await (const message of messages(response)) {
+      if (message.hands) head = message;
+      else if (message.progress) {
+        graded = [message.progress.done, message.progress.total];
+        progress(...graded, engine);
+      } else if (message.result) return {head, review: message.result};
+    }
+  } finally {
+    stop();
   }
   throw new Error('the review stopped before its answer came');
 }
 
-export function showProgress(bar, text, done, total) {
+// The review's progress in `bar` and `text`: the decisions graded, or while the hint engine prepares (`engine`, its
+// status), that.
+export function showProgress(bar, text, done, total, engine = null) {
   bar.hidden = false;
+  if (engine) {
+    bar.value = engine.done / engine.total;
+    text.textContent = engineWords(engine);
+    return;
+  }
   if (total) bar.value = done / total;
   text.textContent = total ? `Grading decision ${Math.min(done + 1, total)} of ${total}…` : 'Reviewing…';
 }
@@ -155,7 +182,7 @@ async function review(record) {
   out.replaceChildren();
   try {
     const {head, review: result} = await streamReview(record, Number($('review-samples').value),
-      (done, total) => showProgress($('review-progress'), $('review-progress-text'), done, total), controller.signal,
+      (done, total, engine) => showProgress($('review-progress'), $('review-progress-text'), done, total, engine), controller.signal,
       $('review-kinds').value);
     renderReview(out, head, result);
     document.body.dataset.review = 'done';
