@@ -30,10 +30,14 @@ MAX_SEARCH_HANDS = 100_000
 SEARCH_WARM_UP = 4  # hands: enough to compile (or load) the kernel
 
 
-def _median_rate(run, hands: int, repeats: int, warm_up: int = 1000) -> float:
+def _median_rate(run, hands: int, repeats: int, warm_up: int = 1000,
+                 say: Callable[[str], None] = lambda text: None) -> float:
+    """Hands a second, the median of ``repeats`` timed runs of ``hands``; ``say`` hears of each run."""
+    say("warming up")
     run(min(hands, warm_up))  # warm-up: compile or load from cache
     rates = []
-    for _ in range(repeats):
+    for i in range(repeats):
+        say(f"run {i + 1} of {repeats}")
         started = time.perf_counter()
         run(hands)
         rates.append(hands / (time.perf_counter() - started))
@@ -61,6 +65,9 @@ def run_bench(
     1 when a hand played inside a game costs what a lone hand does. ``stage`` hears what is measured next.
     """
     stage = stage or (lambda text: None)
+
+    def saying(what: str) -> Callable[[str], None]:
+        return lambda text: stage(f"bench: {what}, {text}")
     check_count("hands", hands, minimum=1000)
     check_count("search_hands", search_hands, minimum=0, maximum=MAX_SEARCH_HANDS)
     drivers = kernels()
@@ -95,13 +102,12 @@ def run_bench(
 
         return run
 
-    stage("bench: dealing only")
-    deal_rate = _median_rate(deal, deal_hands, repeats)
+    deal_rate = _median_rate(deal, deal_hands, repeats, say=saying("dealing only"))
     per_policy: dict[str, dict[str, float]] = {}
     for policy, model in models.items():
-        stage(f"bench: full hands, {policy}")
-        all_threads = _median_rate(full(policy, threads, model), hands, repeats)
-        single = _median_rate(full(policy, 1, model), max(hands // threads, 1000), repeats)
+        all_threads = _median_rate(full(policy, threads, model), hands, repeats, say=saying(f"full hands, {policy}"))
+        single = _median_rate(full(policy, 1, model), max(hands // threads, 1000), repeats,
+                              say=saying(f"full hands, {policy}, one thread"))
         per_policy[policy] = {
             "full_hand_per_s": round(all_threads),
             "full_hand_per_s_single": round(single),
@@ -125,13 +131,13 @@ def run_bench(
             name = policy.split(":")[0]
             if name == "expert" and tables is None:
                 continue  # it calls by the tables, and these rules have none at hand
-            stage(f"bench: {policy} against heuristic")
             run = full(policy, threads, models["equity"] if name == "expert" else none, "heuristic")
-            search[f"{name}_hand_per_s"] = round(_median_rate(run, search_hands, repeats, warm_up=SEARCH_WARM_UP), 1)
-    stage("bench: complete games")
+            search[f"{name}_hand_per_s"] = round(_median_rate(run, search_hands, repeats, warm_up=SEARCH_WARM_UP,
+                                                              say=saying(f"{policy} against heuristic")), 1)
+    stage("bench: complete games, warming up")
     counts = play_games(games)
     hands_per_game = counts[L.GAME_DEALS] / counts[L.GAMES]
-    game_rate = _median_rate(play_games, games, repeats)
+    game_rate = _median_rate(play_games, games, repeats, say=saying("complete games"))
     return {
         "threads": threads,
         "deal_only_per_s": round(deal_rate),
