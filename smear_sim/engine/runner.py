@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_CHUNK",
+    "HELPER_NAME",
     "MAX_SEED",
     "PIECE_SECONDS",
     "THREADS_ELSEWHERE",
@@ -271,9 +272,9 @@ def paced_calls(call: Callable[[int, int], Any], start: int, count: int, threads
     sized by ``pace``; the results, in no particular order (sum them). Each thread takes the next piece as it
     finishes one, so a slow hand holds up no other thread.
 
-    ``call`` runs a driver, which releases the GIL, so the threads run in parallel: this one and the others of a
-    pool. A signal's handler runs here as this thread's call returns; its exception closes the range, so the other
-    threads stop after their current piece.
+    ``call`` runs a driver, which releases the GIL, so the threads run in parallel: this one and daemon threads. A
+    signal's handler runs here as this thread's call returns; its exception closes the range, so the other threads
+    stop after their current piece, and the process exits without waiting for it.
     """
     pace = pace or Pace()
     if count <= 0:
@@ -288,15 +289,38 @@ def paced_calls(call: Callable[[int, int], Any], start: int, count: int, threads
             pace.learn(piece[1], time.perf_counter() - began)
         return done
 
-    helpers = min(threads, count) - 1
-    others = [_thread_pool().submit(work) for _ in range(helpers)]
+    others = [_Helper(work) for _ in range(min(threads, count) - 1)]
     try:
         mine = work()
-        return [*mine, *(result for future in others for result in future.result())]
+        return [*mine, *(result for helper in others for result in helper.result())]
     finally:
         cursor.close()
-        for future in others:
-            future.cancel()
+
+
+class _Helper:
+    """``work()`` on a thread of its own, a daemon: a process ended by a signal does not wait for its piece."""
+
+    def __init__(self, work: Callable[[], list[Any]]) -> None:
+        self._work = work
+        self._done: list[Any] = []
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name=HELPER_NAME, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._done = self._work()
+        except BaseException as exc:  # handed to the thread that waits for it
+            self._error = exc
+
+    def result(self) -> list[Any]:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._done
+
+
+HELPER_NAME = "smear-sim-kernel"
 
 
 def chunk_ranges(total: int, chunk_size: int, first: int = 0) -> Iterator[tuple[int, int]]:
