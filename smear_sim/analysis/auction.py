@@ -101,9 +101,20 @@ def parse_auction(text: str | Sequence[str | int] | None, position: int, rules: 
         legal = legal_calls(rules, calls[:i])
         if call not in legal:
             shown = ", ".join(str(call_name(c)) for c in legal)
-            raise SmearError(f"--auction: call {i + 1} ({call_name(call)}) is not legal there under these rules; the "
-                             f"legal calls were {shown}")
+            after = ("at the start of the auction" if i == 0
+                     else "after " + ", ".join(_call_words(c) for c in calls[:i]))
+            raise SmearError(f"--auction: the {_ORDINALS[i]} call, {_call_words(call)}, is not legal {after} under "
+                             f"these rules; the legal calls there are {shown}")
     return calls
+
+
+_ORDINALS = ("first", "second", "third")  # the calls before the dealer's, the last place's
+
+
+def _call_words(code: int) -> str:
+    """A call in a sentence: "a bid of 2", "a pass", "moon" (the code's number alone read as a position)."""
+    name = call_name(code)
+    return "a pass" if name == "pass" else "moon" if name == "moon" else f"a bid of {name}"
 
 
 def _team_scores(score: tuple[int, int], team: int) -> tuple[int, int]:

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from ..engine.checkpoint import Checkpoint
 
 __all__ = ["DuplicateResult", "GamesResult", "Rating", "TournamentResult", "bradley_terry", "duplicate_games",
-           "duplicate_match", "tournament", "tournament_plan"]
+           "duplicate_match", "search_chunk", "tournament",
+           "tournament_plan"]
 
 
 @dataclass(frozen=True)
@@ -292,6 +293,14 @@ class TournamentResult:
 
 def _is_search(player: str) -> bool:
     return parse_policy(player).name not in FAST_POLICIES
+
+
+def search_chunk(players: Sequence[str], games: bool = False) -> int | None:
+    """Deals (or, with ``games``, game pairs of about twenty hands) per chunk of a run where a search player plays,
+    so that its progress moves every few seconds; None when every player is fast (the run's own default)."""
+    if not any(_is_search(p) for p in players):
+        return None
+    return max(1, SEARCH_CHUNK // 16) if games else SEARCH_CHUNK
 
 
 def tournament_plan(players: Sequence[str], deals: int, search_deals: int | None = None, games: int | None = None,

@@ -23,8 +23,8 @@ from ..core.tables import POINT_NAMES
 from ..engine.runner import (
     Job,
     check_count,
-    chunk_ranges,
     kernels,
+    paced,
     seed_value,
 )
 from ..reference.game import FIRST_DEALER
@@ -259,10 +259,14 @@ def trace_game_records(
         return []
     drivers = kernels()
     rules, codes, model = plan.players
-    records, offsets = drivers.trace_games(seed_value(seed), start, count, rules, codes, model, scores[0], scores[1],
-                                           dealer, drivers.seated_arg(codes))
+    key, seated = seed_value(seed), drivers.seated_arg(codes)
+
+    def trace(first: int, n: int):
+        return drivers.trace_games(key, first, n, rules, codes, model, scores[0], scores[1], dealer, seated)
+
+    # Kernel calls sized by time (engine.runner.paced), so that a signal waits for no search player's hundred games.
     return [game_record_from_kernel(records[offsets[i]: offsets[i + 1]], plan.rules, scores, dealer)
-            for i in range(count)]
+            for records, offsets in paced(trace, start, count) for i in range(len(offsets) - 1)]
 
 
 def game_record_from_kernel(rows: np.ndarray, rules: Rules, start_scores: tuple[int, int],
@@ -303,18 +307,25 @@ def iter_trace_records(
     count: int, *, seed: int = 1, rules: Rules | None = None, policies: str | tuple[str, str] = "heuristic",
     start: int = 0, chunk_size: int = TRACE_CHUNK,
 ) -> Iterator[dict[str, Any]]:
-    """The records of :func:`trace_records` one at a time, traced ``chunk_size`` hands at a time, so that
-    writing a million of them holds one chunk in memory, not the whole trace."""
+    """The records of :func:`trace_records` one at a time, traced at most ``chunk_size`` hands at a time, so that
+    writing a million of them holds one chunk in memory, not the whole trace, and in kernel calls sized by time
+    (engine.runner.paced), so that a signal waits for no search player's thousands of hands."""
     check_count("trace_hands", count, minimum=0)
+    check_count("chunk_size", chunk_size)
     plan = RunPlan.of(policies, rules)
-    return _traced(seed_value(seed), plan.rules, plan.players[1], plan.model,
-                   chunk_ranges(start + count, chunk_size, start))
+    return _traced(seed_value(seed), plan.rules, plan.players[1], plan.model, start, count, chunk_size)
 
 
-def _traced(key: np.uint64, rules: Rules, policies: np.ndarray, model, ranges) -> Iterator[dict[str, Any]]:
+def _traced(key: np.uint64, rules: Rules, policies: np.ndarray, model, start: int, count: int,
+            chunk_size: int) -> Iterator[dict[str, Any]]:
     drivers = kernels()
-    for first, n in ranges:
-        for row in drivers.trace_hands(key, first, n, rules.to_array(), policies, model, drivers.seated_arg(policies)):
+    rules_array, seated = rules.to_array(), drivers.seated_arg(policies)
+
+    def trace(first: int, n: int) -> np.ndarray:
+        return drivers.trace_hands(key, first, n, rules_array, policies, model, seated)
+
+    for rows in paced(trace, start, count, limit=chunk_size):
+        for row in rows:
             yield record_from_kernel(row, rules)
 
 

@@ -38,8 +38,8 @@ def plot(
                                         "moon (moon rate by class) or hand (a hand's points distribution).")],
     source: Annotated[Path, typer.Argument(help="Class counts from bid-table (.npz) for heatmap/make/moon; a "
                                            "'smear-sim hand --json' file for hand.")],
-    out: Annotated[Path | None, output_option("--out", "-o", metavar="FILE", help="Output file (default: "
-                                              "results/charts/KIND.png).")] = None,
+    out: Annotated[Path | None, output_option("--out", "-o", metavar="FILE", help="Output file (default: KIND.png "
+                                              "in the current folder, never the report's results/charts).")] = None,
     fmt: Annotated[str | None, typer.Option("--format", help="png or svg (default: from --out, else png).")]
     = None,
     x: Annotated[str, typer.Option("--x", help="Feature across (heatmap, make).")] = "trumps",
@@ -71,7 +71,7 @@ def plot(
               if name not in PLOT_OPTIONS[kind]]
     takes = [f"--{name.replace('_', '-')}" for name in PLOT_OPTIONS[kind]]
     reject(ctx, unused, f"to a {kind} chart, which takes " + (", ".join(takes) if takes else "no chart options"))
-    path = checked_chart_path(out or Path("results/charts") / f"{kind}.png", fmt, "--out")
+    path = checked_chart_path(out or Path(f"{kind}.png"), fmt, "--out")
     from ..output.charts import heatmap, make_curves, moon_chart, points_distribution, save_figure
 
     if kind == "hand":

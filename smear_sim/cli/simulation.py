@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -168,25 +169,29 @@ def match(
     active = rules_from(rules_file, rule)
     for policy in (policy_a, policy_b):
         ready_players(policy, active)
+    from ..analysis.match import search_chunk
+
+    # A search player plays thousands of times slower: smaller chunks, so that its progress shows and moves.
+    chunk = search_chunk([policy_a, policy_b], games is not None)
     if games is not None:
         reject(ctx, ["deals"], "with --games: give --deals for single deals or --games for complete games")
         from ..analysis.match import duplicate_games
         from ..analysis.simulate import GAME_CHUNK
 
         with executor_for(threads, cluster, scheduler) as executor, \
-                progress_for(games, "playing game pairs", games > GAME_CHUNK) as progress:
+                progress_for(games, "playing game pairs", games > GAME_CHUNK or chunk is not None) as progress:
             from ..analysis.plan import RunPlan
 
-            plan = RunPlan.of([policy_a, policy_b], active, executor=executor, progress=progress)
+            plan = RunPlan.of([policy_a, policy_b], active, executor=executor, progress=progress, chunk_size=chunk)
             result = duplicate_games(games=games, seed=seed, plan=plan)
     else:
         from ..analysis.match import duplicate_match
 
         with executor_for(threads, cluster, scheduler) as executor, \
-                progress_for(deals, "playing deals twice", deals >= 500_000) as progress:
+                progress_for(deals, "playing deals twice", deals >= 500_000 or chunk is not None) as progress:
             from ..analysis.plan import RunPlan
 
-            plan = RunPlan.of([policy_a, policy_b], active, executor=executor, progress=progress)
+            plan = RunPlan.of([policy_a, policy_b], active, executor=executor, progress=progress, chunk_size=chunk)
             result = duplicate_match(deals=deals, seed=seed, plan=plan)
     if json_output:
         print_json(result.to_json())
@@ -304,10 +309,12 @@ def bench(
       smear-sim bench --search-hands 0 --rule round_points=true
     """
     from ..engine.bench import run_bench
+    from ..output.terminal import status_line
 
     active = rules_from(rules_file, rule)
-    figures = run_bench(hands=hands, deal_hands=4 * hands, repeats=repeats, rules=active, threads=threads,
-                        search_hands=search_hands)
+    with status_line(sys.stderr.isatty()) as stage:
+        figures = run_bench(hands=hands, deal_hands=4 * hands, repeats=repeats, rules=active, threads=threads,
+                            search_hands=search_hands, stage=stage)
     if json_output:
         print_json(figures)
     else:

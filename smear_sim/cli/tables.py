@@ -54,8 +54,10 @@ def bid_table_command(
     seed: Seed = 1,
     by: ByOpt = DEFAULT_BY,
     out: Annotated[Path | None, output_option("--out", metavar="PATH", help="Output path without suffix: writes "
-                                              ".csv, .md, .npz (raw counts) and .parquet (default results/bid_table; "
-                                              "with --by-position .csv, .md and .npz, default results/by_position).")]
+                                              ".csv, .md, .npz (raw counts) and .parquet (default bid_table in the "
+                                              "current folder; with --by-position .csv, .md and .npz, default "
+                                              "by_position). Never results/ unless you say so: that is the report's, "
+                                              "made by 'smear-sim report'.")]
     = None,
     min_count: MinCount = 200,
     policy: Annotated[str, typer.Option("--policy", help="Policy of all four seats.")] = "heuristic",
@@ -109,7 +111,7 @@ def bid_table_command(
         reject(ctx, ["by"], "with --by-position: its rows are hand strengths, not class features")
         from ..output.report import POSITION_TABLE_SUFFIXES as suffixes
 
-        out = out or Path("results/by_position")
+        out = out or Path("by_position")
         hands = hands if given(ctx, ["hands"]) else 2_000_000
     else:
         reject(ctx, ["score", "equity_hands"], "without --by-position: the bid table is in points")
@@ -117,7 +119,7 @@ def bid_table_command(
         from ..output.report import BID_TABLE_SUFFIXES as suffixes
 
         features = parse_features(by)
-        out = out or Path("results/bid_table")
+        out = out or Path("bid_table")
     at = (0, 0)
     if score is not None:
         from ..analysis.scores import check_scores, parse_score

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -18,16 +19,7 @@ from ..core.bidder import empty_model
 from ..core.players import FAST_POLICIES, policy_array
 from ..core.rules import Rules
 from .bidder_store import load_tables
-from .runner import (
-    DEFAULT_CHUNK,
-    across_threads,
-    available_threads,
-    check_count,
-    chunk_ranges,
-    kernels,
-    seed_value,
-    thread_count,
-)
+from .runner import Pace, available_threads, check_count, kernels, paced_calls, seed_value, thread_count
 
 __all__ = ["run_bench"]
 
@@ -38,10 +30,14 @@ MAX_SEARCH_HANDS = 100_000
 SEARCH_WARM_UP = 4  # hands: enough to compile (or load) the kernel
 
 
-def _median_rate(run, hands: int, repeats: int, warm_up: int = 1000) -> float:
+def _median_rate(run, hands: int, repeats: int, warm_up: int = 1000,
+                 say: Callable[[str], None] = lambda text: None) -> float:
+    """Hands a second, the median of ``repeats`` timed runs of ``hands``; ``say`` hears of each run."""
+    say("warming up")
     run(min(hands, warm_up))  # warm-up: compile or load from cache
     rates = []
-    for _ in range(repeats):
+    for i in range(repeats):
+        say(f"run {i + 1} of {repeats}")
         started = time.perf_counter()
         run(hands)
         rates.append(hands / (time.perf_counter() - started))
@@ -57,6 +53,7 @@ def run_bench(
     rules: Rules | None = None,
     threads: int | None = None,
     search_hands: int = 100,
+    stage: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """The bench figures of docs/formats.md, the same for every fast policy under ``rules`` (the equity bidder
     where its tables are at hand), complete games, and the search players: ``pimc:16`` and ``expert:16`` against
@@ -65,8 +62,12 @@ def run_bench(
 
     Games are played from 0-0 with the default policy, ``hands // 10`` of them per timed run (about as many
     hands as a run of hands). ``game_hand_ratio`` is games/s times the mean hands per game over full hands/s:
-    1 when a hand played inside a game costs what a lone hand does.
+    1 when a hand played inside a game costs what a lone hand does. ``stage`` hears what is measured next.
     """
+    stage = stage or (lambda text: None)
+
+    def saying(what: str) -> Callable[[str], None]:
+        return lambda text: stage(f"bench: {what}, {text}")
     check_count("hands", hands, minimum=1000)
     check_count("search_hands", search_hands, minimum=0, maximum=MAX_SEARCH_HANDS)
     drivers = kernels()
@@ -75,12 +76,12 @@ def run_bench(
     key = seed_value(seed)
     threads = thread_count(threads)
 
-    # Each timed run calls the kernel on chunks, as every command does, so that Ctrl-C and SIGTERM are
-    # handled between two chunks instead of after the whole run.
+    # Each timed run calls the kernel in pieces sized by time, as every command does (engine/runner.py), so that
+    # Ctrl-C and SIGTERM are handled within a second, not after the whole run. Each figure learns its own pace.
+    deal_pace = Pace()
+
     def deal(n: int) -> None:
-        for start, count in chunk_ranges(n, DEFAULT_CHUNK):
-            across_threads(lambda first, size: drivers.deal_only(key, first, size, 1, rules_array), start, count,
-                           threads)
+        paced_calls(lambda first, size: drivers.deal_only(key, first, size, 1, rules_array), 0, n, threads, deal_pace)
 
     none = empty_model()
     tables = load_tables(rules)  # the equity bidder is timed where its tables are at hand (shipped or cached)
@@ -92,20 +93,21 @@ def run_bench(
         codes = policy_array((policy, against or policy))
 
         seated = drivers.seated_arg(codes)
+        pace = Pace()
 
         def run(n: int) -> None:
-            for start, count in chunk_ranges(n, DEFAULT_CHUNK):
-                across_threads(lambda first, size: drivers.simulate_hands(key, first, size, 1, rules_array, codes,
-                                                                          model, seated),
-                               start, count, n_threads)
+            paced_calls(lambda first, size: drivers.simulate_hands(key, first, size, 1, rules_array, codes, model,
+                                                                   seated),
+                        0, n, n_threads, pace)
 
         return run
 
-    deal_rate = _median_rate(deal, deal_hands, repeats)
+    deal_rate = _median_rate(deal, deal_hands, repeats, say=saying("dealing only"))
     per_policy: dict[str, dict[str, float]] = {}
     for policy, model in models.items():
-        all_threads = _median_rate(full(policy, threads, model), hands, repeats)
-        single = _median_rate(full(policy, 1, model), max(hands // threads, 1000), repeats)
+        all_threads = _median_rate(full(policy, threads, model), hands, repeats, say=saying(f"full hands, {policy}"))
+        single = _median_rate(full(policy, 1, model), max(hands // threads, 1000), repeats,
+                              say=saying(f"full hands, {policy}, one thread"))
         per_policy[policy] = {
             "full_hand_per_s": round(all_threads),
             "full_hand_per_s_single": round(single),
@@ -116,11 +118,12 @@ def run_bench(
     heuristic = policy_array(("heuristic", "heuristic"))
     games = max(hands // 10, 100)
     seated = drivers.seated_arg(heuristic)
+    games_pace = Pace()
 
     def play_games(n: int) -> np.ndarray:
-        return sum(across_threads(lambda first, size: drivers.simulate_games(key, first, size, 1, rules_array, heuristic,
-                                                                             none, 0, 0, 3, seated).sum(axis=0),
-                                  0, n, threads))
+        return sum(paced_calls(lambda first, size: drivers.simulate_games(key, first, size, 1, rules_array, heuristic,
+                                                                          none, 0, 0, 3, seated).sum(axis=0),
+                               0, n, threads, games_pace))
 
     search: dict[str, float] = {}
     if search_hands:
@@ -129,10 +132,12 @@ def run_bench(
             if name == "expert" and tables is None:
                 continue  # it calls by the tables, and these rules have none at hand
             run = full(policy, threads, models["equity"] if name == "expert" else none, "heuristic")
-            search[f"{name}_hand_per_s"] = round(_median_rate(run, search_hands, repeats, warm_up=SEARCH_WARM_UP), 1)
+            search[f"{name}_hand_per_s"] = round(_median_rate(run, search_hands, repeats, warm_up=SEARCH_WARM_UP,
+                                                              say=saying(f"{policy} against heuristic")), 1)
+    stage("bench: complete games, warming up")
     counts = play_games(games)
     hands_per_game = counts[L.GAME_DEALS] / counts[L.GAMES]
-    game_rate = _median_rate(play_games, games, repeats)
+    game_rate = _median_rate(play_games, games, repeats, say=saying("complete games"))
     return {
         "threads": threads,
         "deal_only_per_s": round(deal_rate),

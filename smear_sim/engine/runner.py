@@ -8,11 +8,16 @@ return, reports progress and times the work. Every hand draws from its own rando
 size, the machine or the order in which chunks finish: that is what lets an executor run the chunks
 elsewhere, and a checkpoint carry them over to another run.
 
-The executor runs the chunks. :class:`LocalExecutor` calls the driver in this process, each chunk split over
-the machine's threads (:func:`across_threads`: the drivers release the GIL);
+The executor runs the chunks. :class:`LocalExecutor` calls the driver in this process, each chunk spread over
+the machine's threads in kernel calls sized by time (:func:`paced_calls`: the drivers release the GIL);
 :class:`smear_sim.engine.dask_executor.DaskExecutor` sends each chunk to a Dask cluster as a task. The chunk
 function :func:`run_chunk` is a plain module-level function of picklable arguments, so it runs the same
 anywhere.
+
+Signals: Python runs a signal's handler (Ctrl-C, SIGTERM) on the main thread only once the kernel call it is in
+returns, and a process exits only once its other threads' calls return. So no kernel call of this process lasts
+much longer than :data:`PIECE_SECONDS`: each is sized from the time the previous ones took (:class:`Pace`), from
+one hand up, whatever the player's speed, and a command stops within about a second of Ctrl-C or SIGTERM.
 """
 
 from __future__ import annotations
@@ -39,12 +44,15 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_CHUNK",
+    "HELPER_NAME",
     "MAX_SEED",
+    "PIECE_SECONDS",
     "THREADS_ELSEWHERE",
     "Executor",
     "Job",
     "LocalExecutor",
     "NoCacheWarning",
+    "Pace",
     "Progress",
     "RunResult",
     "across_threads",
@@ -55,8 +63,11 @@ __all__ = [
     "load_kernel",
     "merge_ranges",
     "missing_ranges",
+    "paced",
+    "paced_calls",
     "run",
     "run_chunk",
+    "run_paced",
     "seed_value",
     "thread_count",
 ]
@@ -177,6 +188,127 @@ def across_threads(call: Callable[[int, int], Any], start: int, count: int, thre
             future.cancel()
 
 
+PIECE_SECONDS = 0.25  # the time a kernel call is sized to take: what a signal may wait for (module docstring)
+PIECE_GROWTH = 16  # a call holds at most this many times the hands of the one its size was learnt from
+
+
+class Pace:
+    """How many hands (deals, games, worlds) one kernel call takes so that it lasts about :data:`PIECE_SECONDS`,
+    learnt from the calls so far: the first call plays one, and each call sizes the next from its own time.
+
+    A fast player's calls grow to whole chunks in a few steps; a search player's (tens of hands a second) stay a
+    fraction of a second long. The sizes never change a result: every hand draws from its own random stream.
+    """
+
+    def __init__(self) -> None:
+        self._size = 1
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    def learn(self, count: int, seconds: float) -> None:
+        """A call of ``count`` hands took ``seconds``: size the next ones to last about PIECE_SECONDS."""
+        if count < 1:
+            return
+        fitted = int(count * PIECE_SECONDS / seconds) if seconds > 0 else count * PIECE_GROWTH
+        self._size = max(1, min(fitted, count * PIECE_GROWTH))
+
+
+def paced(call: Callable[[int, int], Any], start: int, count: int, pace: Pace | None = None,
+          limit: int | None = None) -> Iterator[Any]:
+    """``call(first, n)`` on consecutive pieces of ``start .. start+count-1``, in order, on this thread, each
+    piece sized by ``pace`` (at most ``limit``); yields each result. For work whose results keep their order (the
+    traces)."""
+    pace = pace or Pace()
+    end = start + count
+    while start < end:
+        n = min(pace.size, end - start, limit or end - start)
+        began = time.perf_counter()
+        result = call(start, n)
+        pace.learn(n, time.perf_counter() - began)
+        yield result
+        start += n
+
+
+class _Cursor:
+    """The next hands of a range, handed out to whichever thread asks, until the range is done or closed."""
+
+    def __init__(self, start: int, count: int) -> None:
+        self._next, self._end = start, start + count
+        self._lock = threading.Lock()
+
+    def take(self, n: int) -> tuple[int, int] | None:
+        with self._lock:
+            n = min(n, self._end - self._next)
+            if n <= 0:
+                return None
+            piece = self._next, n
+            self._next += n
+            return piece
+
+    def close(self) -> None:
+        with self._lock:
+            self._next = self._end
+
+
+def paced_calls(call: Callable[[int, int], Any], start: int, count: int, threads: int,
+                pace: Pace | None = None) -> list[Any]:
+    """``call(first, n)`` over the whole of ``start .. start+count-1`` on ``threads`` threads at once, in pieces
+    sized by ``pace``; the results, in no particular order (sum them). Each thread takes the next piece as it
+    finishes one, so a slow hand holds up no other thread.
+
+    ``call`` runs a driver, which releases the GIL, so the threads run in parallel: this one and daemon threads. A
+    signal's handler runs here as this thread's call returns; its exception closes the range, so the other threads
+    stop after their current piece, and the process exits without waiting for it.
+    """
+    pace = pace or Pace()
+    if count <= 0:
+        return [call(start, 0)]
+    cursor = _Cursor(start, count)
+
+    def work() -> list[Any]:
+        done = []
+        while (piece := cursor.take(pace.size)) is not None:
+            began = time.perf_counter()
+            done.append(call(*piece))
+            pace.learn(piece[1], time.perf_counter() - began)
+        return done
+
+    others = [_Helper(work) for _ in range(min(threads, count) - 1)]
+    try:
+        mine = work()
+        return [*mine, *(result for helper in others for result in helper.result())]
+    finally:
+        cursor.close()
+
+
+class _Helper:
+    """``work()`` on a thread of its own, a daemon: a process ended by a signal does not wait for its piece."""
+
+    def __init__(self, work: Callable[[], list[Any]]) -> None:
+        self._work = work
+        self._done: list[Any] = []
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name=HELPER_NAME, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._done = self._work()
+        except BaseException as exc:  # handed to the thread that waits for it
+            self._error = exc
+
+    def result(self) -> list[Any]:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._done
+
+
+HELPER_NAME = "smear-sim-kernel"
+
+
 def chunk_ranges(total: int, chunk_size: int, first: int = 0) -> Iterator[tuple[int, int]]:
     """``(start, count)`` pieces covering ``first .. total-1``."""
     if chunk_size < 1:
@@ -222,14 +354,26 @@ def _seats_players(driver) -> bool:
     return "seated" in inspect.signature(driver.py_func).parameters
 
 
-def run_chunk(job: Job, start: int, count: int, threads: int) -> np.ndarray:
-    """The summed counts of hands ``start .. start+count-1`` of ``job``, on ``threads`` threads."""
+def _piece(job: Job) -> Callable[[int, int], np.ndarray]:
+    """``piece(first, n)``: the summed counts of ``job``'s hands ``first .. first+n-1``, one kernel call."""
 
     def piece(first: int, n: int) -> np.ndarray:
         driver, args = _call(job, first, n, 1)
         return driver(*args).sum(axis=0)
 
-    return sum(across_threads(piece, start, count, threads))
+    return piece
+
+
+def run_chunk(job: Job, start: int, count: int, threads: int) -> np.ndarray:
+    """The summed counts of hands ``start .. start+count-1`` of ``job``, on ``threads`` threads, one kernel call
+    each (the caller sizes the chunk: a worker of a cluster, the server's slices)."""
+    return sum(across_threads(_piece(job), start, count, threads))
+
+
+def run_paced(job: Job, start: int, count: int, threads: int, pace: Pace | None = None) -> np.ndarray:
+    """:func:`run_chunk`'s counts, in kernel calls sized by time (:func:`paced_calls`), so that a signal is
+    handled within about a second however slow the players."""
+    return sum(paced_calls(_piece(job), start, count, threads, pace))
 
 
 def load_kernel(job: Job) -> np.ndarray:
@@ -268,7 +412,8 @@ class Executor(Protocol):
 
 
 class LocalExecutor:
-    """Every chunk in this process, one after another, each on ``threads`` threads (None: all)."""
+    """Every chunk in this process, one after another, each on ``threads`` threads (None: all), in kernel calls
+    sized by time (:func:`run_paced`)."""
 
     def __init__(self, threads: int | None = None) -> None:
         self._threads = threads
@@ -285,8 +430,9 @@ class LocalExecutor:
 
     def map_chunks(self, job: Job, ranges: Sequence[tuple[int, int]]) -> Iterator[tuple[int, np.ndarray]]:
         threads = self.threads
+        pace = Pace()  # learnt over the whole run: one hand first, then calls of about PIECE_SECONDS
         for index, (start, count) in enumerate(ranges):
-            yield index, run_chunk(job, start, count, threads)
+            yield index, run_paced(job, start, count, threads, pace)
 
     def map_calls(self, call: Callable[[Any, int, Any], Any], items: Sequence[Any],
                   common: Any = None) -> Iterator[tuple[int, Any]]:

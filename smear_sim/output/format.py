@@ -47,6 +47,7 @@ __all__ = [
     "rules_change_points",
     "rules_label",
     "rules_name",
+    "score_text",
     "share_text",
     "suit_label",
     "tournament_cells",
@@ -57,6 +58,12 @@ PLAYERS_DOC = "docs/players.md"
 FORMATS_DOC = "docs/formats.md"
 # A review's marks as chess and GNU Backgammon annotate moves (the thresholds: smear_sim.analysis.review.MARKS).
 MARK_SYMBOLS = {"doubtful": "?!", "bad": "?", "very bad": "??"}
+
+
+def score_text(us: int, them: int) -> str:
+    """Two teams' scores as a person writes them: ``15–19``, or ``3 to -3`` where one is negative, since ``3–-3``
+    reads as a typo and ``-5–19`` as a range."""
+    return f"{us}–{them}" if us >= 0 and them >= 0 else f"{us} to {them}"
 
 
 def suit_label(suit: int | str) -> str:

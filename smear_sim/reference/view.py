@@ -16,6 +16,7 @@ point of the hand, which is how a review asks for a hint at every decision of a 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -148,6 +149,17 @@ class SeatView:
 # -- reading a view ------------------------------------------------------------------------------------
 
 
+def _given(obj: Mapping[str, Any], key: str) -> str:
+    """What the view gives for ``key``, as its JSON spells it: "but the view has none" where the key is missing,
+    "got null" (never Python's None) where it is null."""
+    if key not in obj:
+        return "but the view has none"
+    try:
+        return f"got {json.dumps(obj[key], ensure_ascii=False)}"
+    except (TypeError, ValueError):
+        return f"got {obj[key]!r}"
+
+
 def parse_view(obj: Any, settings: Mapping[str, Any] | None = None) -> SeatView:
     """Read and check a view's JSON object (module docstring); ``settings`` are rule options set outside it, as
     for :func:`smear_sim.reference.record.parse_record`. Raises :class:`RecordError` with one line."""
@@ -156,10 +168,10 @@ def parse_view(obj: Any, settings: Mapping[str, Any] | None = None) -> SeatView:
     rules = _record_rules(obj.get("rules"), settings or {})
     seat = obj.get("seat")
     if not _is_int(seat) or not 0 <= seat <= 3:
-        raise RecordError(f"seat must be the seat 0-3 whose decision is asked, got {seat!r}")
+        raise RecordError(f"seat must be the seat 0-3 whose decision is asked, {_given(obj, 'seat')}")
     dealer = obj.get("dealer")
     if not _is_int(dealer) or not 0 <= dealer <= 3:
-        raise RecordError(f"dealer must be a seat 0-3, got {dealer!r}")
+        raise RecordError(f"dealer must be a seat 0-3, {_given(obj, 'dealer')}")
     scores = obj.get("scores_before", [0, 0])
     if not (isinstance(scores, list) and len(scores) == 2 and all(_is_int(s) for s in scores)):
         raise RecordError(f"scores_before must be two whole numbers [team 0, team 1], got {scores!r}")

@@ -44,9 +44,13 @@ def test_legal_calls_follow_the_rules():
 
 @pytest.mark.parametrize("position, auction, rules, problem", [
     (3, "pass", Rules(), "needs the 2 call"),
-    (2, "pass", Rules(), "call 1 (pass) is not legal"),  # the opener must bid
-    (3, "3,2", Rules(), "call 2 (2) is not legal"),
-    (4, "moon,3,pass", Rules(), "call 2 (3) is not legal"),
+    # the opener must bid; regression: "call 2 (2) is not legal there" read the call's place and value alike
+    (2, "pass", Rules(), "the first call, a pass, is not legal at the start of the auction under these rules; the "
+                         "legal calls there are 2, 3, 4, moon"),
+    (3, "3,2", Rules(), "the second call, a bid of 2, is not legal after a bid of 3 under these rules; the legal "
+                        "calls there are pass, 4, moon"),
+    (4, "moon,3,pass", Rules(), "the second call, a bid of 3, is not legal after moon under these rules"),
+    (4, "2,pass,2", Rules(), "the third call, a bid of 2, is not legal after a bid of 2, a pass under these rules"),
     (2, "five", Rules(), "'five' is not a call"),
     (5, "", Rules(), "--position must be 1"),
 ])

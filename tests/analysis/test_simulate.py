@@ -194,7 +194,7 @@ def test_trace_records_start_gives_the_matching_slice():
 
 
 def test_trace_records_stream_chunk_by_chunk(monkeypatch):
-    # A trace of a million hands held about 6 GB; records now come one kernel chunk at a time, so the
+    # A trace of a million hands held about 6 GB; records now come one kernel call at a time, so the
     # kernel is asked for at most chunk_size hands and nothing is traced before it is needed.
     whole = trace_records(25, seed=3, start=7)
     asked = []
@@ -208,9 +208,10 @@ def test_trace_records_stream_chunk_by_chunk(monkeypatch):
     stream = iter_trace_records(25, seed=3, start=7, chunk_size=10)
     assert asked == []
     first = next(stream)
-    assert asked == [(7, 10)]
+    assert asked == [(7, 1)]  # the calls are sized by time from one hand up (engine.runner.paced), at most 10
     assert dumps([first, *stream]) == dumps(whole)
-    assert asked == [(7, 10), (17, 10), (27, 5)]
+    assert [s for s, _ in asked] == [7 + sum(n for _, n in asked[:i]) for i in range(len(asked))]
+    assert sum(n for _, n in asked) == 25 and max(n for _, n in asked) <= 10
     with pytest.raises(SmearError, match="^trace_hands must be"):
         iter_trace_records(-1)  # checked when called, not when first read
 

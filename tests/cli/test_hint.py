@@ -51,3 +51,16 @@ def test_bad_input_is_refused_before_work(tmp_path):
 def test_help_has_examples():
     out = ok("hint", "--help").stdout
     assert "smear-sim hint view.json" in out and "--inference" in out
+
+
+def test_a_view_without_a_seat_says_so_in_its_own_words(tmp_path):
+    """Regression: a view with no seat was refused with "got None", Python's word, not the view's."""
+    view = json.loads(Path(write_view(tmp_path, 1, 8)).read_text())
+    for change, words in [({}, "but the view has none"), ({"seat": None}, "got null"), ({"seat": "north"},
+                                                                                         'got "north"')]:
+        obj = {k: v for k, v in view.items() if k != "seat"} | change
+        path = tmp_path / "seatless.json"
+        path.write_text(json.dumps(obj))
+        line = assert_clean_failure(invoke("hint", str(path)))
+        assert line == f"error: seat must be the seat 0-3 whose decision is asked, {words}"
+        assert "None" not in line

@@ -44,3 +44,14 @@ def test_plot_rejects_unknown_value_and_non_hand_json(counts_file, tmp_path):
     line = assert_clean_failure(invoke("plot", "make", str(counts_file), "--out", str(tmp_path / "c.pdf")))
     assert "png or svg" in line
     assert sorted(p.name for p in tmp_path.iterdir()) == ["junk.json"]
+
+
+def test_a_chart_without_out_is_saved_here_never_into_the_reports_results(counts_file, tmp_path, monkeypatch):
+    """Regression: the README's ``smear-sim plot heatmap results/bid_table.npz`` added results/charts/heatmap.png to
+    the committed report."""
+    (tmp_path / "results").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert ok("plot", "heatmap", str(counts_file), "--value", "bid_up_to").stdout == "Chart: heatmap.png\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["heatmap.png", "results"]
+    assert list((tmp_path / "results").iterdir()) == []
+    assert "KIND.png in the current folder" in " ".join(ok("plot", "--help").stdout.replace("│", " ").split())

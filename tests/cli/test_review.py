@@ -4,6 +4,7 @@ one line with exit status 2 before any work."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from cli_helpers import assert_clean_failure, invoke, ok
@@ -71,3 +72,28 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, records, args, message):
 def test_help_has_examples():
     out = ok("review", "--help").stdout
     assert "Examples" in out and "smear-sim review" in out and "--samples" in out
+
+
+def test_scores_and_marks_read_as_words(tmp_path, records):
+    """Regression: the review printed "Score after: 3–-3." and "Seat 1 bid 3 and named diamonds ♦?."."""
+    record = records[0] | {"scores_before": [-10, -10]}  # a hand scores at most 4 (5 for a moon): still negative
+    path = tmp_path / "negative.json"
+    path.write_text(json.dumps(record))
+    out = ok("review", str(path), "--samples", "8", "--kinds", "card,trump", "--no-luck").stdout
+    assert "deals at -10 to -10 (team 0, team 1)." in out
+    assert re.search(r"^Score after: -\d+ to -\d+[.;]", out, flags=re.MULTILINE), out
+    assert re.search(r"^Trump \w+ \S+ named by seat \d, who bid \w+\.$", out, flags=re.MULTILINE), out
+    assert "–-" not in out and "?." not in out
+
+
+def test_a_list_ending_with_a_mark_takes_no_full_stop():
+    from smear_sim.output.terminal.review import _listed
+
+    assert _listed("Calls: seat 1 2, seat 2 pass") == "Calls: seat 1 2, seat 2 pass."
+    assert _listed("Calls: seat 1 2, seat 2 [red]3?[/]") == "Calls: seat 1 2, seat 2 [red]3?[/]"
+
+
+def test_a_score_with_a_negative_side_reads_as_words():
+    from smear_sim.output.format import score_text
+
+    assert [score_text(15, 19), score_text(3, -3), score_text(-5, 19)] == ["15–19", "3 to -3", "-5 to 19"]

@@ -25,6 +25,28 @@ def small_strength_buckets(monkeypatch):
     monkeypatch.setattr(analysis_report, "POSITION_CLASS_HANDS", 100_000)
 
 
+@pytest.mark.parametrize(("args", "name", "suffixes"), [
+    (["bid-table", "--hands", "2000", "--show", "0"], "bid_table", (".csv", ".md", ".npz", ".parquet")),
+    (["bid-table", "--by-position", "--hands", "300", "--equity-hands", "20000", "--show", "0"], "by_position",
+     (".csv", ".md", ".npz")),
+], ids=["bid-table", "by-position"])
+def test_a_table_without_out_is_written_here_never_into_the_reports_results(tmp_path, monkeypatch, args, name,
+                                                                             suffixes, small_strength_buckets):
+    """Regression: the README's ``smear-sim bid-table --by-position``, run in a checkout, replaced the committed
+    results/by_position.* with a table made differently. The report's files are written by ``report`` only."""
+    (tmp_path / "results").mkdir()
+    monkeypatch.chdir(tmp_path)
+    ok(*args)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["results", *(name + s for s in suffixes)])
+    assert list((tmp_path / "results").iterdir()) == []
+
+
+def test_the_tables_help_says_where_they_go_by_default():
+    text = " ".join(ok("bid-table", "--help").stdout.replace("│", " ").split())
+    assert "default bid_table in the current folder" in text and "default by_position" in text
+    assert "Never results/ unless you say so" in text
+
+
 def test_bid_table_by_position_writes_its_files(tmp_path, small_strength_buckets):
     out = tmp_path / "calls"
     data = json.loads(ok("bid-table", "--by-position", "--hands", "3000", "--out", str(out), "--equity-hands",
@@ -140,7 +162,7 @@ BAD = {
     "bid_table_out_is_a_folder": (["bid-table", "--hands", "100", "--out", "."], "give a path without suffix in it"),
     "position_without_its_auction": (["hand", HAND, "--position", "3"], "needs the 2 call(s) made before it"),
     "auction_without_position": (["hand", HAND, "--auction", "pass"], "--auction cannot apply without --position"),
-    "illegal_auction": (["hand", HAND, "--position", "3", "--auction", "3,2"], "call 2 (2) is not legal"),
+    "illegal_auction": (["hand", HAND, "--position", "3", "--auction", "3,2"], "the second call, a bid of 2, is not legal after a bid of 3"),
     "trump_with_position": (["hand", HAND, "--position", "1", "--trump", "H"], "--trump cannot apply with"),
     "auction_too_rare": (["hand", HAND, "--position", "4", "--auction", "moon,pass,pass", "--max-deals", "200000",
                           "--samples", "50000", "--equity-hands", "20000"], "fit only"),

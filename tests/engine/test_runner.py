@@ -211,3 +211,85 @@ def test_a_chunk_on_more_threads_gives_the_same_counts():
     job = _job(3_000)
     assert np.array_equal(run_chunk(job, 100, 2_000, 1), run_chunk(job, 100, 2_000, 2))
     assert np.array_equal(run_chunk(job, 100, 2_000, 1), run_chunk(job, 100, 1_000, 1) + run_chunk(job, 1_100, 1_000, 1))
+
+
+# -- kernel calls sized by time, so that a signal is handled within a second -----------------------------------
+
+
+def test_pace_starts_at_one_hand_and_sizes_the_next_calls_to_about_a_quarter_second():
+    from smear_sim.engine.runner import PIECE_GROWTH, PIECE_SECONDS, Pace
+
+    pace = Pace()
+    assert pace.size == 1
+    pace.learn(1, 0.0)  # too quick to time: grow, but by a bounded factor
+    assert pace.size == PIECE_GROWTH
+    pace.learn(16, PIECE_SECONDS / 1000)  # a fast player: grow, still bounded
+    assert pace.size == 16 * PIECE_GROWTH
+    pace.learn(100, 1.0)  # a search player at 100 hands a second: a quarter of a second's worth
+    assert pace.size == int(100 * PIECE_SECONDS)
+    pace.learn(1, 30.0)  # one very slow hand: never below one
+    assert pace.size == 1
+    pace.learn(0, 0.0)  # nothing played: nothing learnt
+    assert pace.size == 1
+
+
+def test_paced_covers_the_range_in_order_within_the_limit():
+    from smear_sim.engine.runner import Pace, paced
+
+    pieces = list(paced(lambda first, n: (first, n), 7, 5_000, Pace(), limit=300))
+    assert [s for s, _ in pieces] == [7 + sum(n for _, n in pieces[:i]) for i in range(len(pieces))]
+    assert sum(n for _, n in pieces) == 5_000 and max(n for _, n in pieces) <= 300
+    assert pieces[0] == (7, 1)
+    assert list(paced(lambda first, n: n, 3, 0)) == []
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_paced_calls_cover_the_range_once_over_the_threads(threads):
+    from smear_sim.engine.runner import paced_calls
+
+    pieces = paced_calls(lambda first, n: (first, n), 100, 20_000, threads)
+    assert sorted(i for s, n in pieces for i in range(s, s + n)) == list(range(100, 20_100))
+    assert paced_calls(lambda first, n: (first, n), 5, 0, threads) == [(5, 0)]  # the counts' shape
+
+
+def test_an_exception_on_this_thread_closes_the_range_for_the_others():
+    """A signal's exception comes out of this thread's call: the other threads end with their current piece (and
+    are daemons, so a process exiting does not wait for it), not at the end of the chunk."""
+    import threading
+
+    from smear_sim.engine.runner import HELPER_NAME, paced_calls
+
+    main = threading.get_ident()
+    helping, raised = threading.Event(), threading.Event()
+    taken = []
+
+    def call(first: int, n: int):
+        taken.append(n)
+        if threading.get_ident() == main:
+            assert helping.wait(60)
+            raise KeyboardInterrupt
+        helping.set()
+        assert raised.wait(60)  # the helper's piece runs on until this thread has raised
+        return n
+
+    with pytest.raises(KeyboardInterrupt):
+        try:
+            paced_calls(call, 0, 1_000_000, 2)
+        finally:
+            raised.set()
+    helpers = [t for t in threading.enumerate() if t.name == HELPER_NAME]
+    assert all(t.daemon for t in helpers)
+    for t in helpers:
+        t.join()
+    assert taken == [1, 1]
+
+
+def test_a_run_in_calls_sized_by_time_gives_the_chunks_counts():
+    """The local executor's calls are sized by time, so they differ from run to run; the counts never do."""
+    from smear_sim.engine.runner import Pace, run_paced
+
+    job = _job(3_000)
+    assert np.array_equal(run_paced(job, 100, 2_000, 2, Pace()), run_chunk(job, 100, 2_000, 1))
+    games = Job("simulate_games", 5, 40, (Rules().to_array(), policy_array(("heuristic", "random")), empty_model(),
+                                          0, 0, 3), label="games")
+    assert np.array_equal(run_paced(games, 0, 40, 2), run_chunk(games, 0, 40, 1))

@@ -98,7 +98,7 @@ def test_stream_with_a_seat_reports_the_hand_then_the_deals_tried_for_the_calls(
     ({"cards": EXAMPLE, "position": 5}, "--position must be 1 (the opener, left of the dealer) to 4 (the dealer)"),
     ({"cards": EXAMPLE, "position": "2"}, 'position must be 1 (the opener, left of the dealer) to 4 (the dealer), got "2"'),
     ({"cards": EXAMPLE, "position": 3, "auction": "2"}, "--position 3 needs the 2 call(s) made before it"),
-    ({"cards": EXAMPLE, "position": 2, "auction": "pass"}, "call 1 (pass) is not legal there"),
+    ({"cards": EXAMPLE, "position": 2, "auction": "pass"}, "the first call, a pass, is not legal at the start of the auction"),
     ({"cards": EXAMPLE, "position": 2, "auction": "two"}, "'two' is not a call"),
     ({"cards": EXAMPLE, "position": 2, "auction": [None]}, "auction must list calls"),
     ({"cards": EXAMPLE, "auction": "2"}, "--auction cannot apply without --position"),

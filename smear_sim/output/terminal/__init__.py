@@ -5,7 +5,7 @@
 ``smear_sim.output.terminal`` reads as one module.
 """
 
-from .console import console, progress_bar
+from .console import console, progress_bar, status_line
 from .decisions import print_hint
 from .hands import PLACE_WORDS, call_word, print_auction, print_count, print_hand, print_hand_moon
 from .records import print_game_score, print_rules, print_score, print_solve
@@ -38,4 +38,5 @@ __all__ = [
     "print_solve",
     "print_tournament",
     "progress_bar",
+    "status_line",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from rich import box
 from rich.console import Console
@@ -81,3 +81,14 @@ def progress_bar(total: int, description: str, enabled: bool = True) -> Iterator
     with Bar(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(description, total=total)
         yield lambda done: bar.advance(task, done)
+
+
+@contextlib.contextmanager
+def status_line(enabled: bool = True) -> Iterator[Callable[[str], None] | None]:
+    """A line on standard error saying which step of the work runs now, cleared at the end: ``say(text)`` changes
+    it; None when disabled."""
+    if not enabled:
+        yield None
+        return
+    with Console(stderr=True).status("") as status:
+        yield lambda text: status.update(text)

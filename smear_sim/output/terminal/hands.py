@@ -9,6 +9,7 @@ from ...core import layout as L
 from ...core.cards import card_name
 from ..format import (
     estimate_text,
+    score_text,
     suit_label,
 )
 from .console import console, estimate_pair
@@ -74,7 +75,7 @@ def print_hand(analysis) -> None:
     if game is not None:
         summary = data["game"]
         us, them = analysis.score
-        out.print(f"At {us}–{them} (they deal this hand): P(win the game) is highest bidding "
+        out.print(f"At {score_text(us, them)} (they deal this hand): P(win the game) is highest bidding "
                   f"[bold]{summary['best_bid']}[/]." + (
                       f" The moon would need to succeed {estimate_text(summary['moon_break_even'], summary['moon_break_even_se'], True)}"
                       f" of the time to do as well, so it {'pays' if summary['moon_pays'] else 'does not pay'} here."
@@ -97,7 +98,7 @@ def print_auction(analysis, declarer=None) -> None:
     us, them = analysis.score
     acceptance = analysis.acceptance
     out.print(f"[bold]{' '.join(card_name(c) for c in analysis.hand)}[/], {PLACE_WORDS[analysis.position - 1]} "
-              f"(place {analysis.position} of 4) at {us}–{them}; calls before you: {before}.")
+              f"(place {analysis.position} of 4) at {score_text(us, them)}; calls before you: {before}.")
     out.print(f"{analysis.samples:,} deals of the other cards fit those calls under {analysis.policy} bidding, of "
               f"{analysis.deals:,} tried ({estimate_text(acceptance.value, acceptance.se, True)}); seed "
               f"{analysis.seed}" + (", stopped at the requested precision" if analysis.stopped_by == "precision"
@@ -155,7 +156,7 @@ def print_hand_moon(analysis) -> None:
         after = game.moon_success_win
         success = "wins the game" if after.value == 1 else f"resets you to 0 (then P(win) {estimate_text(*estimate_pair(after), True)})"
         verdict = "pays" if game.win[0, -1] > best[0] else "does not pay"
-        out.print(f"In games at {us}–{them} (they deal): a success {success}, a failure loses. Shooting wins "
+        out.print(f"In games at {score_text(us, them)} (they deal): a success {success}, a failure loses. Shooting wins "
                   f"{estimate_text(game.win[0, -1], game.win_se[0, -1], True)} of games, the best numeric bid "
                   f"{estimate_text(best[0], best_se[0], True)}: the moon breaks even at a success rate of "
                   f"{estimate_text(break_even[0], break_even_se[0], True)}, so it {verdict} here.")

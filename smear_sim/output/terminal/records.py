@@ -11,6 +11,7 @@ from ...reference.hand import HandResult, team_of
 from ...reference.record import HandRecord
 from ..format import (
     RULES_DOC,
+    score_text,
     suit_label,
 )
 from .console import console, team_name
@@ -41,7 +42,7 @@ def print_score(record: HandRecord, result: HandResult) -> None:
     out.print(f"Dealer: seat {record.dealer}.  Auction: " + ", ".join(str(b) for b in record.bids))
     if result.bidder is None:
         out.print("All four passed: the hand is thrown in. Scores stay "
-                  f"{result.scores_after[0]}–{result.scores_after[1]}.")
+                  f"{score_text(*result.scores_after)}.")
         return
     out.print(
         f"Bidder: seat {result.bidder} (team {result.bidding_team}) bid {result.bid}; "
@@ -79,7 +80,7 @@ def print_score(record: HandRecord, result: HandResult) -> None:
     before, after = result.scores_before, result.scores_after
     out.print(
         f"Points won: team 0 {result.points[0]}, team 1 {result.points[1]}.  "
-        f"Score: {before[0]}–{before[1]} → {after[0]}–{after[1]} "
+        f"Score: {score_text(*before)} → {score_text(*after)} "
         f"(change {result.score_delta[0]:+d}, {result.score_delta[1]:+d})."
     )
     if result.winner is not None:
@@ -92,7 +93,7 @@ def print_game_score(record, result) -> None:
     if record.rules.changed():
         out.print(f"Rules: {record.rules.summary()}")
     start = result.start
-    out.print(f"Game from {start.scores[0]}–{start.scores[1]}, seat {start.dealer} dealing first; target "
+    out.print(f"Game from {score_text(*start.scores)}, seat {start.dealer} dealing first; target "
               f"{record.rules.target}.")
     table = Table(title="Deals", box=box.SIMPLE, padding=(0, 1, 0, 0), caption="auction: the calls from the "
                   "opener on (p = pass); bidder: seat (bid); points, change and score: team 0–team 1")
@@ -100,7 +101,7 @@ def print_game_score(record, result) -> None:
         table.add_column(name, justify="left" if name in ("auction", "result") else "right", no_wrap=True)
     for number, (deal, hand) in enumerate(zip(record.deals, result.deals, strict=True), 1):
         calls = " ".join("p" if b == "pass" else str(b) for b in deal.bids)
-        score = f"{hand.scores_after[0]}–{hand.scores_after[1]}"
+        score = f"{score_text(*hand.scores_after)}"
         if hand.bidder is None:
             table.add_row(str(number), str(deal.dealer), calls, "", "", "", "thrown in", "+0 +0", score)
             continue
@@ -114,10 +115,10 @@ def print_game_score(record, result) -> None:
     out.print(table)
     after = result.scores_after
     if result.winner is None:
-        out.print(f"Game in progress after {result.hands_played} hands: {after[0]}–{after[1]}.")
+        out.print(f"Game in progress after {result.hands_played} hands: {score_text(*after)}.")
     else:
         out.print(f"[bold]Team {result.winner} wins the game[/] after {result.hands_played} hands, "
-                  f"{after[0]}–{after[1]}.")
+                  f"{score_text(*after)}.")
 
 
 def print_solve(result) -> None:

@@ -11,7 +11,7 @@ from rich.table import Table
 from ...core.cards import card_name
 from ...core.stats import Estimate
 from ...reference.hand import team_of
-from ..format import MARK_SYMBOLS, estimate_cell, estimate_text, suit_label
+from ..format import MARK_SYMBOLS, estimate_cell, estimate_text, score_text, suit_label
 from .console import console
 
 __all__ = ["print_review"]
@@ -39,6 +39,12 @@ def _cell(estimate: Estimate, percent: bool = False) -> str:
     return estimate_cell(estimate.value, estimate.se, percent)
 
 
+def _listed(line: str) -> str:
+    """A line listing actions, ended with a full stop unless its last action ends with a mark: "seat 3 3?" and
+    not "seat 3 3?." (a mark is the action's annotation, as in chess)."""
+    return line if line.endswith("[/]") else line + "."
+
+
 def _taken_and_best(g) -> tuple[str, str]:
     """The action taken and the best; for a keep only the cards they differ by."""
     taken, best = g.decision.taken, g.best
@@ -62,25 +68,25 @@ def print_review(review) -> None:
         graded = by_hand[h.record, h.deal]
         record, result = h.hand, h.result
         title = f"Record {h.record + 1}, deal {h.deal + 1}" if several else "The hand"
-        out.print(f"[bold]{title}[/]: seat {record.dealer} deals at {record.scores_before[0]}–"
-                  f"{record.scores_before[1]} (team 0–team 1).")
+        out.print(f"[bold]{title}[/]: seat {record.dealer} deals at {score_text(*record.scores_before)} (team 0, "
+                  "team 1).")
         calls = []
         for position, call in enumerate(record.bids):
             seat = (record.dealer + 1 + position) % 4
             calls.append(f"seat {seat} {_marked(str(call), graded.get(('call', position)))}")
-        out.print("Calls: " + ", ".join(calls) + ".")
+        out.print(_listed("Calls: " + ", ".join(calls)))
         if result.bidder is None:
             out.print("All four passed: the hand is thrown in.")
         else:
             trump = _marked(suit_label(result.trump), graded.get(("trump", result.bidder)))
-            out.print(f"Seat {result.bidder} bid {result.bid} and named {trump}.")
+            out.print(f"Trump {trump} named by seat {result.bidder}, who bid {result.bid}.")
             keeps = []
             for seat in range(4):
                 g = graded.get(("keep", seat))
                 if g is not None:
                     keeps.append(f"seat {seat} {_marked(_action(g.decision.taken), g)}")
             if keeps:
-                out.print("Kept: " + "; ".join(keeps) + ".")
+                out.print(_listed("Kept: " + "; ".join(keeps)))
             tricks = Table(box=box.SIMPLE, padding=(0, 1, 0, 0))
             for name in ("#", "leader", "cards (in play order)", "won by"):
                 tricks.add_column(name, justify="right" if name == "#" else "left")
@@ -93,7 +99,7 @@ def print_review(review) -> None:
                 tricks.add_row(str(number + 1), f"seat {trick.leader}", "  ".join(cards), f"seat {trick.winner}")
             out.print(tricks)
         after = result.scores_after
-        out.print(f"Score after: {after[0]}–{after[1]}" + (f"; team {result.winner} wins the game." if
+        out.print(f"Score after: {score_text(*after)}" + (f"; team {result.winner} wins the game." if
                                                               result.winner is not None else "."))
         costly = [g for g in graded.values() if g.mark is not None]
         costly.sort(key=lambda g: (g.decision.calls, g.decision.kind != "call", g.decision.plays))

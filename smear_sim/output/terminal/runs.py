@@ -8,6 +8,7 @@ from rich.table import Table
 from ...core import layout as L
 from ..format import (
     estimate_text,
+    score_text,
     tournament_cells,
 )
 from .console import console
@@ -70,7 +71,7 @@ def print_game_simulation(result) -> None:
     out = console()
     data = result.to_json()
     a, b = result.start_scores
-    out.print(f"[bold]{result.games:,} games[/] from {a}–{b}, seat {result.dealer} dealing first, seed {result.seed}, "
+    out.print(f"[bold]{result.games:,} games[/] from {score_text(a, b)}, seat {result.dealer} dealing first, seed {result.seed}, "
               f"team 0 {result.policies[0]} vs team 1 {result.policies[1]}; {data['timing']['threads']} threads, "
               f"{data['timing']['games_per_s']:,} games/s")
     table = Table(title="Games", box=box.SIMPLE)

@@ -16,6 +16,7 @@ from ..format import (
     moon_game_columns,
     moon_table_columns,
     rules_label,
+    score_text,
 )
 from .console import console, estimate_pair, fitted_table
 
@@ -57,7 +58,7 @@ def print_position_table(frame) -> None:
     us, them = meta["score"]
     out.print(f"[bold]What to call[/], by place in the auction: {meta['deals']:,} deals, seed {meta['seed']}, "
               f"{meta['policy']} at all four seats, {rules_label(meta['rules'])}; the call most likely to win the game "
-              f"at {us}–{them}.")
+              f"at {score_text(us, them)}.")
     for chart in call_charts(frame.to_dict("records")):
         table = Table(title=f"The {chart.place}", box=box.SIMPLE, padding=(0, 1))
         table.add_column("strength", justify="right")
@@ -100,7 +101,7 @@ def print_moon_table(frame, table, show: int) -> None:
     reliable = frame[frame["reliable"]]
     pays = reliable[reliable["moon_pays_game" if score else "moon_pays"]]
     share = pays["hands"].sum() / table.hands
-    how = (f"P(win the game) at {score[0]}–{score[1]}, they deal" if score else
+    how = (f"P(win the game) at {score_text(*score)}, they deal" if score else
            f"A won game counts +{table.rules.target} points, a lost one -{table.rules.target}")
     out.print(f"[bold]Shooting the moon[/]: {table.hands:,} hands, seed {table.seed}, policy {table.policy}. {how}.")
     out.print(f"The moon pays for {len(pays)} of {len(reliable)} hand classes with at least "
