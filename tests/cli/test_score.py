@@ -47,7 +47,7 @@ def test_score_readable_summary_mentions_tricks_points_and_scores():
         assert any(row.split() == [line, *winner.split()] for row in out.splitlines()), line
     assert "team 0 18 – team 1 25" in out
     assert "set on its bid of 3" in out
-    assert "Score: 0–0 → -3–2" in out
+    assert "Score: 0–0 → -3 to 2" in out
 
 
 def test_score_readable_summary_of_moon_and_game_end():
@@ -63,7 +63,7 @@ def test_score_readable_summary_of_a_thrown_in_hand():
     result = invoke("score", str(GOLDEN_DIR / "forced_bid_none_thrown_in.json"))
     assert result.exit_code == 0
     assert "thrown in" in result.stdout
-    assert "5–-3" in result.stdout
+    assert "5 to -3" in result.stdout
 
 
 def test_score_applies_command_line_rules_to_a_record_without_rules(tmp_path):

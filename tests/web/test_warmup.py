@@ -7,8 +7,8 @@ from __future__ import annotations
 import threading
 
 from fastapi.testclient import TestClient
-from smear_sim.web.scheduler import Simulator
 
+from smear_sim.engine.turns import Simulator
 from smear_sim.reference.record import replay_position
 from smear_sim.reference.view import decision_of, view_of
 from smear_sim.web import warmup
