@@ -38,6 +38,7 @@ from ...core.layout import (
     REC_SIZE,
 )
 from ..bits import ZERO
+from ..borrow import borrowed, keep_alive
 from ..game import play_game
 from ..hand import AUCTION, LOVE, NO_TRACE, POLICY_TRUMP, SEAT_3, card_pool, deal_playable, play_hand, scratch
 from ..players import check_seated, player_set, policy_tables
@@ -65,14 +66,17 @@ def duplicate_hands(seed, start, count, n_blocks, rules, policies, model, seated
     won and lost on each (a deal is won when that total is positive).
     """
     acc = np.zeros((n_blocks, DH_SIZE), dtype=np.int64)
-    pool, _ = card_pool(ZERO)
+    pool_owner, _ = card_pool(ZERO)
     misdeal_rule = rules[R_MISDEAL] == 1
     check_seated(policies, seated)
-    give, keep = policy_tables(rules)
-    swapped = _swapped(policies)
+    tables = policy_tables(rules)
+    swapped_owner = _swapped(policies)
+    pool, rules, policies, swapped, model, (give, keep) = borrowed((pool_owner, rules, policies, swapped_owner, model,
+                                                                    tables))
     for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
-        state, deck, hands, known, rec, hs = scratch()
+        owner = scratch()
+        state, deck, hands, known, rec, hs = borrowed(owner)
         row = acc[b]
         for i in range(lo, hi):
             index = start + i
@@ -94,6 +98,8 @@ def duplicate_hands(seed, start, count, n_blocks, rules, policies, model, seated
             row[DH_SCORE_LOST] += score < 0
             row[DH_POINTS_WON] += points > 0
             row[DH_POINTS_LOST] += points < 0
+        keep_alive(owner)
+    keep_alive((pool_owner, swapped_owner, tables))
     return acc
 
 
@@ -103,15 +109,17 @@ def duplicate_games(seed, start, count, n_blocks, rules, policies, model, seated
     policy as team 0, then again on the same deals (:func:`smear_sim.kernels.game.play_game`) with the teams
     swapped. Sums ``[n_blocks, DUP_SIZE]`` over the pairs (layout ``DUP_*``), from the first policy's side."""
     acc = np.zeros((n_blocks, DUP_SIZE), dtype=np.int64)
-    pool, _ = card_pool(ZERO)
+    pool_owner, _ = card_pool(ZERO)
     tables = policy_tables(rules)
     swapped_codes = _swapped(policies)
     no_trace = np.zeros((0, REC_SIZE), dtype=np.int64)
+    pool = borrowed(pool_owner)
     for b in range(n_blocks):
-        players = player_set(rules, policies, model, tables, seated)
-        swapped = player_set(rules, swapped_codes, model, tables, seated)
+        players = borrowed(player_set(rules, policies, model, tables, seated))
+        swapped = borrowed(player_set(rules, swapped_codes, model, tables, seated))
         lo, hi = block_bounds(count, n_blocks, b)
-        work = scratch()
+        owner = scratch()
+        work = borrowed(owner)
         agg = np.zeros(AGG_SIZE, dtype=np.int64)
         row = acc[b]
         for i in range(lo, hi):
@@ -146,4 +154,6 @@ def duplicate_games(seed, start, count, n_blocks, rules, policies, model, seated
             row[DUP_SCORE] += score
             row[DUP_SCORE_SQ] += score * score
             row[DUP_SCORE_HANDS] += score * played
+        keep_alive(owner)
+    keep_alive((pool_owner, tables, swapped_codes))
     return acc

@@ -7,6 +7,7 @@ from numba import njit
 
 from ...core.layout import AGG_SIZE, GAME_DEALS, GAME_DEALS_SQ, GAME_SIZE, GAME_UNFINISHED, GAME_WINS, GAMES, REC_SIZE
 from ..bits import ZERO
+from ..borrow import borrowed, keep_alive
 from ..game import play_game
 from ..hand import NO_TRACE, TRACE, card_pool, scratch
 from ..players import player_set, policy_tables
@@ -22,13 +23,15 @@ def simulate_games(seed, start, count, n_blocks, rules, policies, model, score0,
     ``(score0, score1)`` with seat ``dealer`` dealing first: every hand's ``AGG_*`` counts, then per game the
     wins, unfinished games and deals (``GAME_*``)."""
     acc = np.zeros((n_blocks, GAME_SIZE), dtype=np.int64)
-    pool, _ = card_pool(ZERO)
+    pool_owner, _ = card_pool(ZERO)
     tables = policy_tables(rules)
     no_trace = np.zeros((0, REC_SIZE), dtype=np.int64)
+    pool = borrowed(pool_owner)
     for b in range(n_blocks):
-        players = player_set(rules, policies, model, tables, seated)
+        players = borrowed(player_set(rules, policies, model, tables, seated))
         lo, hi = block_bounds(count, n_blocks, b)
-        work = scratch()
+        owner = scratch()
+        work = borrowed(owner)
         row = acc[b]
         for i in range(lo, hi):
             winner, deals, _, _ = play_game(stream_key(seed, start + i), score0, score1, dealer, players, pool, work,
@@ -40,6 +43,8 @@ def simulate_games(seed, start, count, n_blocks, rules, policies, model, score0,
                 row[GAME_UNFINISHED] += 1
             row[GAME_DEALS] += deals
             row[GAME_DEALS_SQ] += deals * deals
+        keep_alive(owner)
+    keep_alive((pool_owner, tables))
     return acc
 
 

@@ -7,6 +7,7 @@ from numba import njit
 
 from ...core.layout import AGG_SIZE, R_MISDEAL, REC_MISDEALS, REC_SIZE, ST_FALLBACKS, ST_WORLDS
 from ..bits import ZERO
+from ..borrow import borrowed, keep_alive
 from ..hand import (
     AUCTION,
     LOVE,
@@ -37,20 +38,24 @@ def simulate_hands(seed, start, count, n_blocks, rules, policies, model, seated)
     ``seated`` says which players are compiled in, as in every driver that plays
     (:func:`smear_sim.kernels.players.seated_arg`)."""
     agg = np.zeros((n_blocks, AGG_SIZE), dtype=np.int64)
-    pool, _ = card_pool(ZERO)
+    pool_owner, _ = card_pool(ZERO)
     misdeal_rule = rules[R_MISDEAL] == 1
     check_seated(policies, seated)
-    give, keep = policy_tables(rules)
+    tables = policy_tables(rules)
+    counts, pool, rules, policies, model, (give, keep) = borrowed((agg, pool_owner, rules, policies, model, tables))
     for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
-        state, deck, hands, known, rec, hs = scratch()
+        owner = scratch()
+        state, deck, hands, known, rec, hs = borrowed(owner)
         for i in range(lo, hi):
             index = start + i
             state[0] = stream_key(seed, index)
             rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
             play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, model, seated, AUCTION,
                       POLICY_TRUMP, give, keep, rec, NO_TRACE)
-            count_hand(agg[b], rec)
+            count_hand(counts[b], rec)
+        keep_alive(owner)
+    keep_alive((pool_owner, tables))
     return agg
 
 
@@ -60,13 +65,15 @@ def search_worlds(seed, start, count, n_blocks, rules, policies, model, seated):
     card decisions and how many of them fell back to ignoring the calls (the hand state's ``ST_WORLDS`` and
     ``ST_FALLBACKS``; :mod:`smear_sim.kernels.players.expert`). Per block ``[n_blocks, SEARCH_SIZE]``."""
     acc = np.zeros((n_blocks, SEARCH_SIZE), dtype=np.int64)
-    pool, _ = card_pool(ZERO)
+    pool_owner, _ = card_pool(ZERO)
     misdeal_rule = rules[R_MISDEAL] == 1
     check_seated(policies, seated)
-    give, keep = policy_tables(rules)
+    tables = policy_tables(rules)
+    pool, rules, policies, model, (give, keep) = borrowed((pool_owner, rules, policies, model, tables))
     for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
-        state, deck, hands, known, rec, hs = scratch()
+        owner = scratch()
+        state, deck, hands, known, rec, hs = borrowed(owner)
         for i in range(lo, hi):
             index = start + i
             state[0] = stream_key(seed, index)
@@ -78,6 +85,8 @@ def search_worlds(seed, start, count, n_blocks, rules, policies, model, seated):
             acc[b, SEARCH_HANDS] += 1
             acc[b, SEARCH_WORLDS] += hs[ST_WORLDS]
             acc[b, SEARCH_FALLBACKS] += hs[ST_FALLBACKS]
+        keep_alive(owner)
+    keep_alive((pool_owner, tables))
     return acc
 
 
@@ -85,18 +94,22 @@ def search_worlds(seed, start, count, n_blocks, rules, policies, model, seated):
 def trace_hands(seed, start, count, rules, policies, model, seated):
     """Full records (``[count, REC_SIZE]``) of hands ``start .. start+count-1``, deal and play included."""
     out = np.zeros((count, REC_SIZE), dtype=np.int64)
-    pool, _ = card_pool(ZERO)
+    pool_owner, _ = card_pool(ZERO)
     misdeal_rule = rules[R_MISDEAL] == 1
     check_seated(policies, seated)
-    give, keep = policy_tables(rules)
+    tables = policy_tables(rules)
+    records, pool, rules, policies, model, (give, keep) = borrowed((out, pool_owner, rules, policies, model, tables))
     for i in range(count):
-        state, deck, hands, known, _, hs = scratch()
+        owner = scratch()
+        state, deck, hands, known, _, hs = borrowed(owner)
         index = start + i
         state[0] = stream_key(seed, index)
-        rec = out[i]
+        rec = records[i]
         rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
         play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, model, seated, AUCTION, POLICY_TRUMP,
                   give, keep, rec, TRACE)
+        keep_alive(owner)
+    keep_alive((pool_owner, tables))
     return out
 
 
@@ -108,11 +121,13 @@ def deal_only(seed, start, count, n_blocks, rules):
     """The dealing ceiling: the same streams and deals as :func:`simulate_hands`, with no play. Per block: the
     xor of the hands dealt to seat 0 and the kitty (so the deals cannot be optimised away), and the redeals."""
     acc = np.zeros((n_blocks, DEAL_SIZE), dtype=np.uint64)
-    pool, _ = card_pool(ZERO)
+    pool_owner, _ = card_pool(ZERO)
+    pool = borrowed(pool_owner)
     misdeal_rule = rules[R_MISDEAL] == 1
     for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
-        state, deck, hands, _, _, _ = scratch()
+        owner = scratch()
+        state, deck, hands, _, _, _ = borrowed(owner)
         mix = ZERO
         redeals = 0
         for i in range(lo, hi):
@@ -121,4 +136,6 @@ def deal_only(seed, start, count, n_blocks, rules):
             mix ^= hands[0] ^ hands[4]
         acc[b, DEAL_MIX] = mix
         acc[b, DEAL_REDEALS] = redeals
+        keep_alive(owner)
+    keep_alive(pool_owner)
     return acc

@@ -26,6 +26,7 @@ from ...core.layout import (
     REC_TRUMP,
 )
 from ..bits import ZERO
+from ..borrow import borrowed, keep_alive
 from ..classes import hand_class
 from ..hand import (
     AUCTION,
@@ -57,13 +58,15 @@ def hand_outcomes(seed, start, count, n_blocks, rules, policies, model, dealer_s
     (:func:`outcome_code`), so hands dealt by either team count alike.
     """
     acc = np.zeros((n_blocks, N_OUTCOMES), dtype=np.int64)
-    pool, _ = card_pool(ZERO)
+    pool_owner, _ = card_pool(ZERO)
     misdeal_rule = rules[R_MISDEAL] == 1
     check_seated(policies, seated)
-    give, keep = policy_tables(rules)
+    tables = policy_tables(rules)
+    pool, rules, policies, model, (give, keep) = borrowed((pool_owner, rules, policies, model, tables))
     for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
-        state, deck, hands, known, rec, hs = scratch()
+        owner = scratch()
+        state, deck, hands, known, rec, hs = borrowed(owner)
         for i in range(lo, hi):
             index = start + i
             dealer = index % 4
@@ -76,6 +79,8 @@ def hand_outcomes(seed, start, count, n_blocks, rules, policies, model, dealer_s
             play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, model, seated, AUCTION,
                       POLICY_TRUMP, give, keep, rec, NO_TRACE)
             acc[b, outcome_code(rec, dealer & 1)] += 1
+        keep_alive(owner)
+    keep_alive((pool_owner, tables))
     return acc
 
 
@@ -91,14 +96,16 @@ def analyze_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
     n_classes = N_CLASSES if classify else 1
     acc = np.zeros((n_blocks, n_classes, CLS_SIZE), dtype=np.int64)
     fixed_seat = 0 if fixed_hand != ZERO else -1
-    pool, n_pool = card_pool(fixed_hand)
+    pool_owner, n_pool = card_pool(fixed_hand)
     misdeal_rule = rules[R_MISDEAL] == 1
     n_points = points_at_stake(rules)
     check_seated(policies, seated)
-    give, keep = policy_tables(rules)
+    tables = policy_tables(rules)
+    pool, rules, policies, model, (give, keep) = borrowed((pool_owner, rules, policies, model, tables))
     for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
-        state, deck, hands, known, rec, hs = scratch()
+        owner = scratch()
+        state, deck, hands, known, rec, hs = borrowed(owner)
         for i in range(lo, hi):
             state[0] = stream_key(seed, start + i)
             deal_playable(state, pool, n_pool, fixed_seat, fixed_hand, deck, hands, misdeal_rule)
@@ -118,6 +125,8 @@ def analyze_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
             for p in range(n_points):
                 if rec[REC_AWARDS + p] == 0:
                     row[CLS_AWARDS + p] += 1
+        keep_alive(owner)
+    keep_alive((pool_owner, tables))
     return acc
 
 
@@ -130,10 +139,12 @@ def deal_outcomes(seed, start, count, n_blocks, rules, policies, model, deal, de
     :func:`hand_outcomes` codes random deals: a review's luck is the one against the other."""
     acc = np.zeros((n_blocks, N_OUTCOMES), dtype=np.int64)
     check_seated(policies, seated)
-    give, keep = policy_tables(rules)
+    tables = policy_tables(rules)
+    rules, policies, model, (give, keep) = borrowed((rules, policies, model, tables))
     for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
-        state, _, hands, known, rec, hs = scratch()
+        owner = scratch()
+        state, _, hands, known, rec, hs = borrowed(owner)
         for i in range(lo, hi):
             state[0] = stream_key(seed, start + i)
             for k in range(5):
@@ -141,4 +152,6 @@ def deal_outcomes(seed, start, count, n_blocks, rules, policies, model, deal, de
             play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, model, seated, AUCTION,
                       POLICY_TRUMP, give, keep, rec, NO_TRACE)
             acc[b, outcome_code(rec, dealer & 1)] += 1
+        keep_alive(owner)
+    keep_alive(tables)
     return acc

@@ -1,0 +1,69 @@
+"""Borrowed arrays: views that the hot loops of the drivers hand down without reference counting.
+
+A Numba array carries a pointer to its reference count (its meminfo), and compiled code updates that count, with
+an atomic instruction, wherever an array is bound to a variable, passed to a function that is not inlined or taken
+out of a tuple; the pass that prunes these updates works inside one function only. A hand's play passes the same
+few arrays (the rules, the card tables, the hand state) down through dozens of calls, so a driver whose arrays own
+their memory spends a large part of each hand on these atomic updates. An array whose meminfo is null skips them
+(Numba's increment and decrement test for null first): the arrays that reach a ``parallel=True`` loop body come in
+that way, which is why the drivers ran faster when they were parallel.
+
+:func:`borrowed` makes such a view of an array, or of each array in a tuple. The view does not keep its memory
+alive: the driver keeps the owner, and calls :func:`keep_alive` on it after the loop that uses the view (a
+variable's reference is otherwise dropped after its last use). A borrowed view must not outlive the driver call
+that made it: it is never returned nor stored in an array or list that is.
+"""
+
+from __future__ import annotations
+
+from numba import types
+from numba.core import cgutils
+from numba.core.errors import TypingError
+from numba.extending import intrinsic
+
+__all__ = ["borrowed", "keep_alive"]
+
+
+def _borrowable(ty) -> bool:
+    """Whether ``ty`` is an array, a tuple of borrowable values, or a value with no reference count."""
+    if isinstance(ty, types.Array):
+        return True
+    if isinstance(ty, types.BaseTuple):
+        return all(_borrowable(t) for t in ty)
+    return isinstance(ty, (types.Number, types.Boolean, types.NoneType, types.Literal))
+
+
+def _without_meminfo(context, builder, ty, value):
+    """``value`` (of type ``ty``) with each array's meminfo and parent set to null."""
+    if isinstance(ty, types.Array):
+        ary = context.make_array(ty)(context, builder, value=value)
+        ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
+        ary.parent = cgutils.get_null_value(ary.parent.type)
+        return ary._getvalue()
+    if isinstance(ty, types.BaseTuple):
+        items = [_without_meminfo(context, builder, t, builder.extract_value(value, i)) for i, t in enumerate(ty)]
+        return context.make_tuple(builder, ty, items)
+    return value
+
+
+@intrinsic
+def borrowed(typingctx, value):
+    """A view of the array ``value`` (or of each array in the tuple ``value``) with no reference count: passing it
+    around costs no atomic updates. The caller keeps ``value`` alive (:func:`keep_alive`) while the view is used."""
+    if not _borrowable(value):
+        raise TypingError(f"borrowed() takes arrays and tuples of them, not {value}")
+
+    def codegen(context, builder, signature, args):
+        return _without_meminfo(context, builder, signature.args[0], args[0])
+
+    return value(value), codegen
+
+
+@intrinsic
+def keep_alive(typingctx, value):
+    """Nothing, at run time: a use of ``value`` that keeps its reference (and so its memory) until this point."""
+
+    def codegen(context, builder, signature, args):
+        return context.get_dummy_value()
+
+    return types.none(value), codegen
