@@ -12,6 +12,12 @@ that way, which is why the drivers ran faster when they were parallel.
 alive: the driver keeps the owner, and calls :func:`keep_alive` on it after the loop that uses the view (a
 variable's reference is otherwise dropped after its last use). A borrowed view must not outlive the driver call
 that made it: it is never returned nor stored in an array or list that is.
+
+The hottest functions below the drivers (a hand's play, the heuristic's card choice, the scoring) are compiled with
+:data:`NO_REFCOUNT`: with no reference counting at all, not even the test for a null meminfo and the call it takes
+(they run for every card of every hand). Such a function may take arrays, index them and pass them on, but must
+neither allocate an array nor receive one from a function it calls: nothing would free it. (Numba refuses to
+compile an allocation there; an array returned by a callee would leak unnoticed, so none of them calls one.)
 """
 
 from __future__ import annotations
@@ -21,7 +27,9 @@ from numba.core import cgutils
 from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
-__all__ = ["borrowed", "keep_alive"]
+__all__ = ["NO_REFCOUNT", "borrowed", "keep_alive"]
+
+NO_REFCOUNT = {"_nrt": False}  # njit's options for a function compiled without reference counting (above)
 
 
 def _borrowable(ty) -> bool:

@@ -67,6 +67,7 @@ from ..core.layout import (
 )
 from ..core.tables import MISDEAL_MASK, TABLES
 from .bits import ONE, ZERO, bit, has, lowest_card
+from .borrow import NO_REFCOUNT
 from .players import (
     SEARCHED,
     choose_keep,
@@ -161,7 +162,7 @@ def deal(state, pool, n_pool, fixed_seat, fixed_hand, deck, hands):
         hands[seat] = mask
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def deal_playable(state, pool, n_pool, fixed_seat, fixed_hand, deck, hands, misdeal_rule):
     """Deal until no seat (other than ``fixed_seat``) may call a misdeal; return the number of redeals."""
     redeals = 0
@@ -181,7 +182,7 @@ def deal_playable(state, pool, n_pool, fixed_seat, fixed_hand, deck, hands, misd
 # -- auction ------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def auction_from(state, hands, dealer, score0, score1, rules, policies, model, seated, calls, first):
     """Finish an auction whose first ``first`` calls are in ``calls``: each later seat calls by its policy, which
     sees the calls so far, the dealer and both teams' scores from its own side
@@ -222,7 +223,7 @@ def _write_cards(rec, offset, mask, slots):
         i += 1
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, model, seated, bidder, trump, give,
               keep, rec, trace):
     """Play one dealt hand to the end and write its record.
@@ -273,7 +274,7 @@ def throw_in(rec):
         rec[REC_DELTA + i] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def play_contract(state, hands, known, hs, score0, score1, rules, policies, seated, bidder, bid, trump, give, keep, rec,
                   trace):
     """The hand after the auction: ``bidder`` takes the kitty and names trump (``trump`` -1: by its policy),
@@ -392,7 +393,7 @@ def _reads_not(_):
 contract_reads_calls = when(SEARCHED, _reads, _reads_not, 1, inline="always")
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def count_hand(agg, rec):
     """Add one hand record to the streamed summary counts ``agg`` (layout ``AGG_*``)."""
     agg[AGG_HANDS] += 1

@@ -35,6 +35,7 @@ from ..core.layout import (
 )
 from ..core.tables import P_GAME, P_HIGH, P_JACK, P_JICK, P_LOW, TABLES
 from .bits import has, popcount
+from .borrow import NO_REFCOUNT
 from .state import mask_at
 
 _TRUMP_CARDS = TABLES.trump_cards
@@ -176,7 +177,7 @@ def hand_value(rec, rules, bidder, bid):
     return rec[REC_DELTA + team] - rec[REC_DELTA + 1 - team]
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def score_state(hs, rules, rec, base=0):
     """Score a finished hand state (:mod:`smear_sim.kernels.state`, starting at ``base`` in ``hs``) into
     ``rec``: the awards and points, and when a bid was made the settlement with the scores before the hand.

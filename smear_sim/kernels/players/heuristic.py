@@ -126,6 +126,7 @@ from ...core.tables import (
     TR_TWO,
 )
 from ..bits import ONE, ZERO, bit, has, lowest_card, popcount
+from ..borrow import NO_REFCOUNT
 from ..rules import points_at_stake
 from ..trick import beats
 
@@ -468,7 +469,7 @@ def _lead(legal, rules, give, seat, t, unseen, voids, bidding_team, contract_ope
     return _pick(legal, t, give, CHEAPEST)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def play(hs, legal, rules, give):
     """The card the seat to play plays from ``legal`` (a non-empty mask of its legal cards), by the rules of
     the module docstring."""
