@@ -25,6 +25,7 @@ from ...core.layout import (
     REC_MADE,
 )
 from ..bits import ZERO
+from ..borrow import borrowed, keep_alive
 from ..classes import hand_class
 from ..hand import (
     NO_TRACE,
@@ -154,19 +155,19 @@ def auction_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
     dealer = SEAT_3
     seat = (dealer + 1 + position) % 4
     team = seat & 1
-    pool, n_pool = card_pool(fixed_hand)
+    pool_owner, n_pool = card_pool(fixed_hand)
     misdeal_rule = rules[R_MISDEAL] == 1
     check_seated(policies, seated)
-    give, keep = policy_tables(rules)
+    tables = policy_tables(rules)
+    pool, rules, policies, model, prior, (give, keep) = borrowed((pool_owner, rules, policies, model, prior, tables))
     low, high, moon_ok, must, _ = legal_calls(rules, position, prior)
     legal = np.empty(N_BID_CODES, dtype=np.int64)
     n_legal = _legal_list(low, high, moon_ok, must, legal)
     for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
-        state, deck, hands, known, rec, hs = scratch()
+        owner = (scratch(), np.zeros(4, dtype=np.int64), np.empty(5, dtype=np.uint64))
+        (state, deck, hands, known, rec, hs), calls, work = borrowed(owner)
         row = acc[b]
-        calls = np.zeros(4, dtype=np.int64)
-        work = np.empty(5, dtype=np.uint64)
         values = np.empty(N_BID_CODES, dtype=np.int64)
         points = np.empty(N_BID_CODES, dtype=np.int64)
         for i in range(lo, hi):
@@ -195,6 +196,8 @@ def auction_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
                     row[AUC_PAIR_WIN + pair] += d * d
                     d = points[j] - points[k]
                     row[AUC_PAIR_EV + pair] += d * d
+        keep_alive(owner)
+    keep_alive((pool_owner, tables))
     return acc
 
 
@@ -238,16 +241,15 @@ def position_outcomes(seed, start, count, n_blocks, rules, policies, model, buck
     max_points = points_at_stake(rules)
     n_slots = max_points + 2
     acc = np.zeros((n_blocks, 4, 2 * max_points + 1, n_buckets, n_slots, N_OUTCOMES), dtype=np.int64)
-    pool, _ = card_pool(ZERO)
+    pool_owner, _ = card_pool(ZERO)
     misdeal_rule = rules[R_MISDEAL] == 1
     check_seated(policies, seated)
-    give, keep = policy_tables(rules)
+    tables = policy_tables(rules)
+    pool, rules, policies, model, (give, keep) = borrowed((pool_owner, rules, policies, model, tables))
     for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
-        state, deck, hands, known, rec, hs = scratch()
-        real = np.zeros(4, dtype=np.int64)
-        calls = np.zeros(4, dtype=np.int64)
-        work = np.empty(5, dtype=np.uint64)
+        owner = (scratch(), np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64), np.empty(5, dtype=np.uint64))
+        (state, deck, hands, known, rec, hs), real, calls, work = borrowed(owner)
         legal = np.empty(N_BID_CODES, dtype=np.int64)
         lines = np.empty((4 * N_BID_CODES, 6), dtype=np.int64)  # at most every call at every turn
         line_rng = np.empty(4 * N_BID_CODES, dtype=np.uint64)
@@ -279,4 +281,6 @@ def position_outcomes(seed, start, count, n_blocks, rules, policies, model, buck
                     state[0] = saved
                 real[p] = policy_call(state, hands[seat], dealer, p, real, score0, score1, rules, policies, model,
                                       seated)
+        keep_alive(owner)
+    keep_alive((pool_owner, tables))
     return acc
