@@ -6,7 +6,12 @@ import numpy as np
 import pytest
 from numba import njit
 from numba.core.errors import TypingError
+from numba.core.runtime import _nrt_python, rtsys
 
+from smear_sim.core.bidder import empty_model
+from smear_sim.core.players import parse_policies, policy_array
+from smear_sim.core.rules import Rules
+from smear_sim.kernels import drivers
 from smear_sim.kernels.borrow import borrowed, keep_alive
 
 
@@ -49,3 +54,31 @@ def test_only_arrays_and_tuples_of_them_can_be_borrowed():
 
     with pytest.raises(TypingError, match="borrowed"):
         borrow_a_list([1, 2, 3])
+
+
+def test_the_drivers_free_every_array_they_allocate():
+    """Borrowed views and the functions compiled with NO_REFCOUNT leak nothing: every allocation of a driver call,
+    the hands', the games' and the traces', is freed once its result is dropped."""
+    codes = policy_array(parse_policies("heuristic"))
+    args = (Rules().to_array(), codes, empty_model())
+    seated = drivers.seated_arg(codes)
+
+    def run() -> None:
+        drivers.simulate_hands(np.uint64(5), 0, 300, 3, *args, seated)
+        drivers.trace_hands(np.uint64(5), 0, 30, *args, seated)
+        drivers.simulate_games(np.uint64(5), 0, 4, 2, *args, 0, 0, 3, seated)
+
+    run()  # compiled (or loaded) before counting
+    was_on = _nrt_python.memsys_stats_enabled()  # as NUMBA_NRT_STATS=1 does
+    _nrt_python.memsys_enable_stats()
+    try:
+        before = rtsys.get_allocation_stats()
+        run()
+        after = rtsys.get_allocation_stats()
+    finally:
+        if not was_on:
+            _nrt_python.memsys_disable_stats()
+    allocated = after.alloc - before.alloc
+    assert allocated > 0
+    assert after.free - before.free == allocated
+    assert after.mi_free - before.mi_free == after.mi_alloc - before.mi_alloc
