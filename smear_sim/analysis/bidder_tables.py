@@ -206,7 +206,7 @@ def build_bidder_tables(
         plan = RunPlan.of(policy, rules, model=model, settings=settings)  # each step bids from the step before
         equity = match_equity(equity_hands, seed=seed, plan=plan)
         with (progress(deals, f"equity bidder tables, step {step}") if progress else contextlib.nullcontext()) as bar:
-            positions = position_table(deals, seed=seed, buckets=buckets, plan=plan.but(progress=bar))
+            positions = position_table(deals, seed=seed, buckets=buckets, plan=plan.replace(progress=bar))
         keep_z = settling_z(step)
         counts, carried = positions.counts, 0
         if keep_z > 0:

@@ -295,7 +295,7 @@ def _call_hint(view, samples, seed, plan, equity, score, inference, playout) -> 
         raise SmearError("a call's worlds are the deals the calls before it fit: --inference none is for trump, "
                          "keep and card decisions")
     kwargs = dict(position=view.position, auction=[call_name(parse_call(b)) for b in view.bids], score=score, seed=seed,
-                  plan=plan.but(progress=None), equity=equity)
+                  plan=plan.replace(progress=None), equity=equity)
     n = samples or MIN_CALL_DEALS
     analysis = evaluate_auction(list(view.hand), samples=n, **kwargs)
     while samples is None and analysis.samples < MAX_CALL_DEALS and len(analysis.ranked) > 1:

@@ -55,9 +55,9 @@ class RunPlan:
             settings = RunSettings(threads, executor, chunk_size, progress, checkpoint)
         return cls(policies, rules, player_model(policies, rules) if model is None else model, settings)
 
-    def but(self, **changes) -> RunPlan:
+    def replace(self, **changes) -> RunPlan:
         """This plan with the run's settings changed (e.g. ``progress=None``): who plays stays."""
-        return dataclasses.replace(self, settings=self.settings.but(**changes))
+        return dataclasses.replace(self, settings=self.settings.replace(**changes))
 
     def one_policy(self, what: str) -> str:
         """The policy of all four seats, for an analysis (``what``: "bid tables play") that needs one."""

@@ -245,7 +245,7 @@ def position_table(
     policy = plan.one_policy("position tables play")
     if buckets is None:
         if classes is None:  # the declarer's view, under the same players
-            classes = class_table(class_hands, seed=seed, plan=plan.but(chunk_size=None, progress=None,
+            classes = class_table(class_hands, seed=seed, plan=plan.replace(chunk_size=None, progress=None,
                                                                         checkpoint=None))
         elif classes.rules != plan.rules:
             raise SmearError("the class table behind the strength buckets was made under other rules")

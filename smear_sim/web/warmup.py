@@ -63,7 +63,7 @@ def sample_hand(rules: Rules | None = None) -> HandRecord:
 def _plan(executor, rules: Rules):
     from ..analysis.plan import RunPlan
 
-    return RunPlan.of("heuristic", rules).but(executor=executor)  # the default table's hints and the page's reviews
+    return RunPlan.of("heuristic", rules).replace(executor=executor)  # the default table's hints and the page's reviews
 
 
 def _keep_hint(executor) -> None:

@@ -26,7 +26,7 @@ def test_the_defaults_are_filled_in_once():
 
 def test_but_changes_how_the_run_goes_not_who_plays():
     plan = RunPlan.of("random", chunk_size=128)
-    later = plan.but(progress=print, chunk_size=None)
+    later = plan.replace(progress=print, chunk_size=None)
     assert later.policies == plan.policies and later.model is plan.model and later.rules == plan.rules
     assert later.settings == RunSettings(progress=print) and plan.settings.chunk_size == 128
 

@@ -119,7 +119,7 @@ async def table_hint(table_id: str, request: Request, ctx: Ctx) -> JSONResponse:
 
         began.append(time.perf_counter())
         extra = [action] if action is not None and view.decision == "keep" else []
-        result = hint(view, samples=asked.samples, seed=1, plan=plan.but(executor=executor), extra=extra,
+        result = hint(view, samples=asked.samples, seed=1, plan=plan.replace(executor=executor), extra=extra,
                       max_worlds=TABLE_HINT_WORLDS)
         data = {**result.to_json(), "costs": hint_costs(result), "step": step}
         if action is not None:
