@@ -533,7 +533,7 @@ _FRESH_COMPILE = """
 import numba
 from smear_sim.core.bidder import empty_model
 from smear_sim.core.players import policy_code
-from smear_sim.kernels import leaves, players as kp, solver
+from smear_sim.kernels import compile_units, players as kp, solver
 from smear_sim.kernels.players import expert, pimc
 def signature(seated):
     return (numba.int64, numba.typeof(seated), numba.uint64[::1], numba.int64[::1], numba.uint64,
@@ -544,8 +544,9 @@ kp.search_play.compile(signature(kp.seated_arg([policy_code('pimc:2')])))
 counts()
 kp.search_play.compile(signature(kp.seated_arg([policy_code('expert:2')])))
 counts()
-for dispatcher, sig in leaves.WORLDS + leaves.EXPERT_PLAY + leaves.PIMC_PLAY:
-    print(dispatcher.py_func.__module__ + "." + dispatcher.py_func.__qualname__, "leaf", tuple(sig) in dispatcher.overloads)
+for dispatcher, sig in compile_units.WORLDS + compile_units.EXPERT_PLAY + compile_units.PIMC_PLAY:
+    print(dispatcher.py_func.__module__ + "." + dispatcher.py_func.__qualname__, "unit",
+          tuple(sig) in dispatcher.overloads)
 """
 
 
@@ -567,12 +568,12 @@ def test_a_kernel_compiles_only_the_search_player_at_its_table(fresh_compile):
     assert " ".join(fresh_compile[:2]).split() == ["1", "0", "1", "1", "1", "1"]
 
 
-def test_the_search_leaves_are_compiled_with_the_types_the_kernels_call_them_with(fresh_compile):
-    """Each search leaf a second process compiles for a first run (kernels/leaves.py) has the very signature the
-    kernels compiled it with: otherwise the helper's work would be lost and the main process compile it again. (The
-    other leaves: tests/engine/test_compiling.py.)"""
-    leaves = [line.split() for line in fresh_compile if " leaf " in line]
-    assert len(leaves) == 3 and all(found == "True" for _, _, found in leaves), leaves
+def test_the_search_compile_units_are_compiled_with_the_types_the_kernels_call_them_with(fresh_compile):
+    """Each search compile unit a second process compiles for a first run (kernels/compile_units.py) has the very
+    signature the kernels compiled it with: otherwise the helper's work would be lost and the main process compile
+    it again. (The other units: tests/engine/test_compiling.py.)"""
+    units = [line.split() for line in fresh_compile if " unit " in line]
+    assert len(units) == 3 and all(found == "True" for _, _, found in units), units
 
 
 # -- the dispatch, written from the registry ---------------------------------------------------------------------
