@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from numba import typeof, types
 
-from ..core.bidder import empty_model
+from ..core.bidder import no_bidder_arrays
 from ..core.players import POLICIES
 from . import classes, equity, scoring, solver, state
 from .players import expert, heuristic, pimc
@@ -33,7 +33,7 @@ _I32 = types.Array(types.int32, 1, "C")
 _F1 = types.Array(types.float64, 1, "C")
 _F2 = types.Array(types.float64, 2, "C")
 _INT, _CARDS, _FLAG = types.int64, types.uint64, types.boolean
-_MODEL = typeof(empty_model())  # the equity bidder's tables, or none: the same types either way
+_BIDDER_ARRAYS = typeof(no_bidder_arrays())  # the equity bidder's tables, or none: the same types either way
 _SOLVER = types.Tuple((_I1, _I1, _I2, _I1, _I2, _I1))  # solver.new_solver
 
 FAST = (
@@ -51,7 +51,7 @@ CHAIN = (
 )
 WORLDS = ((state.sample_world, (_I1, _INT, _U1, _I1)),)
 ORACLE_PLAY = ((solver.solve, (_SOLVER, _I1, _I1, _I1)),)
-EXPERT_PLAY = ((expert.play, (_U1, _I1, _CARDS, _I1, _I2, _INT, _I1, _MODEL)),)
+EXPERT_PLAY = ((expert.play, (_U1, _I1, _CARDS, _I1, _I2, _INT, _I1, _BIDDER_ARRAYS)),)
 PIMC_PLAY = ((pimc.play, (_U1, _I1, _CARDS, _I1, _I2, _INT)),)
 ALL = EXPERT_PLAY + PIMC_PLAY + ORACLE_PLAY + WORLDS + FAST + CHAIN
 # The compile units of each player that has its own (by its name in core.players.PLAYERS); a player without an entry

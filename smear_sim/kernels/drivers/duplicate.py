@@ -57,7 +57,7 @@ def _swapped(policies):
 
 
 @njit(cache=True, nogil=True)
-def duplicate_hands(seed, start, count, n_blocks, rules, policies, model, seated):
+def duplicate_hands(seed, start, count, n_blocks, rules, policies, bidder_arrays, seated):
     """Each deal played twice, ``policies`` as given then swapped between the teams.
 
     Returns per-block sums ``[n_blocks, DH_SIZE]`` (layout ``DH_*``) of the first policy's team over the other's:
@@ -82,7 +82,7 @@ def duplicate_hands(seed, start, count, n_blocks, rules, policies, model, seated
                 state[0] = stream_key(seed, index)  # the same stream, so the same deal
                 deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
                 play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies if seating == 0 else swapped,
-                          model, seated, AUCTION, POLICY_TRUMP, give, keep, rec, NO_TRACE)
+                          bidder_arrays, seated, AUCTION, POLICY_TRUMP, give, keep, rec, NO_TRACE)
                 sign = 1 if seating == 0 else -1
                 score += sign * (rec[REC_DELTA] - rec[REC_DELTA + 1])
                 points += sign * (rec[REC_POINTS] - rec[REC_POINTS + 1])
@@ -98,7 +98,7 @@ def duplicate_hands(seed, start, count, n_blocks, rules, policies, model, seated
 
 
 @njit(cache=True, nogil=True)
-def duplicate_games(seed, start, count, n_blocks, rules, policies, model, seated):
+def duplicate_games(seed, start, count, n_blocks, rules, policies, bidder_arrays, seated):
     """Game pairs ``start .. start+count-1``: game ``g`` is played from 0-0 (seat 3 dealing first) with the first
     policy as team 0, then again on the same deals (:func:`smear_sim.kernels.game.play_game`) with the teams
     swapped. Sums ``[n_blocks, DUP_SIZE]`` over the pairs (layout ``DUP_*``), from the first policy's side."""
@@ -108,8 +108,8 @@ def duplicate_games(seed, start, count, n_blocks, rules, policies, model, seated
     swapped_codes = _swapped(policies)
     no_trace = np.zeros((0, REC_SIZE), dtype=np.int64)
     for b in range(n_blocks):
-        players = player_set(rules, policies, model, tables, seated)
-        swapped = player_set(rules, swapped_codes, model, tables, seated)
+        players = player_set(rules, policies, bidder_arrays, tables, seated)
+        swapped = player_set(rules, swapped_codes, bidder_arrays, tables, seated)
         lo, hi = block_bounds(count, n_blocks, b)
         work = scratch()
         agg = np.zeros(AGG_SIZE, dtype=np.int64)

@@ -31,7 +31,7 @@ SEARCH_SIZE = 3
 
 
 @njit(cache=True, nogil=True)
-def simulate_hands(seed, start, count, n_blocks, rules, policies, model, seated):
+def simulate_hands(seed, start, count, n_blocks, rules, policies, bidder_arrays, seated):
     """Aggregate counts (``[n_blocks, AGG_SIZE]``) over hands ``start .. start+count-1``.
 
     ``seated`` says which players are compiled in, as in every driver that plays
@@ -48,14 +48,14 @@ def simulate_hands(seed, start, count, n_blocks, rules, policies, model, seated)
             index = start + i
             state[0] = stream_key(seed, index)
             rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
-            play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, model, seated, AUCTION,
+            play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, bidder_arrays, seated, AUCTION,
                       POLICY_TRUMP, give, keep, rec, NO_TRACE)
             count_hand(agg[b], rec)
     return agg
 
 
 @njit(cache=True, nogil=True)
-def search_worlds(seed, start, count, n_blocks, rules, policies, model, seated):
+def search_worlds(seed, start, count, n_blocks, rules, policies, bidder_arrays, seated):
     """The hands of :func:`simulate_hands`, counting the worlds a search player that reads the auction drew for its
     card decisions and how many of them fell back to ignoring the calls (the hand state's ``ST_WORLDS`` and
     ``ST_FALLBACKS``; :mod:`smear_sim.kernels.players.expert`). Per block ``[n_blocks, SEARCH_SIZE]``."""
@@ -73,7 +73,7 @@ def search_worlds(seed, start, count, n_blocks, rules, policies, model, seated):
             rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
             hs[ST_WORLDS] = 0  # a thrown-in hand never starts play
             hs[ST_FALLBACKS] = 0
-            play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, model, seated, AUCTION,
+            play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, bidder_arrays, seated, AUCTION,
                       POLICY_TRUMP, give, keep, rec, NO_TRACE)
             acc[b, SEARCH_HANDS] += 1
             acc[b, SEARCH_WORLDS] += hs[ST_WORLDS]
@@ -82,7 +82,7 @@ def search_worlds(seed, start, count, n_blocks, rules, policies, model, seated):
 
 
 @njit(cache=True, nogil=True)
-def trace_hands(seed, start, count, rules, policies, model, seated):
+def trace_hands(seed, start, count, rules, policies, bidder_arrays, seated):
     """Full records (``[count, REC_SIZE]``) of hands ``start .. start+count-1``, deal and play included."""
     out = np.zeros((count, REC_SIZE), dtype=np.int64)
     pool, _ = card_pool(ZERO)
@@ -95,7 +95,7 @@ def trace_hands(seed, start, count, rules, policies, model, seated):
         state[0] = stream_key(seed, index)
         rec = out[i]
         rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
-        play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, model, seated, AUCTION, POLICY_TRUMP,
+        play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, bidder_arrays, seated, AUCTION, POLICY_TRUMP,
                   give, keep, rec, TRACE)
     return out
 
