@@ -34,7 +34,7 @@ _F1 = types.Array(types.float64, 1, "C")
 _F2 = types.Array(types.float64, 2, "C")
 _INT, _CARDS, _FLAG = types.int64, types.uint64, types.boolean
 _BIDDER_ARRAYS = typeof(no_bidder_arrays())  # the equity bidder's tables, or none: the same types either way
-_SOLVER = types.Tuple((_I1, _I1, _I2, _I1, _I2, _I1))  # solver.new_solver
+_SOLVER = types.NamedTuple((_I1, _I1, _I2, _I1, _I2, _I1), solver.Solver)  # solver.new_solver
 
 FAST = (
     (heuristic.play, (_I1, _CARDS, _I1, _I2)),
