@@ -387,8 +387,8 @@ def _ready_errors(tables: list[Any], threads: int) -> None:
     """Make whole, on ``threads`` threads, the error of each equity table that ``GRADIENT_READERS`` hints or more
     read (one entry of ``tables`` a hint). Every hint reads its table's error (:meth:`EquityTable.outcome_variance`):
     by transposed solves of its own until the table has solved as many columns as its gradient has, then from the
-    gradient. Made whole first, the gradient costs about what 8 hints' transposed solves do: for the 27 hints of a
-    hand under round points, 9 s on one thread against 28 s (19 s of transposed solves, then the gradient)."""
+    gradient. Made whole first, the gradient costs about what 8 hints' transposed solves do, so a table that many
+    hints read is cheaper made whole (docs/performance.md)."""
     readers = Counter(map(id, tables))
     for table in {id(t): t for t in tables}.values():
         if readers[id(table)] >= GRADIENT_READERS:

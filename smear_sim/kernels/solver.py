@@ -28,20 +28,21 @@ value over every way the points still open can fall, so the searches stay exact 
 A position is not searched when the points still undecided cannot change its value (:func:`_bounds`). A trump
 that no card of the other team can beat counts as taken by its holder's team there (:func:`_sure_takes`): it will
 be played, and take its trick or lose it to a partner. That decides the jack, and some of Game's card points, tricks
-before they fall (18% fewer nodes). A trick boundary with two tricks left is valued in plain loops, with the last
-trick played out (:func:`_two_tricks`): the last two tricks held 57% of the search's nodes, each of which copies a
-state. The last trick, where the search meets it, is played out without branching.
+before they fall, so fewer nodes are searched. A trick boundary with two tricks left is valued in plain loops, with
+the last trick played out (:func:`_two_tricks`): the last two tricks hold most of the search's nodes, and a node of
+the search copies a state. The last trick, where the search meets it, is played out without branching.
 
 A chooser that needs only the best of several values asks less than :func:`solve`: :func:`value_or_bound`, and one
 card at a time :func:`card_value_or_bound`, answer with one zero-window search whether a value beats a bound, and
 search it to the end only when it does (:mod:`smear_sim.kernels.players.card_choice`).
 
-:func:`new_solver` allocates a solver's working arrays once (a :class:`Solver`); :func:`solve` reuses them, so a player can
-solve many positions without allocating. A solver is used by one thread at a time. The search keeps one
+:func:`new_solver` allocates a solver's working arrays once (a :class:`Solver`); :func:`solve` reuses them, so a
+player can solve many positions without allocating. A solver is used by one thread at a time. The search keeps one
 hand state per depth in a flat array and never takes a row of an array: in Numba every array view costs a
-reference count, which made up most of the search's time. It also tells LLVM that a state's offset is not negative
+reference count. It also tells LLVM that a state's offset is not negative
 (:func:`smear_sim.kernels.bits.nonnegative`): Numba checks every signed index for a negative value, and those
-checks, with the copy of a state they kept from being done as one block, took 30% of the search's time.
+checks keep the copy of a state from being done as one block. docs/performance.md has the measurements behind
+these choices.
 """
 
 from __future__ import annotations
@@ -466,10 +467,10 @@ def _two_tricks(h0, h1, h2, h3, leader, t, bid, alpha, beta, anytime, taken0, ta
                 fixed_nobody, takers, target, moon_in_play, leaves, by_table):
     """The value (fail-soft in the window ``alpha, beta``) of a trick boundary with two tricks left, ``leader`` to
     lead and ``h0..h3`` the hands from the leader on: alpha-beta over the first of them in plain loops, the last
-    played out, with no state copied. (Not inlined into the search: inlined, the solver took 20 s to compile
-    instead of 15, for no speed.)"""
-    # The card points taken are worked out here, though the search has them: given as arguments, they made Numba
-    # compile this function twice (once with a literal type for them), 5 s more.
+    played out, with no state copied. Not inlined into the search: inlined, it lengthens the solver's compile and
+    gains no speed."""
+    # The card points taken are worked out here, though the search has them: given as arguments, they make Numba
+    # compile this function twice (once with a literal type for them).
     p0 = card_points(taken0)
     p1 = card_points(taken1)
     all_points = card_points(h0 | h1 | h2 | h3)

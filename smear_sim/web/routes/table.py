@@ -18,8 +18,8 @@ from ..schemas import ActBody, StepBody, TableBody, TableHintBody, checked
 
 __all__ = ["TABLE_HINT_WORLDS", "router"]
 
-# The worlds a practice table's hint plays at its own precision, at most: a person waits for it. At a first lead
-# 512 worlds took 0.2 to 1.4 s on two cores, and chose the card the full precision chose in 8 of 8 (issue notes).
+# The worlds a practice table's hint plays at its own precision, at most: a person waits for it, and this many answer
+# within about a second on two cores while choosing the card the full precision chooses (docs/performance.md).
 TABLE_HINT_WORLDS = 512
 
 router = APIRouter()
