@@ -72,7 +72,8 @@ def bid_deals(k: int, deals: int, seed: int):
 
 
 def expert_tables(k: int):
-    """``(rules array, policy codes, bidder_arrays, give, keep)`` of `expert:K` against `heuristic` under the default rules."""
+    """``(rules array, policy codes, bidder_arrays, give, keep)`` of `expert:K` against `heuristic` under the default
+    rules."""
     from smear_sim.kernels.players import policy_tables
 
     rules = Rules()

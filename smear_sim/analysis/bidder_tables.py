@@ -40,8 +40,8 @@ equity table is measured by ``benchmarks/equity_bidder.py`` (whole games from se
 else made here (:mod:`smear_sim.engine.bidder_store` says where). ``tools/equity_bidder.py`` remakes the shipped
 ones, and records in them the digest of what this code makes at a probe size (:func:`behaviour`): a test
 holds the code to it, so a change that alters the kernels' behaviour asks for the tables to be remade, while a
-change that only reorganises the code does not. This module sits above the analyses it runs; they look the tables up in :mod:`smear_sim.analysis.session_tables`,
-which never makes them, so entry points call :func:`bidder_tables` (or :func:`ready_tables`) before the work.
+change that only reorganises the code does not. This module sits above the analyses it runs; they look the tables
+up in :mod:`smear_sim.analysis.session_tables`, which never makes them, so entry points call :func:`bidder_tables` (or :func:`ready_tables`) before the work.
 """
 
 from __future__ import annotations

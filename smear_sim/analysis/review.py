@@ -421,8 +421,8 @@ def _hints(items: list[tuple[Any, RunPlan, dict[str, Any]]], tables: list[Any],
             continue
         kinds_seen.add(kind)
         yield index, hint(view, plan=run_plan, equity=tables[index], **how)
-    whole = [(items[i][0], items[i][1].replace(executor=None, progress=None, checkpoint=None), items[i][2], id(tables[i]))
-             for i in spread]
+    whole = [(items[i][0], items[i][1].replace(executor=None, progress=None, checkpoint=None), items[i][2],
+              id(tables[i])) for i in spread]
     common = {id(tables[i]): tables[i] for i in spread}
     for k, result in settings.executor.map_calls(_whole_hint, whole, common=common):
         yield spread[k], result

@@ -167,7 +167,7 @@ PLAYERS = (
 _BY_NAME = {p.name: p for p in PLAYERS}
 POLICIES = tuple(p.name for p in PLAYERS)
 FAST_POLICIES = tuple(p.name for p in PLAYERS if p.fast)  # the ones that play about a million hands a second
-# Policies whose kernels read the equity bidder's tables (the ``bidder_arrays``): they must be at hand before such a run.
+# Policies whose kernels read the equity bidder's tables (``bidder_arrays``): they must be at hand before such a run.
 TABLE_POLICIES = tuple(p.name for p in PLAYERS if p.reads_tables)
 # Policies that take a parameter: (meaning, default, smallest, largest).
 _PARAMETERS = {p.name: (p.parameter.meaning, p.parameter.default, p.parameter.low, p.parameter.high)

@@ -105,7 +105,8 @@ def run_bench(
     deal_rate = _median_rate(deal, deal_hands, repeats, say=saying("dealing only"))
     per_policy: dict[str, dict[str, float]] = {}
     for policy, bidder_arrays in arrays.items():
-        all_threads = _median_rate(full(policy, threads, bidder_arrays), hands, repeats, say=saying(f"full hands, {policy}"))
+        all_threads = _median_rate(full(policy, threads, bidder_arrays), hands, repeats,
+                                   say=saying(f"full hands, {policy}"))
         single = _median_rate(full(policy, 1, bidder_arrays), max(hands // threads, 1000), repeats,
                               say=saying(f"full hands, {policy}, one thread"))
         per_policy[policy] = {

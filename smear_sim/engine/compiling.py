@@ -15,8 +15,8 @@ core, :func:`compile_apart` has a second process compile the kernels' compile un
 (:mod:`smear_sim.kernels.compile_units`: functions every driver calls with the same types) into the cache meanwhile,
 and this process loads them when it reaches them, so a first run waits for the longer of the two halves rather than
 their sum (docs/performance.md has the figures). Each unit has a lock file: whichever process reaches a unit first
-compiles it while the other waits, then loads it, so no unit is compiled twice and no two processes write one function's cache entries at once. The command line turns this on
-(:func:`use_helper`) unless ``SMEAR_SIM_COMPILE_HELPER=0``; the helper ends with the compile it helps, and with this
+compiles it while the other waits, then loads it, so no unit is compiled twice and no two processes write one
+function's cache entries at once. The command line turns this on (:func:`use_helper`) unless ``SMEAR_SIM_COMPILE_HELPER=0``; the helper ends with the compile it helps, and with this
 process if that dies first.
 """
 
