@@ -60,3 +60,19 @@ def test_the_api_gets_the_equity_bidder_ready_first(monkeypatch):
     with pytest.raises(session_tables.TablesMissing):
         smear_sim.duplicate_match("heuristic", "equity", deals=10, rules=Rules(target=9))
     assert asked[-1] == ("equity", Rules(target=9))
+
+
+def test_the_model_keyword_is_the_plans_bidder_arrays():
+    """The API's ``model`` keyword (its public name) reaches the run plan as the equity bidder's arrays."""
+    from smear_sim.core.bidder import no_bidder_arrays
+
+    seen = {}
+
+    def analysis(*, plan=None):
+        seen["plan"] = plan
+
+    arrays = no_bidder_arrays()
+    smear_sim._planned("hand_outcomes", analysis)(model=arrays)
+    assert seen["plan"].bidder_arrays is arrays
+    assert all("model" in inspect.signature(getattr(smear_sim, name)).parameters
+               for name in ("hand_outcomes", "match_equity", "position_table", "position_counts"))
