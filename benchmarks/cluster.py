@@ -33,7 +33,7 @@ import time
 
 import numpy as np
 
-from smear_sim.core.bidder import empty_model
+from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.engine import dask_executor as dask_module
@@ -42,7 +42,7 @@ from smear_sim.engine.runner import Job, LocalExecutor, run
 
 
 def bid_table_job(policy: str, hands: int) -> Job:
-    return Job("analyze_hands", 1, hands, (Rules().to_array(), policy_array((policy, policy)), empty_model(),
+    return Job("analyze_hands", 1, hands, (Rules().to_array(), policy_array((policy, policy)), no_bidder_arrays(),
                                            np.uint64(0), -1, True))
 
 
@@ -108,7 +108,7 @@ def main() -> None:
         out["chunk_sweep"] = [paired(job, executor, args.workers, args.repeats, int(size))
                               for size in ([] if args.skip_scaling else args.chunks.split(","))]
         simulate = Job("simulate_hands", 1, args.tasks, (Rules().to_array(), policy_array(("heuristic",) * 2),
-                                                            empty_model()))
+                                                            no_bidder_arrays()))
         out["task_overhead"] = {
             "bid_table": task_overhead(executor, bid_table_job("heuristic", args.tasks), args.tasks, args.repeats),
             "simulate": task_overhead(executor, simulate, args.tasks, args.repeats)}

@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 from smear_sim import duplicate_match
-from smear_sim.analysis.models import player_model
+from smear_sim.analysis.session_tables import player_bidder_arrays
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.kernels.drivers.hands import SEARCH_FALLBACKS, SEARCH_HANDS, SEARCH_WORLDS, search_worlds
@@ -42,7 +42,7 @@ def worlds(k: int, deals: int, seed: int) -> dict[str, float]:
     rules = Rules()
     policies = (f"expert:{k}", "heuristic")
     codes = policy_array(policies)
-    counts = search_worlds(np.uint64(seed), 0, deals, 1, rules.to_array(), codes, player_model(policies, rules),
+    counts = search_worlds(np.uint64(seed), 0, deals, 1, rules.to_array(), codes, player_bidder_arrays(policies, rules),
                            seated_arg(codes)).sum(axis=0)
     return {"hands": int(counts[SEARCH_HANDS]), "worlds": int(counts[SEARCH_WORLDS]),
             "fallbacks": int(counts[SEARCH_FALLBACKS]),
@@ -59,27 +59,28 @@ def bid_deals(k: int, deals: int, seed: int):
     from smear_sim.kernels.hand import auction, card_pool, deal_playable, scratch
     from smear_sim.kernels.rng import stream_key
 
-    array, codes, model, _, _ = expert_tables(k)
+    array, codes, bidder_arrays, _, _ = expert_tables(k)
     seated = seated_arg(codes)
     pool, _ = card_pool(ZERO)
     for i in range(deals):
         state, deck, hands, known, rec, hs = scratch()
         state[0] = stream_key(np.uint64(seed), i)
         deal_playable(state, pool, 54, -1, ZERO, deck, hands, True)
-        bidder, bid = auction(state, hands, np.int64(3), 0, 0, array, codes, model, seated, rec)
+        bidder, bid = auction(state, hands, np.int64(3), 0, 0, array, codes, bidder_arrays, seated, rec)
         if bidder >= 0:
             yield i, state, hands, known, hs, bidder, bid, rec[REC_BIDS: REC_BIDS + 4].copy()
 
 
 def expert_tables(k: int):
-    """``(rules array, policy codes, model, give, keep)`` of `expert:K` against `heuristic` under the default rules."""
+    """``(rules array, policy codes, bidder_arrays, give, keep)`` of `expert:K` against `heuristic` under the default
+    rules."""
     from smear_sim.kernels.players import policy_tables
 
     rules = Rules()
     array = rules.to_array()
     policies = (f"expert:{k}", "heuristic")
     give, keep = policy_tables(array)
-    return array, policy_array(policies), player_model(policies, rules), give, keep
+    return array, policy_array(policies), player_bidder_arrays(policies, rules), give, keep
 
 
 def decisions(k: int, deals: int, seed: int) -> dict[str, float]:
@@ -87,12 +88,12 @@ def decisions(k: int, deals: int, seed: int) -> dict[str, float]:
     from smear_sim.kernels import state as ks
     from smear_sim.kernels.players import expert
 
-    array, codes, model, give, keep = expert_tables(k)
+    array, codes, bidder_arrays, give, keep = expert_tables(k)
     trump_s, play_s, n = 0.0, 0.0, 0
     for i, state, hands, known, hs, bidder, bid, calls in bid_deals(k, deals + 1, seed):  # deal 0 compiles
         started = time.perf_counter()
         packed = expert.trump_keep(state, hands[bidder], hands[4], bidder, -1, 3, calls, 4, 0, 0, bid, array, keep,
-                                   codes, model, k)
+                                   codes, bidder_arrays, k)
         middle = time.perf_counter()
         t = int(packed >> np.uint64(56))
         for seat in range(4):
@@ -104,7 +105,7 @@ def decisions(k: int, deals: int, seed: int) -> dict[str, float]:
         hs[ST_DEALER], hs[ST_N_CALLS] = 3, 4
         hs[ST_CALLS: ST_CALLS + 4] = calls
         lead_start = time.perf_counter()
-        expert.play(state, hs, ks.legal_cards(hs, array), array, give, k, codes, model)
+        expert.play(state, hs, ks.legal_cards(hs, array), array, give, k, codes, bidder_arrays)
         done = time.perf_counter()
         if i > 0:
             trump_s += middle - started

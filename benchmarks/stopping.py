@@ -35,8 +35,8 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 from web_helpers import running  # noqa: E402
 
 from smear_sim.analysis.hand import EXAMPLE_HAND  # noqa: E402
+from smear_sim.engine.turns import Simulator  # noqa: E402
 from smear_sim.web import server  # noqa: E402
-from smear_sim.web.scheduler import Simulator  # noqa: E402
 from smear_sim.web.serving import server as bounded_server  # noqa: E402
 
 

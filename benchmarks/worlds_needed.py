@@ -105,7 +105,7 @@ def cards_report(table: list[tuple[np.ndarray, np.ndarray]], k: int) -> dict:
 
 def keep_values(deals: int, seed: int, k: int, worlds: int) -> list[dict]:
     """Each searched trump-and-keep decision's candidates valued on ``worlds`` worlds, as ``expert:k`` values them."""
-    array, codes, model, _, keep = expert_tables(k)
+    array, codes, bidder_arrays, _, keep = expert_tables(k)
     out = []
     for i, state, hands, _, _, bidder, bid, calls in bid_deals(k, deals, seed):
         trumps = np.zeros(expert.MAX_CANDIDATES, dtype=np.int64)
@@ -126,7 +126,7 @@ def keep_values(deals: int, seed: int, k: int, worlds: int) -> list[dict]:
             points = np.zeros((n, worlds), dtype=np.int64)
             state[0] = stream_key(np.uint64(seed), 1_000_000 + 4 * i + seat)
             expert.keep_values(state, seat, own9, kitty, bidder, trumps, keeps, n, 3, calls, 4, 0, 0, bid, array,
-                               keep, codes, model, worlds, wins, points)
+                               keep, codes, bidder_arrays, worlds, wins, points)
             role = "bidder" if seat == bidder else ("partner" if (seat ^ bidder) == 2 else "defender")
             out.append({"role": role, "wins": wins, "points": points})
     return out

@@ -238,6 +238,7 @@ _PLAN_PARAMETERS = {  # RunPlan.of's keywords, as the API takes them
     "policy": inspect.Parameter("policy", _KEYWORD, default="heuristic", annotation="str"),
     "policies": inspect.Parameter("policies", _KEYWORD, default="heuristic", annotation="str | tuple[str, str]"),
     "rules": inspect.Parameter("rules", _KEYWORD, default=None, annotation="Rules | None"),
+    # the equity bidder's arrays (RunPlan.bidder_arrays); the public name stays ``model``
     "model": inspect.Parameter("model", _KEYWORD, default=None, annotation="tuple[np.ndarray, ...] | None"),
     "threads": inspect.Parameter("threads", _KEYWORD, default=None, annotation="int | None"),
     "chunk_size": inspect.Parameter("chunk_size", _KEYWORD, default=None, annotation="int | None"),
@@ -279,6 +280,8 @@ def _planned(name: str, function: Any) -> Any:
             rules = made.pop("rules", None)
             if name == "hint":
                 rules = _view_rules(given["view"])
+            if "model" in made:  # the public keyword keeps its name; the plan calls them the bidder's arrays
+                made["bidder_arrays"] = made.pop("model")
             plan = RunPlan.of(policies, rules, **made)
         return function(**given, plan=plan)
 
@@ -297,7 +300,7 @@ def _view_rules(view: Any) -> Rules | None:
 
 
 # The names of players an API function takes, by parameter; a function with any of them gets the players' tables
-# ready before it runs (the modules below only look them up: smear_sim.analysis.models).
+# ready before it runs (the modules below only look them up: smear_sim.analysis.session_tables).
 _PLAYER_PARAMETERS = ("policy", "policies", "policy_a", "policy_b", "players")
 
 

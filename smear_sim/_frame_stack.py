@@ -4,10 +4,9 @@ CPython (3.11 and later: 3.11, 3.12 and 3.13 measured) keeps each thread's Pytho
 maps from the operating system (``mmap``). When the frame that opened a chunk returns, the chunk is unmapped at once
 (``munmap``), so calls that cross a chunk's edge again and again map, fault in and unmap fresh pages every time.
 Numba's compiler is deep, recursive Python (it copies a function's IR for every call it inlines), and compiling the
-simulator crossed such an edge 1.6 million times. `smear-sim simulate --hands 1000 --threads 1 --policy heuristic-v1`
-from an empty cache took 42 to 46 s, of which 15 to 16 s was system time. With the chunks kept it took 26 to 27 s,
-of which 0.3 s was system time. How often a compile crosses an edge depends on how deep the stack is where it starts:
-a first `smear-sim hand` or `report` spent 1 to 4 s of system time, and saved about that.
+simulator crosses such an edge over a million times, so a cold compile spent a third of its time in the system
+calls. How often a compile crosses an edge depends on how deep the stack is where it starts (docs/performance.md
+has the figures).
 
 :func:`keep_frame_chunks` gives the interpreter an arena allocator (``PyObject_SetArenaAllocator``, part of CPython's
 public C API) that does what CPython's own does, ``mmap`` and ``munmap``, except that it keeps up to

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import smear_sim
-from smear_sim.analysis import models
+from smear_sim.analysis import session_tables
 from smear_sim.core.rules import Rules
 
 INIT = Path(smear_sim.__file__)
@@ -51,12 +51,28 @@ def test_the_api_gets_the_equity_bidder_ready_first(monkeypatch):
     import smear_sim.analysis.bidder_tables as B
 
     asked = []
-    monkeypatch.setattr(models, "_LOADED", {})
-    monkeypatch.setattr(models, "load_tables", lambda rules: None)
+    monkeypatch.setattr(session_tables, "_LOADED", {})
+    monkeypatch.setattr(session_tables, "load_tables", lambda rules: None)
     monkeypatch.setattr(B, "ready_tables", lambda policies, rules, **_: asked.append((policies, rules)))
-    with pytest.raises(models.TablesMissing):  # readied by the fake above: nothing was made
+    with pytest.raises(session_tables.TablesMissing):  # readied by the fake above: nothing was made
         smear_sim.simulate(10, rules=Rules(target=9), policies="equity,heuristic")
     assert asked == [("equity,heuristic", Rules(target=9))]
-    with pytest.raises(models.TablesMissing):
+    with pytest.raises(session_tables.TablesMissing):
         smear_sim.duplicate_match("heuristic", "equity", deals=10, rules=Rules(target=9))
     assert asked[-1] == ("equity", Rules(target=9))
+
+
+def test_the_model_keyword_is_the_plans_bidder_arrays():
+    """The API's ``model`` keyword (its public name) reaches the run plan as the equity bidder's arrays."""
+    from smear_sim.core.bidder import no_bidder_arrays
+
+    seen = {}
+
+    def analysis(*, plan=None):
+        seen["plan"] = plan
+
+    arrays = no_bidder_arrays()
+    smear_sim._planned("hand_outcomes", analysis)(model=arrays)
+    assert seen["plan"].bidder_arrays is arrays
+    assert all("model" in inspect.signature(getattr(smear_sim, name)).parameters
+               for name in ("hand_outcomes", "match_equity", "position_table", "position_counts"))

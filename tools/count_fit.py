@@ -19,7 +19,7 @@ from pathlib import Path
 
 from smear_sim.analysis.classes import ClassTable
 from smear_sim.analysis.count import count_markdown, fit_count
-from smear_sim.analysis.models import loaded_tables
+from smear_sim.analysis.session_tables import loaded_tables
 from smear_sim.core.count import COUNT_FILE, save_counts
 from smear_sim.core.rules import Rules
 

@@ -40,8 +40,8 @@ equity table is measured by ``benchmarks/equity_bidder.py`` (whole games from se
 else made here (:mod:`smear_sim.engine.bidder_store` says where). ``tools/equity_bidder.py`` remakes the shipped
 ones, and records in them the digest of what this code makes at a probe size (:func:`behaviour`): a test
 holds the code to it, so a change that alters the kernels' behaviour asks for the tables to be remade, while a
-change that only reorganises the code does not. This module sits above the analyses it runs; they look the tables up in :mod:`smear_sim.analysis.models`,
-which never makes them, so entry points call :func:`bidder_tables` (or :func:`ready_tables`) before the work.
+change that only reorganises the code does not. This module sits above the analyses it runs; they look the tables
+up in :mod:`smear_sim.analysis.session_tables`, which never makes them, so entry points call :func:`bidder_tables` (or :func:`ready_tables`) before the work.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.bidder import MARGIN, MIN_COUNT, BidderTables, empty_model
+from ..core.bidder import MARGIN, MIN_COUNT, BidderTables, no_bidder_arrays
 from ..core.errors import SmearError, SmearWarning
 from ..core.players import parse_policies, reads_tables
 from ..core.rules import Rules
@@ -66,9 +66,9 @@ from ..engine.runner import Executor, Progress
 from ..engine.settings import RunSettings
 from .classes import class_table
 from .match_equity import match_equity
-from .models import loaded_tables, player_model, remember_tables, tables_ready
 from .plan import RunPlan
 from .positions import position_table, strength_buckets
+from .session_tables import loaded_tables, player_bidder_arrays, remember_tables, tables_ready
 
 __all__ = [
     "FIRST_USE",
@@ -82,7 +82,7 @@ __all__ = [
     "build_bidder_tables",
     "carry_over",
     "decisions",
-    "player_model",
+    "player_bidder_arrays",
     "ready_tables",
     "settling_z",
     "tables_ready",
@@ -185,7 +185,7 @@ def build_bidder_tables(
     if resume is None:
         classes = class_table(class_hands, seed=seed, plan=RunPlan.of("heuristic", rules, settings=settings))
         buckets = strength_buckets(classes)
-        policy, model = "heuristic", empty_model()
+        policy, bidder_arrays = "heuristic", no_bidder_arrays()
         history: list[dict[str, Any]] = []
         previous = None
         tables = None
@@ -199,14 +199,15 @@ def build_bidder_tables(
         history = [dict(entry) for entry in resume.meta["iterations"]]
         tables = resume
         previous = resume.settled if resume.settled is not None else decisions(resume)[0]
-        policy, model = "equity", resume.model()
+        policy, bidder_arrays = "equity", resume.arrays()
         started -= resume.meta["seconds"]
     for step in range(len(history), max_iterations + 1):
         step_started = time.perf_counter()
-        plan = RunPlan.of(policy, rules, model=model, settings=settings)  # each step bids from the step before
+        # each step bids from the step before
+        plan = RunPlan.of(policy, rules, bidder_arrays=bidder_arrays, settings=settings)
         equity = match_equity(equity_hands, seed=seed, plan=plan)
         with (progress(deals, f"equity bidder tables, step {step}") if progress else contextlib.nullcontext()) as bar:
-            positions = position_table(deals, seed=seed, buckets=buckets, plan=plan.but(progress=bar))
+            positions = position_table(deals, seed=seed, buckets=buckets, plan=plan.replace(progress=bar))
         keep_z = settling_z(step)
         counts, carried = positions.counts, 0
         if keep_z > 0:
@@ -236,7 +237,7 @@ def build_bidder_tables(
         if entry.get("changed") == 0:
             break
         previous = chosen
-        policy, model = "equity", tables.model()
+        policy, bidder_arrays = "equity", tables.arrays()
     if history[-1].get("changed") != 0:  # said plainly: the tables are used, but they are not a fixed point
         line = (f"the equity bidder's tables under {rules.summary()} did not converge: step {history[-1]['step']}, the "
                 f"last allowed, still changed {history[-1].get('changed', 'all')} decisions; they are used as they are")
@@ -316,6 +317,7 @@ def ready_tables(
     notify: Callable[[str], None] | None = None,
 ) -> None:
     """Make sure the tables the players of ``policies`` read under ``rules`` are at hand (made now if need be):
-    what an entry point calls before work that looks them up (:func:`smear_sim.analysis.models.player_model`)."""
+    what an entry point calls before work that looks them up
+    (:func:`smear_sim.analysis.session_tables.player_bidder_arrays`)."""
     if reads_tables(parse_policies(policies)):
         bidder_tables(rules, progress=progress, notify=notify)

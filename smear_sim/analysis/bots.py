@@ -26,7 +26,7 @@ from ..core.players import policy_code
 from ..reference import hand as ref
 from ..reference.record import HandRecord, replay_position
 from .bridge import hand_state
-from .models import player_model
+from .session_tables import player_bidder_arrays
 
 __all__ = ["bot_action", "warm_up"]
 
@@ -56,7 +56,7 @@ def _call_args(record: HandRecord, seat: int, policy: str, stream: np.ndarray) -
     calls[:position] = [parse_call(b) for b in record.bids]
     return (stream, np.uint64(mask_of(record.hands[seat])), np.int64(record.dealer), np.int64(position), calls,
             np.int64(record.scores_before[0]), np.int64(record.scores_before[1]), rules.to_array(),
-            np.array([code, code], dtype=np.int64), player_model((policy, policy), rules), kp.seated_arg([code]))
+            np.array([code, code], dtype=np.int64), player_bidder_arrays((policy, policy), rules), kp.seated_arg([code]))
 
 
 def bot_action(record: HandRecord, seat: int, decision: str, policy: str, *, seed: int = 1, index: int = 0) -> Any:
@@ -82,12 +82,12 @@ def bot_action(record: HandRecord, seat: int, decision: str, policy: str, *, see
     held = list(record.hands[seat]) + (list(record.kitty) if seat == bidder else [])
     give, keep_scores = kp.policy_tables(array)
     policies = np.array([code, code], dtype=np.int64)
-    model = player_model((policy, policy), rules)
+    bidder_arrays = player_bidder_arrays((policy, policy), rules)
     calls = np.array([parse_call(b) for b in record.bids], dtype=np.int64)
     # The search player (expert) chooses trump and keep together, and a defender's keep, on worlds that read the
     # auction; the kernels answer ZERO for a player that does not search them (as in a simulated hand).
     search = (np.int64(record.dealer), calls, np.int64(4), np.int64(record.scores_before[0]),
-              np.int64(record.scores_before[1]), np.int64(parse_call(won[1])), array, keep_scores, policies, model)
+              np.int64(record.scores_before[1]), np.int64(parse_call(won[1])), array, keep_scores, policies, bidder_arrays)
     if decision in ("trump", "keep") and seat == bidder:
         t = -1 if decision == "trump" else record.trump
         searched = int(kp.search_trump_keep(code, seated, stream, np.uint64(mask_of(record.hands[seat])),
@@ -114,7 +114,7 @@ def bot_action(record: HandRecord, seat: int, decision: str, policy: str, *, see
         hs[L.ST_N_CALLS] = 4
         hs[L.ST_CALLS: L.ST_CALLS + 4] = calls
         legal = np.uint64(ks.legal_cards(hs, array))  # a uint64, as in the kernels' hands: one compiled card play
-        c = int(kp.search_play(code, seated, stream, hs, legal, array, give, policies, model))
+        c = int(kp.search_play(code, seated, stream, hs, legal, array, give, policies, bidder_arrays))
         return card_name(c)
     raise SmearError(f"unknown decision {decision!r}: call, trump, keep or card")
 

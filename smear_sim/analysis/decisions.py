@@ -295,7 +295,7 @@ def _call_hint(view, samples, seed, plan, equity, score, inference, playout) -> 
         raise SmearError("a call's worlds are the deals the calls before it fit: --inference none is for trump, "
                          "keep and card decisions")
     kwargs = dict(position=view.position, auction=[call_name(parse_call(b)) for b in view.bids], score=score, seed=seed,
-                  plan=plan.but(progress=None), equity=equity)
+                  plan=plan.replace(progress=None), equity=equity)
     n = samples or MIN_CALL_DEALS
     analysis = evaluate_auction(list(view.hand), samples=n, **kwargs)
     while samples is None and analysis.samples < MAX_CALL_DEALS and len(analysis.ranked) > 1:
@@ -347,8 +347,8 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
     win, flat = equity.outcome_wins(score, _next_dealer(view))
     win_value = np.rint(win * L.WIN_SCALE).astype(np.int64)
     ev_value = outcome_points(rules.target)
-    model = policy_array(plan.policies)
-    players = np.concatenate([model, policy_array((playout, playout)) if playout else model])
+    modelling = policy_array(plan.policies)
+    players = np.concatenate([modelling, policy_array((playout, playout)) if playout else modelling])
     calls = np.array([parse_call(b) for b in view.bids], dtype=np.int64)
     infer = np.bool_(inference == "policy")
     mode = np.int64(0 if playout is None else 1)
@@ -358,7 +358,7 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
     if decision == CARD:
         actions: list[Any] = legal_actions(view)
         codes = np.array([parse_card(a) for a in actions], dtype=np.int64)
-        args = (rules.to_array(), players, plan.model, view_state(view), np.int64(view.seat), own9,
+        args = (rules.to_array(), players, plan.bidder_arrays, view_state(view), np.int64(view.seat), own9,
                 np.int64(view.dealer), calls, s0, s1, infer, mode)
         driver = "card_hint"
     else:
@@ -382,7 +382,7 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
         else:
             actions = [[card_name(c) for c in keep] for keep in keeps]
         kitty = np.uint64(mask_of(view.kitty) if view.kitty is not None else 0)
-        args = (rules.to_array(), players, plan.model, np.int64(view.seat), own9, kitty, np.int64(view.dealer), calls,
+        args = (rules.to_array(), players, plan.bidder_arrays, np.int64(view.seat), own9, kitty, np.int64(view.dealer), calls,
                 s0, s1, np.int64(bidder), np.int64(parse_call(view.bid)), infer, mode)
         codes = np.array(trumps, dtype=np.int64)
         kept = np.array([mask_of(k) for k in keeps], dtype=np.uint64)

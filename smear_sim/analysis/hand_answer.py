@@ -53,7 +53,7 @@ def answer_hand(query: HandQuery, plan: RunPlan, *, position: int | None = None,
             stage("auction")
         calls = evaluate_auction(query.cards, position=position, auction=[call_name(c) for c in auction],
                                  score=query.score, samples=samples, precision=query.precision, max_deals=max_deals,
-                                 seed=query.job.seed, equity=analysis.equity, plan=plan.but(progress=None))
+                                 seed=query.job.seed, equity=analysis.equity, plan=plan.replace(progress=None))
     before = tuple(auction) if position is not None else None
     count = count_summary(list(query.cards), plan.rules, before, query.score or (0, 0))
     return HandAnswer(analysis, calls, count)

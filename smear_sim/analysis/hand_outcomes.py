@@ -111,7 +111,8 @@ def hand_outcomes(
 ) -> HandOutcomes:
     """Count the outcomes of ``hands`` hands, the dealing team at ``scores[0]`` and the other at ``scores[1]``.
 
-    ``model`` is the kernels' tables for the policy (by default :func:`smear_sim.analysis.bidder_tables.player_model`'s);
+    ``model`` (the Python API's keyword for the plan's ``bidder_arrays``) is the equity bidder's arrays for the policy
+    (by default :func:`smear_sim.analysis.session_tables.player_bidder_arrays`'s);
     ``checkpoint`` saves finished chunks for a resumed run (:mod:`smear_sim.engine.checkpoint`). ``plan`` says who
     plays, under which rules, and how the run goes (:class:`smear_sim.analysis.plan.RunPlan`).
     """

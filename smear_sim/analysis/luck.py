@@ -70,7 +70,7 @@ def deal_luck(record: HandRecord, *, equity: EquityTable, plan: RunPlan, seed: i
     us, them = record.scores_before[dealing], record.scores_before[1 - dealing]
     job = Job("deal_outcomes", seed, playouts, (*plan.players, deal, record.dealer, *record.scores_before),
               label="playouts")
-    counts = plan.but(progress=None, checkpoint=None).run(job).counts.astype(np.float64)
+    counts = plan.replace(progress=None, checkpoint=None).run(job).counts.astype(np.float64)
     q = counts / counts.sum()
 
     points_of = outcome_points(record.rules.target).astype(np.float64)

@@ -359,11 +359,11 @@ def tournament(
         chunk = settings.chunk_size
         if _is_search(a) or _is_search(b):
             chunk = SEARCH_CHUNK if chunk is None else min(chunk, SEARCH_CHUNK)
-        plan = RunPlan.of([a, b], rules, settings=settings.but(chunk_size=chunk))
+        plan = RunPlan.of([a, b], rules, settings=settings.replace(chunk_size=chunk))
         pairs.append(duplicate_match(deals=n_deals, seed=seed, plan=plan))
         if n_games:
             game_chunk = None if chunk is None else max(1, chunk // 16)
-            game_plan = plan.but(chunk_size=game_chunk)
+            game_plan = plan.replace(chunk_size=game_chunk)
             game_results.append(duplicate_games(games=n_games, seed=seed, plan=game_plan))
     names = tuple(str(parse_policy(p)) for p in players)
     if game_results:

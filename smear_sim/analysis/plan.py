@@ -16,7 +16,7 @@ from ..core.players import parse_policies, policy_array
 from ..core.rules import Rules
 from ..engine.runner import Executor, Job, Progress, RunResult
 from ..engine.settings import RunSettings
-from .models import player_model
+from .session_tables import player_bidder_arrays
 
 if TYPE_CHECKING:
     from ..engine.checkpoint import Checkpoint
@@ -30,7 +30,7 @@ class RunPlan:
 
     policies: tuple[str, str]  # team 0's and team 1's, canonical (core.players.parse_policies)
     rules: Rules
-    model: tuple[np.ndarray, ...] = field(repr=False)  # the tables the players read (analysis.models)
+    bidder_arrays: tuple[np.ndarray, ...] = field(repr=False)  # the tables the players read (analysis.session_tables)
     settings: RunSettings = RunSettings()
 
     @classmethod
@@ -39,7 +39,7 @@ class RunPlan:
         policies: str | tuple[str, str] | list[str] = "heuristic",
         rules: Rules | None = None,
         *,
-        model: tuple[np.ndarray, ...] | None = None,
+        bidder_arrays: tuple[np.ndarray, ...] | None = None,
         settings: RunSettings | None = None,
         threads: int | None = None,
         executor: Executor | None = None,
@@ -53,11 +53,13 @@ class RunPlan:
         policies = parse_policies(policies)
         if settings is None:
             settings = RunSettings(threads, executor, chunk_size, progress, checkpoint)
-        return cls(policies, rules, player_model(policies, rules) if model is None else model, settings)
+        if bidder_arrays is None:
+            bidder_arrays = player_bidder_arrays(policies, rules)
+        return cls(policies, rules, bidder_arrays, settings)
 
-    def but(self, **changes) -> RunPlan:
+    def replace(self, **changes) -> RunPlan:
         """This plan with the run's settings changed (e.g. ``progress=None``): who plays stays."""
-        return dataclasses.replace(self, settings=self.settings.but(**changes))
+        return dataclasses.replace(self, settings=self.settings.replace(**changes))
 
     def one_policy(self, what: str) -> str:
         """The policy of all four seats, for an analysis (``what``: "bid tables play") that needs one."""
@@ -67,8 +69,8 @@ class RunPlan:
 
     @property
     def players(self) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
-        """The kernels' first three arguments: the rules, the policy codes and the model."""
-        return self.rules.to_array(), policy_array(self.policies), self.model
+        """The kernels' first three arguments: the rules, the policy codes and the equity bidder's arrays."""
+        return self.rules.to_array(), policy_array(self.policies), self.bidder_arrays
 
     def run(self, job: Job, **how) -> RunResult:
         """Run ``job`` under the plan's settings (:meth:`RunSettings.run`)."""

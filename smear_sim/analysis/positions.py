@@ -234,8 +234,9 @@ def position_table(
 
     The strength buckets are ``buckets`` (as :func:`strength_buckets` gives them), else those of the declarer's view
     ``classes`` (a class table of
-    the same rules and policy), else from one made here of ``class_hands`` hands. ``model`` is the kernels' tables
-    for the policies (by default :func:`smear_sim.analysis.bidder_tables.player_model`'s). Deal i starts from
+    the same rules and policy), else from one made here of ``class_hands`` hands. ``model`` (the Python API's
+    keyword for the plan's ``bidder_arrays``) is the equity bidder's arrays for the policies (by default
+    :func:`smear_sim.analysis.session_tables.player_bidder_arrays`'s). Deal i starts from
     ``starts[i % len(starts)]``, (team 0's score, team 1's score, dealer seat), by default 0-0 with the dealer
     rotating (a dealer of -1 means seat ``i % 4``). ``plan`` says who plays (the policy and
     its tables), under which rules, and how the run goes (:class:`smear_sim.analysis.plan.RunPlan`).
@@ -245,7 +246,7 @@ def position_table(
     policy = plan.one_policy("position tables play")
     if buckets is None:
         if classes is None:  # the declarer's view, under the same players
-            classes = class_table(class_hands, seed=seed, plan=plan.but(chunk_size=None, progress=None,
+            classes = class_table(class_hands, seed=seed, plan=plan.replace(chunk_size=None, progress=None,
                                                                         checkpoint=None))
         elif classes.rules != plan.rules:
             raise SmearError("the class table behind the strength buckets was made under other rules")

@@ -45,10 +45,10 @@ def build_report(*, hands: int, seed: int, plan: RunPlan, equity_hands: int, pos
     and the example hands. ``progress`` shows the hands of the two long runs; ``plan`` says who plays, under which
     rules, and where every simulation runs."""
     with _bar(progress, hands, "dealing and playing") as done:
-        table = class_table(hands, seed=seed, plan=plan.but(progress=done))
+        table = class_table(hands, seed=seed, plan=plan.replace(progress=done))
     deals = position_deals or max(hands // 5, 1)
     with _bar(progress, deals, "every call at every turn") as done:
-        positions = position_table(deals, seed=seed, classes=table, plan=plan.but(progress=done))
+        positions = position_table(deals, seed=seed, classes=table, plan=plan.replace(progress=done))
     equity = match_equity(equity_hands, seed=seed, plan=plan)
     example = evaluate_hand(EXAMPLE_HAND, seed=seed, equity=equity, plan=plan)
     moon_hand = evaluate_hand(EXAMPLE_MOON_HAND, seed=seed, equity=equity, plan=plan) if plan.rules.moon else None
@@ -61,9 +61,9 @@ def build_position_table(*, deals: int, seed: int, plan: RunPlan, score: tuple[i
     ``POSITION_CLASS_HANDS`` hands, and the match-equity table of ``equity_hands`` hands that values it at
     ``score``. ``progress`` shows the position run. Only the class table and the position table keep the plan's
     checkpoint, only the position table its chunk size."""
-    classes = class_table(POSITION_CLASS_HANDS, seed=seed, plan=plan.but(chunk_size=None, progress=None))
+    classes = class_table(POSITION_CLASS_HANDS, seed=seed, plan=plan.replace(chunk_size=None, progress=None))
     with _bar(progress, deals, "every call at every turn") as done:
-        table = position_table(deals, seed=seed, classes=classes, plan=plan.but(progress=done))
+        table = position_table(deals, seed=seed, classes=classes, plan=plan.replace(progress=done))
     equity = match_equity(equity_hands, seed=seed, floor=min(-40, *score),
-                          plan=plan.but(chunk_size=None, progress=None, checkpoint=None))
+                          plan=plan.replace(chunk_size=None, progress=None, checkpoint=None))
     return table, equity

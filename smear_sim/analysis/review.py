@@ -352,7 +352,7 @@ def review(
         raise RecordError(f"the input has {len(work):,} decisions to grade; a review grades at most "
                           f"{MAX_REVIEW_DECISIONS:,}: split the file")
     if progress is not None:
-        plan = plan.but(progress=None)
+        plan = plan.replace(progress=None)
     plans: dict[Rules, RunPlan] = {}
 
     def plan_for(rules: Rules) -> RunPlan:
@@ -387,8 +387,8 @@ def _ready_errors(tables: list[Any], threads: int) -> None:
     """Make whole, on ``threads`` threads, the error of each equity table that ``GRADIENT_READERS`` hints or more
     read (one entry of ``tables`` a hint). Every hint reads its table's error (:meth:`EquityTable.outcome_variance`):
     by transposed solves of its own until the table has solved as many columns as its gradient has, then from the
-    gradient. Made whole first, the gradient costs about what 8 hints' transposed solves do: for the 27 hints of a
-    hand under round points, 9 s on one thread against 28 s (19 s of transposed solves, then the gradient)."""
+    gradient. Made whole first, the gradient costs about what 8 hints' transposed solves do, so a table that many
+    hints read is cheaper made whole (docs/performance.md)."""
     readers = Counter(map(id, tables))
     for table in {id(t): t for t in tables}.values():
         if readers[id(table)] >= GRADIENT_READERS:
@@ -421,8 +421,8 @@ def _hints(items: list[tuple[Any, RunPlan, dict[str, Any]]], tables: list[Any],
             continue
         kinds_seen.add(kind)
         yield index, hint(view, plan=run_plan, equity=tables[index], **how)
-    whole = [(items[i][0], items[i][1].but(executor=None, progress=None, checkpoint=None), items[i][2], id(tables[i]))
-             for i in spread]
+    whole = [(items[i][0], items[i][1].replace(executor=None, progress=None, checkpoint=None), items[i][2],
+              id(tables[i])) for i in spread]
     common = {id(tables[i]): tables[i] for i in spread}
     for k, result in settings.executor.map_calls(_whole_hint, whole, common=common):
         yield spread[k], result
@@ -431,7 +431,7 @@ def _hints(items: list[tuple[Any, RunPlan, dict[str, Any]]], tables: list[Any],
 def _whole_hint(item: tuple[Any, RunPlan, dict[str, Any], int], threads: int, tables: dict[int, Any]) -> Any:
     """One hint, whole, where an executor runs it (:func:`_hints`), with its equity table from ``tables``."""
     view, plan, how, table = item
-    return hint(view, plan=plan.but(threads=threads), equity=tables[table], **how)
+    return hint(view, plan=plan.replace(threads=threads), equity=tables[table], **how)
 
 
 def _graded(h: ReviewedHand, d: Decision, advice: Any) -> ReviewedDecision:

@@ -258,11 +258,11 @@ def trace_game_records(
     if count == 0:
         return []
     drivers = kernels()
-    rules, codes, model = plan.players
+    rules, codes, bidder_arrays = plan.players
     key, seated = seed_value(seed), drivers.seated_arg(codes)
 
     def trace(first: int, n: int):
-        return drivers.trace_games(key, first, n, rules, codes, model, scores[0], scores[1], dealer, seated)
+        return drivers.trace_games(key, first, n, rules, codes, bidder_arrays, scores[0], scores[1], dealer, seated)
 
     # Kernel calls sized by time (engine.runner.paced), so that a signal waits for no search player's hundred games.
     return [game_record_from_kernel(records[offsets[i]: offsets[i + 1]], plan.rules, scores, dealer)
@@ -313,16 +313,16 @@ def iter_trace_records(
     check_count("trace_hands", count, minimum=0)
     check_count("chunk_size", chunk_size)
     plan = RunPlan.of(policies, rules)
-    return _traced(seed_value(seed), plan.rules, plan.players[1], plan.model, start, count, chunk_size)
+    return _traced(seed_value(seed), plan.rules, plan.players[1], plan.bidder_arrays, start, count, chunk_size)
 
 
-def _traced(key: np.uint64, rules: Rules, policies: np.ndarray, model, start: int, count: int,
+def _traced(key: np.uint64, rules: Rules, policies: np.ndarray, bidder_arrays, start: int, count: int,
             chunk_size: int) -> Iterator[dict[str, Any]]:
     drivers = kernels()
     rules_array, seated = rules.to_array(), drivers.seated_arg(policies)
 
     def trace(first: int, n: int) -> np.ndarray:
-        return drivers.trace_hands(key, first, n, rules_array, policies, model, seated)
+        return drivers.trace_hands(key, first, n, rules_array, policies, bidder_arrays, seated)
 
     for rows in paced(trace, start, count, limit=chunk_size):
         for row in rows:

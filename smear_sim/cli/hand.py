@@ -122,7 +122,7 @@ def hand(
                            equity_hands=equity_hands, plan=plan)
         with progress_for(total, "dealing", total >= 2_000_000 and precision is None and position is None) \
                 as progress:
-            answer = answer_hand(query, plan.but(progress=progress), position=position, auction=prior,
+            answer = answer_hand(query, plan.replace(progress=progress), position=position, auction=prior,
                                  samples=samples, max_deals=max_deals)
     analysis, calls = answer.analysis, answer.calls
     if analysis.misdeal_callable:

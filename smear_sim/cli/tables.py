@@ -151,7 +151,7 @@ def bid_table_command(
             from ..output.report import write_bid_table
 
             with progress_for(hands, "dealing and playing", hands >= 2_000_000) as progress:
-                table = class_table(hands, seed=seed, plan=plan.but(progress=progress))
+                table = class_table(hands, seed=seed, plan=plan.replace(progress=progress))
             frame = table.frame(features, min_count)
             written = write_bid_table(table, frame, out)
     if json_output:

@@ -47,7 +47,7 @@ __all__ = [
     "MIN_COUNT",
     "N_BUCKETS",
     "BidderTables",
-    "empty_model",
+    "no_bidder_arrays",
     "table_shape",
 ]
 
@@ -65,8 +65,8 @@ def table_shape(rules: Rules) -> tuple[int, ...]:
     return (L.N_POSITIONS, 2 * m + 1, N_BUCKETS, m + 2, L.N_OUTCOMES)
 
 
-def empty_model() -> tuple[np.ndarray, ...]:
-    """The model of a game without the equity bidder: the kernels' arguments have the same types either way."""
+def no_bidder_arrays() -> tuple[np.ndarray, ...]:
+    """The arrays of a game without the equity bidder: the kernels' arguments have the same types either way."""
     header = np.zeros(L.BM_HEADER, dtype=np.int64)
     return (header, np.zeros(1, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.int64),
             np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.float64), np.zeros((2, 1, 1), dtype=np.float64),
@@ -99,7 +99,7 @@ class BidderTables:
         """Decisions counted per ``[place, situation, bucket]``: every legal call was played on each."""
         return self.counts.sum(axis=-1).max(axis=-1)
 
-    def model(self, min_count: int = MIN_COUNT, margin: float = MARGIN) -> tuple[np.ndarray, ...]:
+    def arrays(self, min_count: int = MIN_COUNT, margin: float = MARGIN) -> tuple[np.ndarray, ...]:
         """The arrays the kernels read: header, bucket of each class, then for each call cell (``[place, situation,
         bucket, call slot]`` flattened) its outcomes as ``codes[cell_start[c]:cell_start[c + 1]]`` with their
         probabilities ``weights``, the decisions of each ``[place, situation, bucket]``, the equity grid and the

@@ -227,7 +227,7 @@ DH_POINTS_LOST = _dh.add()
 DH_SIZE = _dh.size
 
 # -- the equity bidder's tables as the kernels read them (core/bidder.py builds them) ----------------------
-# ``header`` holds the fields below; an empty model (no equity bidder playing) has BM_LOADED 0.
+# ``header`` holds the fields below; the empty arrays (no equity bidder playing) has BM_LOADED 0.
 _bm = _Fields()
 BM_LOADED = _bm.add()
 BM_BUCKETS = _bm.add()  # hand-strength buckets

@@ -15,7 +15,7 @@ without a parameter has parameter 0, so its code is its number. ``expert`` may a
 ignore the auction. The parts left out ride above K in the parameter (:data:`EXPERT_WITHOUT_SCALE`). This module
 imports no Numba, so the command line can check a ``--policy`` before any kernel loads. ``equity`` and ``expert``
 bid from tables made for the rules in play (:func:`reads_tables`): :func:`smear_sim.analysis.bidder_tables.
-player_model` gives the kernels those tables.
+player_bidder_arrays` gives the kernels those tables.
 """
 
 from __future__ import annotations
@@ -167,7 +167,7 @@ PLAYERS = (
 _BY_NAME = {p.name: p for p in PLAYERS}
 POLICIES = tuple(p.name for p in PLAYERS)
 FAST_POLICIES = tuple(p.name for p in PLAYERS if p.fast)  # the ones that play about a million hands a second
-# Policies whose kernels read the equity bidder's tables (the ``model``): they must be at hand before such a run.
+# Policies whose kernels read the equity bidder's tables (``bidder_arrays``): they must be at hand before such a run.
 TABLE_POLICIES = tuple(p.name for p in PLAYERS if p.reads_tables)
 # Policies that take a parameter: (meaning, default, smallest, largest).
 _PARAMETERS = {p.name: (p.parameter.meaning, p.parameter.default, p.parameter.low, p.parameter.high)

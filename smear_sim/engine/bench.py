@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..core import layout as L
-from ..core.bidder import empty_model
+from ..core.bidder import no_bidder_arrays
 from ..core.players import FAST_POLICIES, policy_array
 from ..core.rules import Rules
 from .bidder_store import load_tables
@@ -83,20 +83,20 @@ def run_bench(
     def deal(n: int) -> None:
         paced_calls(lambda first, size: drivers.deal_only(key, first, size, 1, rules_array), 0, n, threads, deal_pace)
 
-    none = empty_model()
+    none = no_bidder_arrays()
     tables = load_tables(rules)  # the equity bidder is timed where its tables are at hand (shipped or cached)
-    models = {policy: none for policy in FAST_POLICIES if policy != "equity"}
+    arrays = {policy: none for policy in FAST_POLICIES if policy != "equity"}
     if tables is not None:
-        models["equity"] = tables.model()
+        arrays["equity"] = tables.arrays()
 
-    def full(policy: str, n_threads: int, model, against: str | None = None):
+    def full(policy: str, n_threads: int, bidder_arrays, against: str | None = None):
         codes = policy_array((policy, against or policy))
 
         seated = drivers.seated_arg(codes)
         pace = Pace()
 
         def run(n: int) -> None:
-            paced_calls(lambda first, size: drivers.simulate_hands(key, first, size, 1, rules_array, codes, model,
+            paced_calls(lambda first, size: drivers.simulate_hands(key, first, size, 1, rules_array, codes, bidder_arrays,
                                                                    seated),
                         0, n, n_threads, pace)
 
@@ -104,9 +104,10 @@ def run_bench(
 
     deal_rate = _median_rate(deal, deal_hands, repeats, say=saying("dealing only"))
     per_policy: dict[str, dict[str, float]] = {}
-    for policy, model in models.items():
-        all_threads = _median_rate(full(policy, threads, model), hands, repeats, say=saying(f"full hands, {policy}"))
-        single = _median_rate(full(policy, 1, model), max(hands // threads, 1000), repeats,
+    for policy, bidder_arrays in arrays.items():
+        all_threads = _median_rate(full(policy, threads, bidder_arrays), hands, repeats,
+                                   say=saying(f"full hands, {policy}"))
+        single = _median_rate(full(policy, 1, bidder_arrays), max(hands // threads, 1000), repeats,
                               say=saying(f"full hands, {policy}, one thread"))
         per_policy[policy] = {
             "full_hand_per_s": round(all_threads),
@@ -131,7 +132,7 @@ def run_bench(
             name = policy.split(":")[0]
             if name == "expert" and tables is None:
                 continue  # it calls by the tables, and these rules have none at hand
-            run = full(policy, threads, models["equity"] if name == "expert" else none, "heuristic")
+            run = full(policy, threads, arrays["equity"] if name == "expert" else none, "heuristic")
             search[f"{name}_hand_per_s"] = round(_median_rate(run, search_hands, repeats, warm_up=SEARCH_WARM_UP,
                                                               say=saying(f"{policy} against heuristic")), 1)
     stage("bench: complete games, warming up")

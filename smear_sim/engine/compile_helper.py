@@ -1,7 +1,7 @@
-"""The second process of a first compile (:func:`smear_sim.engine.compiling.leaves_apart`): ``python -m
-smear_sim.engine.compile_helper FOLDER I ...`` compiles the leaves ``I ...`` (indices of
-:data:`smear_sim.kernels.leaves.ALL`) into Numba's cache, each under its lock in FOLDER, and stops at once when its
-standard input closes (the compile it helps is over, or that process is gone)."""
+"""The second process of a first compile (:func:`smear_sim.engine.compiling.compile_apart`): ``python -m
+smear_sim.engine.compile_helper FOLDER I ...`` compiles the compile units ``I ...`` (indices of
+:data:`smear_sim.kernels.compile_units.ALL`) into Numba's cache, each under its lock in FOLDER, and stops at once when
+its standard input closes (the compile it helps is over, or that process is gone)."""
 
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ from .._frame_stack import keep_frame_chunks
 from .compiling import locked
 from .runner import kernels
 
-__all__ = ["compile_leaves"]
+__all__ = ["compile_into_cache"]
 
 
-def compile_leaves(folder: Path, order: Sequence[int]) -> None:
-    """Compile the leaves ``order`` under their locks in ``folder``; end the process when standard input closes."""
+def compile_into_cache(folder: Path, order: Sequence[int]) -> None:
+    """Compile the units ``order`` under their locks in ``folder``; end the process when standard input closes."""
 
     def watch() -> None:
         sys.stdin.buffer.read()
@@ -28,13 +28,13 @@ def compile_leaves(folder: Path, order: Sequence[int]) -> None:
     threading.Thread(target=watch, daemon=True).start()
     kernels()  # the kernels' modules, with the cache the main process uses
     keep_frame_chunks()
-    from ..kernels import leaves
+    from ..kernels import compile_units
 
-    with locked(folder, order):  # a leaf another leaf calls is compiled under its lock too
+    with locked(folder, order):  # a unit another unit calls is compiled under its lock too
         for i in order:
-            dispatcher, sig = leaves.ALL[i]
+            dispatcher, sig = compile_units.ALL[i]
             dispatcher.compile(sig)
 
 
 if __name__ == "__main__":
-    compile_leaves(Path(sys.argv[1]), [int(i) for i in sys.argv[2:]])
+    compile_into_cache(Path(sys.argv[1]), [int(i) for i in sys.argv[2:]])

@@ -11,12 +11,12 @@ Whether a call will compile is read from Numba's cache index for the call's argu
 the line written if it has not returned after :data:`WATCH_SECONDS`.
 
 Compiling is single-threaded: Numba compiles a driver's callees one after another. On a machine with a second
-core, :func:`leaves_apart` has a second process compile the kernels' leaves (:mod:`smear_sim.kernels.leaves`:
-functions every driver calls with the same types) into the cache meanwhile, and this process loads them when it
-reaches them, which took a first ``smear-sim hand`` from 19 s to 13 s on two cores. Each leaf has a lock file:
-whichever process reaches a leaf first compiles it while the other waits, then loads it, so no leaf is compiled
-twice and no two processes write one function's cache entries at once. The command line turns this on
-(:func:`use_helper`) unless ``SMEAR_SIM_COMPILE_HELPER=0``; the helper ends with the compile it helps, and with this
+core, :func:`compile_apart` has a second process compile the kernels' compile units
+(:mod:`smear_sim.kernels.compile_units`: functions every driver calls with the same types) into the cache meanwhile,
+and this process loads them when it reaches them, so a first run waits for the longer of the two halves rather than
+their sum (docs/performance.md has the figures). Each unit has a lock file: whichever process reaches a unit first
+compiles it while the other waits, then loads it, so no unit is compiled twice and no two processes write one
+function's cache entries at once. The command line turns this on (:func:`use_helper`) unless ``SMEAR_SIM_COMPILE_HELPER=0``; the helper ends with the compile it helps, and with this
 process if that dies first.
 """
 
@@ -35,8 +35,17 @@ from typing import Any, TextIO
 
 from .._frame_stack import keep_frame_chunks
 
-__all__ = ["COMPILING", "HELPER_MODULE", "HELPER_VARIABLE", "WATCH_SECONDS", "compiling", "leaves_apart", "locked",
-           "use_helper", "will_compile"]
+__all__ = [
+    "COMPILING",
+    "HELPER_MODULE",
+    "HELPER_VARIABLE",
+    "WATCH_SECONDS",
+    "compile_apart",
+    "compiling",
+    "locked",
+    "use_helper",
+    "will_compile",
+]
 
 COMPILING = "compiling the simulator for first use (up to a minute; later runs start at once)"
 WATCH_SECONDS = 1.0
@@ -136,15 +145,15 @@ def compiling(expected: bool | None, stream: TextIO | None = None) -> Iterator[N
             thread.join()
 
 
-# -- the leaves compiled in a second process ------------------------------------------------------------------------
+# -- the compile units compiled in a second process -----------------------------------------------------------------
 
 HELPER_VARIABLE = "SMEAR_SIM_COMPILE_HELPER"  # 0: no helper, whoever asks
 HELPER_MODULE = "smear_sim.engine.compile_helper"  # what the helper runs (python -m)
-_helper = False  # leaves_apart starts a helper: the command line turns it on (use_helper)
+_helper = False  # compile_apart starts a helper: the command line turns it on (use_helper)
 
 
 def use_helper(on: bool = True) -> None:
-    """Let :func:`leaves_apart` compile the leaves in a second process (the command line's choice: a library caller
+    """Let :func:`compile_apart` compile the units in a second process (the command line's choice: a library caller
     or a worker does not get processes it did not ask for)."""
     global _helper
     _helper = on and os.environ.get(HELPER_VARIABLE, "1") != "0"
@@ -158,7 +167,7 @@ def _cores() -> int:
 
 
 class _LeafLock:
-    """The lock of one leaf's compile, shared with the helper through a file. Reentrant: compiling a leaf may ask
+    """The lock of one unit's compile, shared with the helper through a file. Reentrant: compiling a unit may ask
     for it again before it is done."""
 
     def __init__(self, path: Path) -> None:
@@ -183,14 +192,14 @@ class _LeafLock:
 
 @contextlib.contextmanager
 def locked(folder: Path, order: Sequence[int]) -> Iterator[None]:
-    """Compile each leaf of ``order`` (indices of :data:`smear_sim.kernels.leaves.ALL`) only under its lock in
+    """Compile each unit of ``order`` (indices of :data:`smear_sim.kernels.compile_units.ALL`) only under its lock in
     ``folder``, in this process, inside the block."""
-    from ..kernels import leaves
+    from ..kernels import compile_units
 
     dispatchers = []
     try:
         for i in order:
-            dispatcher = leaves.ALL[i][0]
+            dispatcher = compile_units.ALL[i][0]
             dispatcher.compile = _under(dispatcher.compile, _LeafLock(folder / f"{i}.lock"))
             dispatchers.append(dispatcher)
         yield
@@ -208,20 +217,21 @@ def _under(compile_: Callable[[Any], Any], lock: _LeafLock) -> Callable[[Any], A
 
 
 @contextlib.contextmanager
-def leaves_apart(expected: bool | None, seated: tuple | None) -> Iterator[None]:
+def compile_apart(expected: bool | None, seated: tuple | None) -> Iterator[None]:
     """Around a driver's compile (``expected``: :func:`will_compile`'s answer for it; ``seated``: its players, or
-    None): where the helper is on, this machine has a second core and some leaf the driver calls is not in the
-    cache, a second process compiles those leaves while this one compiles the rest (module docstring)."""
+    None): where the helper is on, this machine has a second core and some unit the driver calls is not in the
+    cache, a second process compiles those units while this one compiles the rest (module docstring)."""
     if not (expected and _helper and _cores() >= 2):
         yield
         return
-    from ..kernels import leaves
+    from ..kernels import compile_units
 
-    order = [leaves.ALL.index(leaf) for leaf in leaves.for_table(seated) if _cached(leaf[0]) and _will_compile(*leaf)]
+    order = [compile_units.ALL.index(unit) for unit in compile_units.for_table(seated)
+             if _cached(unit[0]) and _will_compile(*unit)]
     if not order:
         yield
         return
-    folder = Path(tempfile.mkdtemp(prefix="smear-sim-leaves-"))
+    folder = Path(tempfile.mkdtemp(prefix="smear-sim-units-"))
     helper = None
     try:
         with locked(folder, order):

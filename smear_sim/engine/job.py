@@ -56,7 +56,7 @@ def job_fingerprint(job: Job) -> str:
     digest = hashlib.sha256(f"{job.driver}|{job.seed}|{job.total}".encode())
 
     def add(arg: Any) -> None:
-        if isinstance(arg, tuple):  # a tuple of arrays, such as the players' model
+        if isinstance(arg, tuple):  # a tuple of arrays, such as the equity bidder's arrays
             digest.update(f"|tuple{len(arg)}".encode())
             for item in arg:
                 add(item)

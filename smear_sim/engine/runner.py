@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from ..core.errors import BadValue, SmearWarning
-from .compiling import compiling, leaves_apart, will_compile
+from .compiling import compile_apart, compiling, will_compile
 from .job import MAX_SEED, Job, check_count, job_fingerprint, seed_value
 
 if TYPE_CHECKING:
@@ -381,7 +381,7 @@ def load_kernel(job: Job) -> np.ndarray:
     counts of no hands, which give their shape."""
     driver, args = _call(job, 0, 0, 1)
     expected = will_compile(driver, args)
-    with compiling(expected), leaves_apart(expected, args[-1] if _seats_players(driver) else None):
+    with compiling(expected), compile_apart(expected, args[-1] if _seats_players(driver) else None):
         return driver(*args).sum(axis=0)
 
 

@@ -32,7 +32,7 @@ class RunSettings:
     progress: Progress | None = None
     checkpoint: Checkpoint | None = None
 
-    def but(self, **changes) -> RunSettings:
+    def replace(self, **changes) -> RunSettings:
         """These settings with ``changes`` (e.g. ``progress=None`` for a run inside another)."""
         return dataclasses.replace(self, **changes)
 

@@ -30,14 +30,14 @@ def play_game(key, score0, score1, dealer, players, pool, scratch, agg, out, tra
     (thrown-in hands included, misdeals not) and the final scores.
     """
     state, deck, hands, known, rec, hs = scratch
-    rules, policies, model, give, keep, seated = players
+    rules, policies, bidder_arrays, give, keep, seated = players
     misdeal_rule = rules[R_MISDEAL] == 1
     deals = 0
     winner = -1
     while deals < MAX_DEALS:
         state[0] = stream_key(key, deals)
         rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
-        play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, model, seated, AUCTION, POLICY_TRUMP,
+        play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, bidder_arrays, seated, AUCTION, POLICY_TRUMP,
                   give, keep, rec, trace)
         count_hand(agg, rec)
         if trace:

@@ -183,14 +183,14 @@ def deal_playable(state, pool, n_pool, fixed_seat, fixed_hand, deck, hands, misd
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def auction_from(state, hands, dealer, score0, score1, rules, policies, model, seated, calls, first):
+def auction_from(state, hands, dealer, score0, score1, rules, policies, bidder_arrays, seated, calls, first):
     """Finish an auction whose first ``first`` calls are in ``calls``: each later seat calls by its policy, which
     sees the calls so far, the dealer and both teams' scores from its own side
     (:func:`smear_sim.kernels.players.choose_bid`). Returns ``(bidder, bid code)``, bidder -1 if all passed."""
     for position in range(first, 4):
         seat = (dealer + 1 + position) % 4
         calls[position] = policy_call(state, hands[seat], dealer, position, calls, score0, score1, rules, policies,
-                                      model, seated)
+                                      bidder_arrays, seated)
     bidder = -1
     bid = PASS
     for position in range(4):
@@ -201,9 +201,9 @@ def auction_from(state, hands, dealer, score0, score1, rules, policies, model, s
 
 
 @njit(cache=True)
-def auction(state, hands, dealer, score0, score1, rules, policies, model, seated, rec):
+def auction(state, hands, dealer, score0, score1, rules, policies, bidder_arrays, seated, rec):
     """Run the one-round auction, writing the calls into the record; return ``(bidder, bid code)``."""
-    return auction_from(state, hands, dealer, score0, score1, rules, policies, model, seated,
+    return auction_from(state, hands, dealer, score0, score1, rules, policies, bidder_arrays, seated,
                         rec[REC_BIDS: REC_BIDS + 4], LOVE)
 
 
@@ -224,7 +224,7 @@ def _write_cards(rec, offset, mask, slots):
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, model, seated, bidder, trump, give,
+def play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, bidder_arrays, seated, bidder, trump, give,
               keep, rec, trace):
     """Play one dealt hand to the end and write its record.
 
@@ -233,7 +233,7 @@ def play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, 
     kitty without an auction (hand analysis), and the bid is left to the caller. With ``trump`` -1 the
     bidder's policy names trump. ``trace`` also writes the deal and the discards. ``known`` is scratch space
     for the cards each seat has seen in its own hand, and ``hs`` for the hand state the card play runs on
-    (:mod:`smear_sim.kernels.state`). ``model`` holds the tables a policy may read (the equity bidder's; see
+    (:mod:`smear_sim.kernels.state`). ``bidder_arrays`` holds the tables a policy may read (the equity bidder's; see
     :mod:`smear_sim.core.bidder`), ``give`` and ``keep`` the heuristics' card tables
     (:func:`smear_sim.kernels.players.policy_tables`) and ``seated`` which players are compiled in
     (:data:`smear_sim.kernels.players.SEATED`). (They travel as separate arguments, not as the player set: an
@@ -247,14 +247,14 @@ def play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, 
             _write_cards(rec, REC_HANDS + 9 * seat, hands[seat], 9)
         _write_cards(rec, REC_KITTY, hands[4], 4)
     if bidder < 0:
-        bidder, bid = auction(state, hands, dealer, score0, score1, rules, policies, model, seated, rec)
+        bidder, bid = auction(state, hands, dealer, score0, score1, rules, policies, bidder_arrays, seated, rec)
         if bidder < 0:
             throw_in(rec)
             return
     else:
         bid = PASS
     contract(seated, state, hands, known, hs, dealer, rec[REC_BIDS: REC_BIDS + 4], score0, score1, rules, policies,
-             model, seated, bidder, bid, trump, give, keep, rec, trace)
+             bidder_arrays, seated, bidder, bid, trump, give, keep, rec, trace)
 
 
 @njit(cache=True)
@@ -310,7 +310,7 @@ def play_contract(state, hands, known, hs, score0, score1, rules, policies, seat
 
 
 @njit(cache=True)
-def search_contract(state, hands, known, hs, dealer, calls, score0, score1, rules, policies, model, seated, bidder, bid,
+def search_contract(state, hands, known, hs, dealer, calls, score0, score1, rules, policies, bidder_arrays, seated, bidder, bid,
                   trump, give, keep, rec, trace):
     """The hand after the auction: ``bidder`` takes the kitty and names trump (``trump`` -1: by its policy),
     everyone discards, six tricks are played and the hand is scored for ``bid`` (PASS: hand analysis, where
@@ -326,7 +326,7 @@ def search_contract(state, hands, known, hs, dealer, calls, score0, score1, rule
     known[bidder] |= hands[4]
     # A search player chooses trump and keep together (ZERO: the policy does not search them).
     searched = search_trump_keep(policies[bidder & 1], seated, state, hands[bidder], hands[4], bidder, trump, dealer,
-                                 calls, n_calls, score0, score1, bid, rules, keep, policies, model)
+                                 calls, n_calls, score0, score1, bid, rules, keep, policies, bidder_arrays)
     if searched != ZERO:
         trump = np.int64(searched >> _TRUMP_SHIFT)
     elif trump < 0:
@@ -340,7 +340,7 @@ def search_contract(state, hands, known, hs, dealer, calls, score0, score1, rule
             kept = ZERO
             if seat != bidder:
                 kept = search_keep(policies[seat & 1], seated, state, known[seat], seat, bidder, t, dealer, calls,
-                                   n_calls, score0, score1, bid, rules, keep, policies, model)
+                                   n_calls, score0, score1, bid, rules, keep, policies, bidder_arrays)
             if kept == ZERO:
                 kept = choose_keep(policies[seat & 1], seated, state, known[seat], t, keep[t])
         if trace:
@@ -356,7 +356,7 @@ def search_contract(state, hands, known, hs, dealer, calls, score0, score1, rule
     for k in range(24):
         seat = (hs[ST_LEADER] + hs[ST_N_IN_TRICK]) % 4  # state.to_play, and legal_cards below, by hand:
         legal = legal_mask(np.uint64(hs[ST_HANDS + seat]), t, hs[ST_LED_SUIT], anytime)  # no array arguments
-        c = search_play(policies[seat & 1], seated, state, hs, legal, rules, give, policies, model)
+        c = search_play(policies[seat & 1], seated, state, hs, legal, rules, give, policies, bidder_arrays)
         rec[REC_PLAYS + k] = c
         winner = play_card(hs, c, anytime)
         if winner >= 0:
@@ -365,7 +365,7 @@ def search_contract(state, hands, known, hs, dealer, calls, score0, score1, rule
 
 
 @njit(cache=True, inline="always")
-def _fast_contract(state, hands, known, hs, dealer, calls, score0, score1, rules, policies, model, seated, bidder, bid,
+def _fast_contract(state, hands, known, hs, dealer, calls, score0, score1, rules, policies, bidder_arrays, seated, bidder, bid,
                    trump, give, keep, rec, trace):
     return play_contract(state, hands, known, hs, score0, score1, rules, policies, seated, bidder, bid, trump, give,
                          keep, rec, trace)

@@ -28,23 +28,26 @@ value over every way the points still open can fall, so the searches stay exact 
 A position is not searched when the points still undecided cannot change its value (:func:`_bounds`). A trump
 that no card of the other team can beat counts as taken by its holder's team there (:func:`_sure_takes`): it will
 be played, and take its trick or lose it to a partner. That decides the jack, and some of Game's card points, tricks
-before they fall (18% fewer nodes). A trick boundary with two tricks left is valued in plain loops, with the last
-trick played out (:func:`_two_tricks`): the last two tricks held 57% of the search's nodes, each of which copies a
-state. The last trick, where the search meets it, is played out without branching.
+before they fall, so fewer nodes are searched. A trick boundary with two tricks left is valued in plain loops, with
+the last trick played out (:func:`_two_tricks`): the last two tricks hold most of the search's nodes, and a node of
+the search copies a state. The last trick, where the search meets it, is played out without branching.
 
 A chooser that needs only the best of several values asks less than :func:`solve`: :func:`value_or_bound`, and one
 card at a time :func:`card_value_or_bound`, answer with one zero-window search whether a value beats a bound, and
 search it to the end only when it does (:mod:`smear_sim.kernels.players.card_choice`).
 
-:func:`new_solver` allocates a solver's working arrays once; :func:`solve` reuses them, so a player can
-solve many positions without allocating. A solver is used by one thread at a time. The search keeps one
+:func:`new_solver` allocates a solver's working arrays once (a :class:`Solver`); :func:`solve` reuses them, so a
+player can solve many positions without allocating. A solver is used by one thread at a time. The search keeps one
 hand state per depth in a flat array and never takes a row of an array: in Numba every array view costs a
-reference count, which made up most of the search's time. It also tells LLVM that a state's offset is not negative
+reference count. It also tells LLVM that a state's offset is not negative
 (:func:`smear_sim.kernels.bits.nonnegative`): Numba checks every signed index for a negative value, and those
-checks, with the copy of a state they kept from being done as one block, took 30% of the search's time.
+checks keep the copy of a state from being done as one block. docs/performance.md has the measurements behind
+these choices.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -122,18 +125,28 @@ _F_KEYS = 20
 _FRAME_SIZE = 28
 
 
+class Solver(NamedTuple):
+    """A solver's working arrays (:func:`new_solver`). A named tuple, so Numba passes it as a plain tuple of arrays
+    and reads a field as fast as an index."""
+
+    stack: np.ndarray  # one hand state per depth, flat (MAX_DEPTH * ST_SIZE)
+    rec: np.ndarray  # a hand record to score a finished hand into
+    tt: np.ndarray  # the transposition table: one row per entry, the columns _K1 ... _GEN
+    ctx: np.ndarray  # the solve's context: the fields _GEN_NOW ... _SURE
+    frames: np.ndarray  # the search frames, one row per depth (the fields _F_*), with each node's moves in order
+    leaf_table: np.ndarray  # the leaf values and their bounds over the open points (use_leaf_values)
+
+
 @njit(cache=True)
 def new_solver(tt_bits=TT_BITS):
-    """A solver's working arrays: ``(stack, rec, tt, ctx, frames, leaves)``: one hand state per depth (flat), a
-    hand record to score into, the transposition table, the solve's context, the search frames (with each node's
-    moves in search order) and the leaf table with its bounds (:func:`use_leaf_values`). It values points until
-    given a table."""
+    """A :class:`Solver` with a transposition table of ``2 ** tt_bits`` entries. It values points until given a
+    leaf table (:func:`use_leaf_values`)."""
     size = 1 << tt_bits
     ctx = np.zeros(_CTX_SIZE, dtype=np.int64)
     ctx[_TT_MASK] = size - 1
-    return (np.zeros(MAX_DEPTH * ST_SIZE, dtype=np.int64), np.zeros(REC_SIZE, dtype=np.int64),
-            np.zeros((size, 6), dtype=np.int64), ctx, np.zeros((MAX_DEPTH, _FRAME_SIZE), dtype=np.int64),
-            np.zeros(_LEAF_BEST + LEAF_POINTS ** 3, dtype=np.int64))
+    return Solver(np.zeros(MAX_DEPTH * ST_SIZE, dtype=np.int64), np.zeros(REC_SIZE, dtype=np.int64),
+                  np.zeros((size, 6), dtype=np.int64), ctx, np.zeros((MAX_DEPTH, _FRAME_SIZE), dtype=np.int64),
+                  np.zeros(_LEAF_BEST + LEAF_POINTS ** 3, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -141,7 +154,7 @@ def use_leaf_values(solver, table):
     """From now on, value a finished hand by ``table`` (``LEAF_SIZE`` integers, the layout above) instead of its
     points, from the bidding team's side as always. The table is for hands with a bid: in hand analysis (no bid)
     the solver still values points. Works out, once, the table's bounds over the open points."""
-    leaves = solver[5]
+    leaves = solver.leaf_table
     for i in range(LEAF_SIZE):
         leaves[i] = table[i]
     for ours in range(LEAF_POINTS):
@@ -157,13 +170,13 @@ def use_leaf_values(solver, table):
                 at = (ours * LEAF_POINTS + theirs) * LEAF_POINTS + n_open
                 leaves[_LEAF_WORST + at] = worst
                 leaves[_LEAF_BEST + at] = best
-    solver[3][_LEAVES] = 1
+    solver.ctx[_LEAVES] = 1
 
 
 @njit(cache=True)
 def use_points(solver):
     """Value a finished hand by its points again (the default)."""
-    solver[3][_LEAVES] = 0
+    solver.ctx[_LEAVES] = 0
 
 
 @njit(cache=True)
@@ -454,10 +467,10 @@ def _two_tricks(h0, h1, h2, h3, leader, t, bid, alpha, beta, anytime, taken0, ta
                 fixed_nobody, takers, target, moon_in_play, leaves, by_table):
     """The value (fail-soft in the window ``alpha, beta``) of a trick boundary with two tricks left, ``leader`` to
     lead and ``h0..h3`` the hands from the leader on: alpha-beta over the first of them in plain loops, the last
-    played out, with no state copied. (Not inlined into the search: inlined, the solver took 20 s to compile
-    instead of 15, for no speed.)"""
-    # The card points taken are worked out here, though the search has them: given as arguments, they made Numba
-    # compile this function twice (once with a literal type for them), 5 s more.
+    played out, with no state copied. Not inlined into the search: inlined, it lengthens the solver's compile and
+    gains no speed."""
+    # The card points taken are worked out here, though the search has them: given as arguments, they make Numba
+    # compile this function twice (once with a literal type for them).
     p0 = card_points(taken0)
     p1 = card_points(taken1)
     all_points = card_points(h0 | h1 | h2 | h3)
@@ -786,7 +799,7 @@ def start_cards(solver, hs, rules, same_move):
     out = _out(hs, 0)
     t = hs[ST_TRUMP]
     legal = legal_cards(hs, rules)
-    moves = distinct_moves(legal, np.uint64(solver[3][_NEUTRAL]), out, t)
+    moves = distinct_moves(legal, np.uint64(solver.ctx[_NEUTRAL]), out, t)
     m = legal
     while m:
         c = lowest_card(m)
@@ -798,7 +811,7 @@ def start_cards(solver, hs, rules, same_move):
 def _after(solver, hs, rules, c):
     """Put the hand state ``hs`` after card ``c`` at depth 1 of the solver's stack (compiled once for both callers:
     inlined in each, it compiled twice)."""
-    stack = solver[0]
+    stack = solver.stack
     for k in range(ST_SIZE):
         stack[ST_SIZE + k] = hs[k]
     apply_card(stack, c, rules, ST_SIZE)
@@ -918,4 +931,4 @@ def play_line(solver, hs, rules, value):
 @njit(cache=True)
 def nodes_searched(solver):
     """Nodes visited by the solver since it was made (for benchmarks)."""
-    return solver[3][_NODES]
+    return solver.ctx[_NODES]

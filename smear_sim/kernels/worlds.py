@@ -17,7 +17,7 @@ rest so that all of it holds:
 
 A world that fits the calls is usually found in a few tries. After ``MAX_TRIES`` the last world drawn without
 the calls is used instead (the fallback), and the caller counts it: calls the policy almost never makes with any
-hand consistent with the cards seen (a bid the model finds absurd) would otherwise stop the analysis. Under a
+hand consistent with the cards seen (a bid the calling policy finds absurd) would otherwise stop the analysis. Under a
 policy whose calls do not depend on its cards (``random``), the calls fit by chance and inference changes
 nothing but the tries.
 
@@ -50,7 +50,7 @@ CALLERS = (True,) * len(SEATED)
 
 
 @njit(cache=True)
-def calls_fit(rng, dealt, observer, dealer, calls, n_calls, score0, score1, rules, policies, model):
+def calls_fit(rng, dealt, observer, dealer, calls, n_calls, score0, score1, rules, policies, bidder_arrays):
     """Whether no seat but ``observer`` could call a misdeal with its ``dealt`` 9 cards (under the rule) and each of
     them makes its call of ``calls[:n_calls]`` by its team's policy (``policies[team]``)."""
     if rules[R_MISDEAL] == 1:
@@ -61,13 +61,13 @@ def calls_fit(rng, dealt, observer, dealer, calls, n_calls, score0, score1, rule
         seat = (dealer + 1 + p) % 4
         if seat == observer:
             continue
-        if policy_call(rng, dealt[seat], dealer, p, calls, score0, score1, rules, policies, model, CALLERS) != calls[p]:
+        if policy_call(rng, dealt[seat], dealer, p, calls, score0, score1, rules, policies, bidder_arrays, CALLERS) != calls[p]:
             return False
     return True
 
 
 @njit(cache=True)
-def play_world(rng, hs, observer, own9, dealer, calls, n_calls, score0, score1, rules, policies, model, inference,
+def play_world(rng, hs, observer, own9, dealer, calls, n_calls, score0, score1, rules, policies, bidder_arrays, inference,
                out, dealt):
     """Write into ``out`` a world for ``observer`` during play: ``hs`` with the other seats' cards re-dealt
     (module docstring). ``own9`` is the observer's dealt 9 cards; ``dealt`` receives every seat's dealt 9 (the
@@ -97,7 +97,7 @@ def play_world(rng, hs, observer, own9, dealer, calls, n_calls, score0, score1, 
             if seat == bidder:
                 cards = random_subset(rng, cards, 9)  # the other 4 of its 13 were the kitty
             dealt[seat] = cards
-        if ok and calls_fit(rng, dealt, observer, dealer, calls, n_calls, score0, score1, rules, policies, model):
+        if ok and calls_fit(rng, dealt, observer, dealer, calls, n_calls, score0, score1, rules, policies, bidder_arrays):
             return k + 1
     return -MAX_TRIES
 
@@ -123,7 +123,7 @@ def _deal(rng, unseen, observer, own9, kitty, hands):
 
 
 @njit(cache=True)
-def deal_world(rng, observer, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, inference,
+def deal_world(rng, observer, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, bidder_arrays, inference,
                hands):
     """Write into ``hands`` (the four seats' dealt 9 and the kitty) a world for ``observer`` before play (module
     docstring). ``kitty`` is the kitty when the observer saw it, else ZERO. Returns the worlds drawn, negated
@@ -132,12 +132,12 @@ def deal_world(rng, observer, own9, kitty, dealer, calls, n_calls, score0, score
     for k in range(MAX_TRIES):
         _deal(rng, unseen, observer, own9, kitty, hands)
         if calls_fit(rng, hands, observer, dealer, calls, n_calls if inference else 0, score0, score1, rules,
-                     policies, model):
+                     policies, bidder_arrays):
             return k + 1
     # Nothing fitted the calls: deal until no misdeal is callable, leaving the calls out.
     k = MAX_TRIES
     while True:
         k += 1
         _deal(rng, unseen, observer, own9, kitty, hands)
-        if calls_fit(rng, hands, observer, dealer, calls, 0, score0, score1, rules, policies, model):
+        if calls_fit(rng, hands, observer, dealer, calls, 0, score0, score1, rules, policies, bidder_arrays):
             return -k

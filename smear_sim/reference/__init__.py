@@ -1,1 +1,1 @@
-"""The readable pure-Python engine: the rules as the oracle that every fast path is checked against."""
+"""The readable pure-Python engine: the rules as the reference that every fast path is checked against."""

@@ -1,6 +1,6 @@
 """The reference engine: the rules of docs/rules.md in plain, readable Python.
 
-This module is the project's oracle. The fast Numba simulator is checked against it hand by hand, so it
+This module is the yardstick of the rules. The fast Numba simulator is checked against it hand by hand, so it
 favours clarity over speed. Every action comes in three forms, after pokerkit:
 
 - ``legal_x(...)`` lists the legal choices;

@@ -15,7 +15,7 @@ def check_equity_tables(policy: str | None, rules: Rules) -> None:
     """Refuse a player that reads the equity tables (``equity``, ``expert``) where its tables for ``rules`` are not
     made: they are made on first use, in minutes, which is not for a request."""
     if policy is not None and reads_tables(policy):
-        from ..analysis.models import tables_ready
+        from ..analysis.session_tables import tables_ready
 
         if not tables_ready(rules):
             raise SmearError(f"the equity player's tables for {rules.summary()} are not made yet: make them once with "

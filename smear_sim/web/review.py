@@ -62,7 +62,7 @@ class ReviewRequest:
         ``progress`` of each decision graded (``POST /api/review/stream``)."""
         stage("review")
         result = review(list(self.hands), samples=self.samples, seed=self.seed, inference=self.inference,
-                        playout=self.playout, luck=self.luck, kinds=self.kinds, plan=self.plan.but(executor=executor),
+                        playout=self.playout, luck=self.luck, kinds=self.kinds, plan=self.plan.replace(executor=executor),
                         progress=progress)
         return result.to_json(), result.seconds
 

@@ -3,8 +3,8 @@
 The server's own warm-up (:func:`smear_sim.web.server.create_app`) readies what the page's first question needs: the
 hand's and the auction's kernels and seed 1's match-equity table. A hint and a review call other drivers (a trump or
 keep hint ``deal_hint``, a card hint ``card_hint``, a review also ``deal_outcomes`` for the luck), which a fresh
-install compiles on first use: the first keep hint took 38 s and the first review 51 s, with the page saying nothing
-of it. So once the server's warm-up is done, :class:`HintEngine` runs one tiny hint of each kind and a review of one
+install compiles on first use: the first keep hint or review would wait most of a minute, with the page saying
+nothing of it (docs/performance.md). So once the server's warm-up is done, :class:`HintEngine` runs one tiny hint of each kind and a review of one
 hand, each in its own turn on the simulator (:data:`STAGES`): the compile happens there, and an analysis that waits
 goes before the next stage. With Numba's cache warm, the whole warm-up loads in a second or two.
 
@@ -63,7 +63,7 @@ def sample_hand(rules: Rules | None = None) -> HandRecord:
 def _plan(executor, rules: Rules):
     from ..analysis.plan import RunPlan
 
-    return RunPlan.of("heuristic", rules).but(executor=executor)  # the default table's hints and the page's reviews
+    return RunPlan.of("heuristic", rules).replace(executor=executor)  # the default table's hints and the page's reviews
 
 
 def _keep_hint(executor) -> None:

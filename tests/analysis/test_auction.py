@@ -14,7 +14,7 @@ import pytest
 
 from smear_sim import evaluate_auction, evaluate_hand
 from smear_sim.analysis.auction import legal_calls, parse_auction
-from smear_sim.analysis.bidder_tables import player_model
+from smear_sim.analysis.bidder_tables import player_bidder_arrays
 from smear_sim.core import layout as L
 from smear_sim.core.cards import mask_of, parse_cards
 from smear_sim.core.errors import SmearError
@@ -107,12 +107,12 @@ def test_rejection_sampled_deals_reproduce_the_calls(policy, score):
     prior_array[:2] = prior
     seat = 2  # the dealer is seat 3: the third to call is seat 2, of team 0
     deals, tried = drivers.auction_deals(np.uint64(9), 200, 10**6, rules.to_array(), policy_array(policies),
-                                         player_model(policies, rules), np.uint64(mask_of(parse_cards(HAND))), 2,
+                                         player_bidder_arrays(policies, rules), np.uint64(mask_of(parse_cards(HAND))), 2,
                                          prior_array, *score,
                                          drivers.seated_arg(policy_array(policies)))
     assert len(deals) == 200 and tried > 200
     state = np.zeros(1, dtype=np.uint64)
-    players = (rules.to_array(), policy_array(policies), player_model(policies, rules),
+    players = (rules.to_array(), policy_array(policies), player_bidder_arrays(policies, rules),
                drivers.seated_arg(policy_array(policies)))
     for hands in deals:
         assert hands[seat] == mask_of(parse_cards(HAND))

@@ -1,5 +1,5 @@
 """The equity bidder (kernels/players/equity.py) and its tables (core/bidder.py, engine/bidder_store.py,
-analysis/models.py, analysis/bidder_tables.py): the kernel
+analysis/session_tables.py, analysis/bidder_tables.py): the kernel
 decides as the tables say, the shipped tables are what the tool makes, and tables for other rules are made once and
 cached."""
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import smear_sim.analysis.bidder_tables as B
-import smear_sim.analysis.models as M
+import smear_sim.analysis.session_tables as M
 import smear_sim.engine.bidder_store as S
 from smear_sim import position_table
 from smear_sim.analysis.plan import RunPlan
@@ -110,7 +110,7 @@ def test_the_kernel_calls_what_the_tables_say(bidding_tables):
     keep_z standard errors), and a call legal there."""
     tables = bidding_tables
     rules, array = tables.rules, tables.rules.to_array()
-    model = tables.model(margin=0)  # the tables' own choice, whatever the default margin
+    bidder_arrays = tables.arrays(margin=0)  # the tables' own choice, whatever the default margin
     scores = [(0, 0), (15, 19), (19, 17), (-8, 5)]
     expected = B.decisions(tables, scores)
     if tables.settled is not None:  # the settled rule decides some cells, and not all
@@ -134,7 +134,7 @@ def test_the_kernel_calls_what_the_tables_say(bidding_tables):
             if want < 0:
                 continue
             seat = (3 + 1 + place) % 4
-            call = kp.choose_bid(kp.EQUITY, model, EVERYONE, state, hand, seat, 3, calls, place, us, them, low, high,
+            call = kp.choose_bid(kp.EQUITY, bidder_arrays, EVERYONE, state, hand, seat, 3, calls, place, us, them, low, high,
                                  moon_ok, must, array, rules.max_points)
             assert call == (L.MOON if slots[want] == "moon" else L.PASS if slots[want] == "pass" else slots[want])
             checked += 1
@@ -153,7 +153,7 @@ def test_settled_calls_stand_more_often_the_larger_the_margin(shipped):
         chosen = B.decisions(settling)[0]
         assert np.all((chosen[met] == plain[met]) | (chosen[met] == settling.settled[met]))
         kept.append(met & (chosen == settling.settled))
-        assert settling.model()[0][L.BM_KEEP_Z] == round(keep_z * 100)
+        assert settling.arrays()[0][L.BM_KEEP_Z] == round(keep_z * 100)
     assert np.all(kept[0] <= kept[1]) and np.all(kept[1] <= kept[2]) and kept[2].sum() > kept[0].sum() + 20
 
 
@@ -176,7 +176,7 @@ def test_settling_ends_at_an_exact_fixed_point(monkeypatch):
     steps = tables.meta["iterations"]
     assert tables.meta["converged"] and steps[-1]["changed"] == 0 and len(steps) >= 2
     assert [s["keep_z"] for s in steps[1:]] == [B.KEEP_Z_STEP * s["step"] for s in steps[1:]]
-    plan = RunPlan.of("equity", rules, model=tables.model())
+    plan = RunPlan.of("equity", rules, bidder_arrays=tables.arrays())
     buckets = (tables.bucket_of_class, *tables.meta["strength"])
     again, _ = B.carry_over(position_table(TINY["deals"], seed=5, buckets=buckets, plan=plan).counts, tables.counts)
     assert np.array_equal(again, tables.counts)
@@ -189,16 +189,16 @@ def test_without_enough_data_or_a_clear_gain_the_bidder_calls_as_the_heuristic(s
     state = np.zeros(1, dtype=np.uint64)
     calls = np.zeros(4, dtype=np.int64)
     rng = np.random.default_rng(2)
-    empty = CB.empty_model()
+    empty = CB.no_bidder_arrays()
     sparse = CB.BidderTables(shipped.rules, np.zeros_like(shipped.counts), shipped.bucket_of_class, shipped.grid,
-                             shipped.solve_floor).model()
-    loyal = shipped.model(margin=1.0)  # no call is a whole game likelier to win: the heuristic's call stands
+                             shipped.solve_floor).arrays()
+    loyal = shipped.arrays(margin=1.0)  # no call is a whole game likelier to win: the heuristic's call stands
     for _ in range(300):
         hand = np.uint64(sum(1 << int(c) for c in rng.choice(54, 9, replace=False)))
         heuristic = kp.choose_bid(kp.HEURISTIC, empty, EVERYONE, state, hand, 0, 3, calls, 0, 5, 7, 2, 4, True, True,
                                   array, 4)
-        for model in (empty, sparse, loyal):
-            assert kp.choose_bid(kp.EQUITY, model, EVERYONE, state, hand, 0, 3, calls, 0, 5, 7, 2, 4, True, True, array,
+        for bidder_arrays in (empty, sparse, loyal):
+            assert kp.choose_bid(kp.EQUITY, bidder_arrays, EVERYONE, state, hand, 0, 3, calls, 0, 5, 7, 2, 4, True, True, array,
                                  4) == heuristic
 
 
@@ -207,13 +207,13 @@ def test_tables_save_and_load(shipped, tmp_path):
     back = CB.BidderTables.load(path)
     assert np.array_equal(back.counts, shipped.counts) and np.array_equal(back.grid, shipped.grid)
     assert back.rules == shipped.rules and back.meta["iterations"] == shipped.meta["iterations"]
-    header, buckets, cell_start, cell_n, codes, weights, grid, settled = back.model()
+    header, buckets, cell_start, cell_n, codes, weights, grid, settled = back.arrays()
     assert header[L.BM_LOADED] == 1 and len(buckets) == L.N_CLASSES and cell_start[-1] == len(codes) == len(weights)
     assert header[L.BM_KEEP_Z] == 0 and (settled == -1).all() and len(settled) == len(cell_n)
     settling = _with_settled_calls(shipped, 2.0)
     back = CB.BidderTables.load(settling.save(tmp_path / "s.npz"))
     assert np.array_equal(back.settled, settling.settled) and back.keep_z == 2.0
-    assert np.array_equal(back.model()[-1], settling.settled.reshape(-1))
+    assert np.array_equal(back.arrays()[-1], settling.settled.reshape(-1))
     (tmp_path / "bad.npz").write_bytes(b"not a zip")
     with pytest.raises(SmearError, match="not a file of equity bidder tables"):
         CB.BidderTables.load(tmp_path / "bad.npz")

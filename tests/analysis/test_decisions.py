@@ -135,7 +135,7 @@ def _longest_trumps(policy: str, inference: bool, n: int = 300) -> tuple[float, 
     for i in range(n):
         rng[0] = stream_key(np.uint64(7), np.int64(i))
         deal_world(rng, np.int64(2), own, np.uint64(0), np.int64(3), calls, np.int64(4), np.int64(0), np.int64(0),
-                   plan.rules.to_array(), policies, plan.model, np.bool_(inference), hands)
+                   plan.rules.to_array(), policies, plan.bidder_arrays, np.bool_(inference), hands)
         counts.append(max(bin(int(hands[1]) & int(TABLES.trump_mask[t])).count("1") for t in range(4)))
     return float(np.mean(counts)), float(np.std(counts) / np.sqrt(n))
 

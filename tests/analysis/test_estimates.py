@@ -14,7 +14,7 @@ import pytest
 
 from smear_sim.analysis.estimates import estimate
 from smear_sim.core import layout as L
-from smear_sim.core.bidder import empty_model
+from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.kernels import drivers
@@ -28,7 +28,7 @@ RULE_SETS = {
 
 def per_hand(rules: Rules, seed: int = 5):
     """The per-hand counts of hands 0..N-1, and their sum from one ordinary run."""
-    args = (rules.to_array(), policy_array(("heuristic", "heuristic")), empty_model(), np.uint64(0), -1, False,
+    args = (rules.to_array(), policy_array(("heuristic", "heuristic")), no_bidder_arrays(), np.uint64(0), -1, False,
             drivers.seated_arg(policy_array(("heuristic", "heuristic"))))
     hands = drivers.analyze_hands(np.uint64(seed), 0, N, N, *args)[:, 0]  # one block per hand: its own counts
     total = drivers.analyze_hands(np.uint64(seed), 0, N, 3, *args).sum(axis=(0, 1))

@@ -17,17 +17,17 @@ from smear_sim.engine.settings import RunSettings
 def test_the_defaults_are_filled_in_once():
     plan = RunPlan.of()
     assert plan.policies == ("heuristic", "heuristic") and plan.rules == Rules() and plan.settings == RunSettings()
-    assert plan.model[0][0] == 0  # no equity bidder: the empty model
-    rules, codes, model = plan.players
-    assert np.array_equal(rules, Rules().to_array()) and codes.tolist() == [1, 1] and model is plan.model
+    assert plan.bidder_arrays[0][0] == 0  # no equity bidder: the empty arrays
+    rules, codes, bidder_arrays = plan.players
+    assert np.array_equal(rules, Rules().to_array()) and codes.tolist() == [1, 1] and bidder_arrays is plan.bidder_arrays
     mixed = RunPlan.of("pimc,random", Rules(target=11), threads=1, chunk_size=64)
     assert mixed.policies == ("pimc:16", "random") and mixed.settings == RunSettings(threads=1, chunk_size=64)
 
 
 def test_but_changes_how_the_run_goes_not_who_plays():
     plan = RunPlan.of("random", chunk_size=128)
-    later = plan.but(progress=print, chunk_size=None)
-    assert later.policies == plan.policies and later.model is plan.model and later.rules == plan.rules
+    later = plan.replace(progress=print, chunk_size=None)
+    assert later.policies == plan.policies and later.bidder_arrays is plan.bidder_arrays and later.rules == plan.rules
     assert later.settings == RunSettings(progress=print) and plan.settings.chunk_size == 128
 
 

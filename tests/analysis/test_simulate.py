@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from smear_sim import duplicate_match, simulate
 from smear_sim.analysis.simulate import SimulationResult, iter_trace_records, trace_records
 from smear_sim.core import layout as L
-from smear_sim.core.bidder import empty_model
+from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.errors import SmearError
 from smear_sim.core.players import parse_policies, policy_array
 from smear_sim.core.rules import Rules
@@ -95,7 +95,7 @@ def test_rare_hands_are_traced_and_scored_like_the_reference(event):
     preset, policies, wanted = RARE[event]
     rules = PRESETS[preset]
     codes = policy_array(parse_policies(policies))
-    raw = drivers.trace_hands(np.uint64(7), 0, 20_000, rules.to_array(), codes, empty_model(), drivers.seated_arg(codes))
+    raw = drivers.trace_hands(np.uint64(7), 0, 20_000, rules.to_array(), codes, no_bidder_arrays(), drivers.seated_arg(codes))
     found = np.flatnonzero(wanted(raw))[:25]
     assert len(found) > 0, f"no {event} hand in 20,000"
     records = [trace_records(1, seed=7, rules=rules, policies=policies, start=int(i))[0] for i in found]
@@ -200,9 +200,9 @@ def test_trace_records_stream_chunk_by_chunk(monkeypatch):
     asked = []
     real = drivers.trace_hands
 
-    def spy(seed, start, count, rules, policies, model, search):
+    def spy(seed, start, count, rules, policies, bidder_arrays, search):
         asked.append((start, count))
-        return real(seed, start, count, rules, policies, model, search)
+        return real(seed, start, count, rules, policies, bidder_arrays, search)
 
     monkeypatch.setattr(drivers, "trace_hands", spy)
     stream = iter_trace_records(25, seed=3, start=7, chunk_size=10)

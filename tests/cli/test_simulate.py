@@ -135,7 +135,7 @@ def test_equity_under_new_rules_makes_its_tables_first_with_the_steps_and_time_l
     """First use under rules with no tables: one line says what is made and where, each step says how long the
     steps left may take, and the tables land in the user's cache, keyed by the rules and the code version."""
     import smear_sim.analysis.bidder_tables as B
-    import smear_sim.analysis.models as M
+    import smear_sim.analysis.session_tables as M
     from smear_sim.engine import bidder_store as CB
 
     monkeypatch.setenv(CB.CACHE_VARIABLE, str(tmp_path))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from smear_sim.core.bidder import empty_model
+from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.errors import SmearError
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
@@ -17,7 +17,7 @@ ARGUMENTS = {"--hands": 6_000, "--seed": 3, "--policy": "heuristic", "--rule": R
 
 def _job(seed: int = 3, rules: Rules | None = None) -> Job:
     return Job("simulate_hands", seed, 6_000, ((rules or Rules()).to_array(), policy_array(("heuristic", "random")),
-                                              empty_model()))
+                                              no_bidder_arrays()))
 
 
 class Crash(Exception):

@@ -97,10 +97,10 @@ def _cli(args: list[str], cache: Path) -> subprocess.CompletedProcess:
                           check=True, timeout=900)
 
 
-_LEAVES_IN_THE_CACHE = """
-from smear_sim.kernels import leaves
+_UNITS_IN_THE_CACHE = """
+from smear_sim.kernels import compile_units
 for group in ("FAST", "CHAIN", "WORLDS", "EXPERT_PLAY", "PIMC_PLAY", "ORACLE_PLAY"):
-    for dispatcher, sig in getattr(leaves, group):
+    for dispatcher, sig in getattr(compile_units, group):
         index = dispatcher._cache._cache_file._load_index()
         print(group, dispatcher.py_func.__qualname__, len(index), tuple(sig) in [key[0] for key in index])
 """
@@ -108,18 +108,18 @@ for group in ("FAST", "CHAIN", "WORLDS", "EXPERT_PLAY", "PIMC_PLAY", "ORACLE_PLA
 
 def test_a_first_hand_says_it_compiles_on_stderr_compiles_only_what_it_runs_and_a_second_says_nothing(tmp_path):
     """The first ``smear-sim hand`` from an empty cache: one line on stderr, one JSON object on stdout, and in the
-    cache each leaf of the heuristic players and the match-equity chain (kernels/leaves.py) once, with the very
-    types the second process compiled it with (otherwise that work was lost), and nothing of the search players or
-    their solver. The second run prints no line."""
+    cache each compile unit of the heuristic players and the match-equity chain (kernels/compile_units.py) once, with
+    the very types the second process compiled it with (otherwise that work was lost), and nothing of the search
+    players or their solver. The second run prints no line."""
     args = ["hand", "AH KH 2H JD 10C 5S 9S 4D 3C", "--samples", "1000", "--json"]
     first = _cli(args, tmp_path)
     assert COMPILING in first.stderr
     assert json.loads(first.stdout)["samples"] == 1000  # stdout is still one JSON object
-    cached = subprocess.run([sys.executable, "-c", _LEAVES_IN_THE_CACHE], capture_output=True, text=True, check=True,
+    cached = subprocess.run([sys.executable, "-c", _UNITS_IN_THE_CACHE], capture_output=True, text=True, check=True,
                             env=os.environ | {"NUMBA_CACHE_DIR": str(tmp_path)}).stdout.split("\n")
-    leaves = [line.split() for line in cached if line]
-    assert len(leaves) >= 10
-    for group, name, entries, found in leaves:
+    units = [line.split() for line in cached if line]
+    assert len(units) >= 10
+    for group, name, entries, found in units:
         fast = group in ("FAST", "CHAIN")
         assert (entries, found) == (("1", "True") if fast else ("0", "False")), (group, name)
     second = _cli(args, tmp_path)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from smear_sim import class_table, duplicate_match, evaluate_hand, simulate
-from smear_sim.core.bidder import empty_model
+from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.errors import ClusterError
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
@@ -55,14 +55,14 @@ def test_a_run_that_stops_early_stops_at_the_same_hand(executor):
 
 def test_progress_counts_every_finished_task(executor):
     seen = []
-    job = Job("simulate_hands", 2, 10_000, (Rules().to_array(), policy_array(("random", "random")), empty_model()))
+    job = Job("simulate_hands", 2, 10_000, (Rules().to_array(), policy_array(("random", "random")), no_bidder_arrays()))
     result = run(job, chunk_size=1_500, progress=seen.append, executor=executor)
     assert sorted(seen) == sorted([1_500] * 6 + [1_000]) and result.done == 10_000
 
 
 def test_workers_warm_up_once_each_from_their_own_numba_cache(executor):
     job = Job("simulate_hands", 1, 100, (Rules().to_array(), policy_array(("heuristic", "heuristic")),
-                                         empty_model()))
+                                         no_bidder_arrays()))
     seconds = executor.prepare(job)
     warmup = executor.warmups["simulate_hands"]
     assert seconds == warmup.seconds > 0 and len(warmup.workers) == 2
@@ -84,7 +84,7 @@ def test_default_chunks_give_every_worker_thread_many_tasks(executor):
 
 def test_a_worker_killed_mid_run_does_not_change_the_result(dask_client, executor):
     job = Job("analyze_hands", 11, 60_000, (Rules().to_array(), policy_array(("heuristic", "heuristic")),
-                                           empty_model(), np.uint64(0), -1, True))
+                                           no_bidder_arrays(), np.uint64(0), -1, True))
     expected = run(job, chunk_size=2_000).counts
     pids = dask_client.run(os.getpid)
     victim, pid = next(iter(pids.items()))
@@ -104,7 +104,7 @@ def test_a_worker_killed_mid_run_does_not_change_the_result(dask_client, executo
 
 def test_a_local_run_interrupted_and_resumed_on_the_cluster_matches_an_uninterrupted_run(executor, tmp_path):
     job = Job("simulate_hands", 5, 12_000, (Rules().to_array(), policy_array(("heuristic", "random")),
-                                            empty_model()))
+                                            no_bidder_arrays()))
     arguments = {"--hands": 12_000}
     finished = []
 

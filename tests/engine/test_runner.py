@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import smear_sim
-from smear_sim.core.bidder import empty_model
+from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.errors import BadValue, SmearError
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
@@ -37,7 +37,7 @@ from smear_sim.kernels import rng
 
 def _job(total: int = 5_000, seed: int = 3) -> Job:
     return Job("simulate_hands", seed, total, (Rules().to_array(), policy_array(("heuristic", "random")),
-                                               empty_model()))
+                                               no_bidder_arrays()))
 
 
 def test_seed_value():
@@ -290,6 +290,6 @@ def test_a_run_in_calls_sized_by_time_gives_the_chunks_counts():
 
     job = _job(3_000)
     assert np.array_equal(run_paced(job, 100, 2_000, 2, Pace()), run_chunk(job, 100, 2_000, 1))
-    games = Job("simulate_games", 5, 40, (Rules().to_array(), policy_array(("heuristic", "random")), empty_model(),
+    games = Job("simulate_games", 5, 40, (Rules().to_array(), policy_array(("heuristic", "random")), no_bidder_arrays(),
                                           0, 0, 3), label="games")
     assert np.array_equal(run_paced(games, 0, 40, 2), run_chunk(games, 0, 40, 1))

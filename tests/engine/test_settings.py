@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from smear_sim.core.bidder import empty_model
+from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.errors import BadValue
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
@@ -14,7 +14,7 @@ from smear_sim.engine.settings import RunSettings
 
 
 def _job() -> Job:
-    return Job("simulate_hands", 4, 3000, (Rules().to_array(), policy_array(("heuristic", "random")), empty_model()))
+    return Job("simulate_hands", 4, 3000, (Rules().to_array(), policy_array(("heuristic", "random")), no_bidder_arrays()))
 
 
 def test_the_settings_run_the_job_as_the_runner_does():

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from smear_sim import duplicate_games
-from smear_sim.core.bidder import empty_model
+from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.count import count_rule, situation_of
 from smear_sim.core.layout import MOON, PASS
 from smear_sim.core.players import FAST_POLICIES, POLICIES, policy_array, policy_code
@@ -64,7 +64,7 @@ def test_it_plays_exactly_like_heuristic():
     counts = {}
     for name in ("count", "heuristic"):
         codes = policy_array((name, name))
-        counts[name] = drivers.analyze_hands(np.uint64(5), 0, 3000, 2, RULES.to_array(), codes, empty_model(),
+        counts[name] = drivers.analyze_hands(np.uint64(5), 0, 3000, 2, RULES.to_array(), codes, no_bidder_arrays(),
                                              np.uint64(0), -1, False, drivers.seated_arg(codes)).sum(axis=0)
     assert counts["count"].any() and np.array_equal(counts["count"], counts["heuristic"])
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from smear_sim.analysis.models import player_model
+from smear_sim.analysis.session_tables import player_bidder_arrays
 from smear_sim.core.layout import (
     BM_SOLVE_FLOOR,
     MOON,
@@ -57,7 +57,7 @@ ARRAY = RULES.to_array()
 POLICIES = ("expert:2", "heuristic")
 CODES = policy_array(POLICIES)
 SEATED = seated_arg(CODES)
-MODEL = player_model(POLICIES, RULES)
+MODEL = player_bidder_arrays(POLICIES, RULES)
 GIVE, KEEP = policy_tables(ARRAY)
 
 
@@ -426,7 +426,7 @@ def test_the_solvers_leaves_hold_each_outcomes_p_win_with_its_points_below(bidde
 def test_its_hands_carry_the_auction_and_the_world_counts(policies):
     codes = policy_array(policies)
     seated = seated_arg(codes)
-    model = player_model(policies, RULES)
+    bidder_arrays = player_bidder_arrays(policies, RULES)
     state, deck, hands, known, rec, hs = scratch()
     pool, _ = card_pool(ZERO)
     give, keep = policy_tables(ARRAY)
@@ -434,7 +434,7 @@ def test_its_hands_carry_the_auction_and_the_world_counts(policies):
     for i in range(4):
         state[0] = stream_key(np.uint64(3), i)
         deal_playable(state, pool, 54, -1, ZERO, deck, hands, True)
-        play_hand(state, hands, known, hs, np.int64(i % 4), np.int64(0), np.int64(0), ARRAY, codes, model, seated,
+        play_hand(state, hands, known, hs, np.int64(i % 4), np.int64(0), np.int64(0), ARRAY, codes, bidder_arrays, seated,
                   np.int64(-1), np.int64(-1), give, keep, rec, np.bool_(False))
         if rec[REC_BIDS: REC_BIDS + 4].max() == PASS:
             continue

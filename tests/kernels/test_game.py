@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 from smear_sim.core import layout as L
-from smear_sim.core.bidder import empty_model
+from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.players import parse_policies, policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.kernels import drivers
 from smear_sim.kernels.drivers import seated_arg
 
-NO_MODEL = empty_model()  # no equity bidder: the kernels' model argument, empty
+NO_MODEL = no_bidder_arrays()  # no equity bidder: the kernels' bidder_arrays argument, empty
 
 
 def codes(policies: str) -> np.ndarray:

@@ -11,7 +11,7 @@ import pytest
 
 from smear_sim import duplicate_match
 from smear_sim.analysis.solve import hand_state
-from smear_sim.core.bidder import empty_model
+from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.errors import SmearError
 from smear_sim.core.players import POLICIES, parse_policies, policy_code
 from smear_sim.core.rules import Rules
@@ -37,7 +37,7 @@ def test_the_oracle_plays_a_best_card_of_the_real_deal(rules):
         best, values = reference_minimax(position)
         hs = hand_state(position)
         c = int(kp.search_play(ORACLE, seated, rng, hs, np.uint64(ks.legal_cards(hs, array)), array, give, policies,
-                               empty_model()))
+                               no_bidder_arrays()))
         assert values[c] == best, (position, c, values)
         n += len(values) > 1
     assert n >= 30  # enough positions offered a real choice

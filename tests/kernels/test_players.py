@@ -20,7 +20,7 @@ from random_hands import random_record
 
 from smear_sim import duplicate_match
 from smear_sim.analysis.solve import hand_state
-from smear_sim.core.bidder import empty_model
+from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.cards import HIGH_JOKER, LOW_JOKER, card, mask_of, parse_cards
 from smear_sim.core.layout import MOON, PASS, ST_HANDS, ST_LEADER, ST_PLAYED, ST_SIZE, ST_VOIDS
 from smear_sim.core.players import POLICIES as ALL_POLICIES
@@ -35,7 +35,7 @@ from smear_sim.reference import hand as ref
 from smear_sim.reference.record import parse_record, replay_position
 
 POLICIES = {"random": kp.RANDOM, "heuristic": kp.HEURISTIC, "heuristic-v1": kp.HEURISTIC_V1}
-NO_MODEL = empty_model()
+NO_MODEL = no_bidder_arrays()
 ACE, KING, QUEEN, JACK, TEN, TWO = 12, 11, 10, 9, 8, 0
 
 EVERYONE = kp.seated_arg(range(len(ALL_POLICIES)))  # every player compiled in (every policy code)
@@ -260,14 +260,14 @@ def _kernel_call(code: int):
 
 
 def choose_bid(policy, state, hand, low, high, moon_ok, must, array, max_points, *, calls=(), dealer=3,
-               scores=(0, 0), model=NO_MODEL):
+               scores=(0, 0), bidder_arrays=NO_MODEL):
     """``kp.choose_bid`` for the seat after ``calls`` (opener first), with the team scores (team 0, team 1)."""
     position = len(calls)
     seat = (dealer + 1 + position) % 4
     codes = np.zeros(4, dtype=np.int64)
     codes[:position] = [PASS if c == "pass" else MOON if c == "moon" else c for c in calls]
     us, them = (scores[0], scores[1]) if seat % 2 == 0 else (scores[1], scores[0])
-    return kp.choose_bid(policy, model, EVERYONE, state, hand, seat, dealer, codes, position, us, them, low, high,
+    return kp.choose_bid(policy, bidder_arrays, EVERYONE, state, hand, seat, dealer, codes, position, us, them, low, high,
                          moon_ok, must, array, max_points)
 
 
@@ -308,10 +308,10 @@ def test_every_player_bids_with_the_auction_the_dealer_and_the_score():
     """The one bidding signature (kernels/players/__init__.py): a score-aware player plugs in unchanged."""
     import inspect
 
-    assert list(inspect.signature(kp.choose_bid.py_func).parameters) == ["policy", "model", "seated", *BID_ARGUMENTS]
+    assert list(inspect.signature(kp.choose_bid.py_func).parameters) == ["policy", "bidder_arrays", "seated", *BID_ARGUMENTS]
     for player in (heuristic, heuristic_v1, kp.random):
         assert list(inspect.signature(player.bid.py_func).parameters) == BID_ARGUMENTS, player.__name__
-    assert list(inspect.signature(kp.equity.bid.py_func).parameters) == ["model", *BID_ARGUMENTS]
+    assert list(inspect.signature(kp.equity.bid.py_func).parameters) == ["bidder_arrays", *BID_ARGUMENTS]
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "heuristic-v1"])
@@ -531,21 +531,22 @@ def test_v2_fix6_moon_only_with_the_jack():
 
 _FRESH_COMPILE = """
 import numba
-from smear_sim.core.bidder import empty_model
+from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.players import policy_code
-from smear_sim.kernels import leaves, players as kp, solver
+from smear_sim.kernels import compile_units, players as kp, solver
 from smear_sim.kernels.players import expert, pimc
 def signature(seated):
     return (numba.int64, numba.typeof(seated), numba.uint64[::1], numba.int64[::1], numba.uint64,
-            numba.int64[::1], numba.int64[:, ::1], numba.int64[::1], numba.typeof(empty_model()))
+            numba.int64[::1], numba.int64[:, ::1], numba.int64[::1], numba.typeof(no_bidder_arrays()))
 def counts():
     print(len(pimc.play.signatures), len(expert.play.signatures), len(solver.card_value.signatures))
 kp.search_play.compile(signature(kp.seated_arg([policy_code('pimc:2')])))
 counts()
 kp.search_play.compile(signature(kp.seated_arg([policy_code('expert:2')])))
 counts()
-for dispatcher, sig in leaves.WORLDS + leaves.EXPERT_PLAY + leaves.PIMC_PLAY:
-    print(dispatcher.py_func.__module__ + "." + dispatcher.py_func.__qualname__, "leaf", tuple(sig) in dispatcher.overloads)
+for dispatcher, sig in compile_units.WORLDS + compile_units.EXPERT_PLAY + compile_units.PIMC_PLAY:
+    print(dispatcher.py_func.__module__ + "." + dispatcher.py_func.__qualname__, "unit",
+          tuple(sig) in dispatcher.overloads)
 """
 
 
@@ -567,12 +568,12 @@ def test_a_kernel_compiles_only_the_search_player_at_its_table(fresh_compile):
     assert " ".join(fresh_compile[:2]).split() == ["1", "0", "1", "1", "1", "1"]
 
 
-def test_the_search_leaves_are_compiled_with_the_types_the_kernels_call_them_with(fresh_compile):
-    """Each search leaf a second process compiles for a first run (kernels/leaves.py) has the very signature the
-    kernels compiled it with: otherwise the helper's work would be lost and the main process compile it again. (The
-    other leaves: tests/engine/test_compiling.py.)"""
-    leaves = [line.split() for line in fresh_compile if " leaf " in line]
-    assert len(leaves) == 3 and all(found == "True" for _, _, found in leaves), leaves
+def test_the_search_compile_units_are_compiled_with_the_types_the_kernels_call_them_with(fresh_compile):
+    """Each search compile unit a second process compiles for a first run (kernels/compile_units.py) has the very
+    signature the kernels compiled it with: otherwise the helper's work would be lost and the main process compile
+    it again. (The other units: tests/engine/test_compiling.py.)"""
+    units = [line.split() for line in fresh_compile if " unit " in line]
+    assert len(units) == 3 and all(found == "True" for _, _, found in units), units
 
 
 # -- the dispatch, written from the registry ---------------------------------------------------------------------

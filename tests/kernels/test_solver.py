@@ -1,6 +1,6 @@
 """The double-dummy solver (kernels/solver.py) is exact: it agrees with plain minimax everywhere.
 
-Two oracles: a pure-Python minimax over the reference engine (legal plays, trick winners and scoring of
+Two references: a pure-Python minimax over the reference engine (legal plays, trick winners and scoring of
 reference/hand.py, nothing from the kernels), on thousands of random positions with one to three tricks
 left; and a plain Numba minimax over the kernel hand state (no pruning, no table, every legal card), on
 more three-trick positions and on full hands whose game tree is small enough to walk. Both check the solver
@@ -36,7 +36,7 @@ RULE_SETS = {
 }
 
 
-# -- oracle 1: pure Python over the reference engine -------------------------------------------------------
+# -- reference 1: pure Python over the reference engine ----------------------------------------------------
 
 
 def _objective(rules: Rules, bid, result: ref.HandResult) -> int:
@@ -163,7 +163,7 @@ def test_the_value_of_a_trick_boundary_with_two_tricks_left_matches_reference_mi
         checked += 1
 
 
-# -- oracle 2: plain minimax over the kernel state ----------------------------------------------------------
+# -- reference 2: plain minimax over the kernel state -------------------------------------------------------
 
 
 @njit(cache=True)
@@ -245,7 +245,7 @@ def _check_against_plain(hs: np.ndarray, rules: np.ndarray, sv, prune: bool, tab
 
 @pytest.mark.parametrize("name", list(RULE_SETS))
 def test_solver_matches_plain_minimax_with_three_tricks_left(name):
-    """Also checks that plain alpha-beta (the full-hand oracle below) equals plain minimax."""
+    """Also checks that plain alpha-beta (the full-hand reference below) equals plain minimax."""
     rules = RULE_SETS[name]
     array = rules.to_array()
     sv = solver.new_solver(10)  # a small table, so that entries are overwritten too

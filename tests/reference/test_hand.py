@@ -849,7 +849,7 @@ PROPERTY = settings(max_examples=400, deadline=None, derandomize=True, database=
 
 
 def _expected_awards(rules: Rules, trump: int, tricks) -> tuple[dict, list[int]]:
-    """Awards worked out straight from the docs/rules.md text, as an oracle for the engine."""
+    """Awards worked out straight from the docs/rules.md text, as a second reference for the engine."""
     played_by, taken_by = {}, {}
     for trick in tricks:
         for i, x in enumerate(trick.cards):

@@ -70,54 +70,54 @@ def _legal_list(low, high, moon_ok, must, out):
 
 @njit(cache=True)
 def _accepted(state, pool, n_pool, seat, fixed_hand, deck, hands, misdeal_rule, dealer, score0, score1, rules,
-              policies, model, seated, prior, calls, position):
+              policies, bidder_arrays, seated, prior, calls, position):
     """Deal the cards around ``fixed_hand`` (held by ``seat``); whether the seats before ``position`` then call
     ``prior`` by their policies (rejection sampling). The calls made are left in ``calls``."""
     deal_playable(state, pool, n_pool, seat, fixed_hand, deck, hands, misdeal_rule)
     for p in range(position):
         calls[p] = policy_call(state, hands[(dealer + 1 + p) % 4], dealer, p, calls, score0, score1, rules, policies,
-                               model, seated)
+                               bidder_arrays, seated)
         if calls[p] != prior[p]:
             return False
     return True
 
 
 @njit(cache=True, inline="always")
-def _auction_after(state, hands, work, dealer, score0, score1, rules, policies, model, seated, calls, position, call):
+def _auction_after(state, hands, work, dealer, score0, score1, rules, policies, bidder_arrays, seated, calls, position, call):
     """The auction's ``(bidder, bid)`` (bidder -1: thrown in) when the seat at ``position`` calls ``call`` after
     ``calls[:position]`` and the later seats call by their policies; ``work`` is left holding the dealt ``hands``
     for the hand after it."""
     for k in range(5):
         work[k] = hands[k]
     calls[position] = call
-    return auction_from(state, work, dealer, score0, score1, rules, policies, model, seated, calls, position + 1)
+    return auction_from(state, work, dealer, score0, score1, rules, policies, bidder_arrays, seated, calls, position + 1)
 
 
 @njit(cache=True)
-def _play_call(state, hands, work, known, hs, dealer, score0, score1, rules, policies, model, seated, give, keep, calls,
+def _play_call(state, hands, work, known, hs, dealer, score0, score1, rules, policies, bidder_arrays, seated, give, keep, calls,
                position, call, rec, team):
     """Play the dealt ``hands`` (left as they are) with the seat at ``position`` calling ``call`` after
     ``calls[:position]``: the later seats call by their policies, the auction's winner declares and the hand is
     played and scored. Returns the outcome code seen from ``team`` (layout ``OUT_*``); ``rec`` holds the hand."""
-    bidder, bid = _auction_after(state, hands, work, dealer, score0, score1, rules, policies, model, seated, calls,
+    bidder, bid = _auction_after(state, hands, work, dealer, score0, score1, rules, policies, bidder_arrays, seated, calls,
                                  position, call)
     if bidder < 0:
         throw_in(rec)
         return OUT_THROWN_IN
-    contract(seated, state, work, known, hs, dealer, calls, score0, score1, rules, policies, model, seated, bidder, bid,
+    contract(seated, state, work, known, hs, dealer, calls, score0, score1, rules, policies, bidder_arrays, seated, bidder, bid,
              POLICY_TRUMP, give, keep, rec, NO_TRACE)
     return outcome_code(rec, team)
 
 
 @njit(cache=True)
-def _play_line(state, hands, work, known, hs, dealer, score0, score1, rules, policies, model, seated, give, keep,
+def _play_line(state, hands, work, known, hs, dealer, score0, score1, rules, policies, bidder_arrays, seated, give, keep,
                calls, position, call, rec, lines, line_rng, line_codes, n_lines):
     """:func:`_play_call` for both teams at once, ``(team 0's code, team 1's code, n_lines)``, remembering the
     deal's lines: a hand after the auction depends only on who declares what, the random stream where the auction
     leaves it and (where a player that reads the auction sits) the calls, so a line met before (``lines[:n_lines]``:
     bidder, bid and the 4 calls; ``line_rng``, ``line_codes``) is not played again. The real auction is met at
     every turn, and the lines where a later seat outbids the call often end as it does."""
-    bidder, bid = _auction_after(state, hands, work, dealer, score0, score1, rules, policies, model, seated, calls,
+    bidder, bid = _auction_after(state, hands, work, dealer, score0, score1, rules, policies, bidder_arrays, seated, calls,
                                  position, call)
     if bidder < 0:
         return OUT_THROWN_IN, OUT_THROWN_IN, n_lines
@@ -134,7 +134,7 @@ def _play_line(state, hands, work, known, hs, dealer, score0, score1, rules, pol
     lines[n_lines, 1] = bid
     for k in range(4):
         lines[n_lines, 2 + k] = calls[k]
-    contract(seated, state, work, known, hs, dealer, calls, score0, score1, rules, policies, model, seated, bidder, bid,
+    contract(seated, state, work, known, hs, dealer, calls, score0, score1, rules, policies, bidder_arrays, seated, bidder, bid,
              POLICY_TRUMP, give, keep, rec, NO_TRACE)
     line_codes[n_lines, 0] = outcome_code(rec, 0)
     line_codes[n_lines, 1] = outcome_code(rec, 1)
@@ -142,7 +142,7 @@ def _play_line(state, hands, work, known, hs, dealer, score0, score1, rules, pol
 
 
 @njit(cache=True, nogil=True)
-def auction_hands(seed, start, count, n_blocks, rules, policies, model, fixed_hand, position, prior, score0, score1,
+def auction_hands(seed, start, count, n_blocks, rules, policies, bidder_arrays, fixed_hand, position, prior, score0, score1,
                   win_value, ev_value, seated):
     """Seat ``position`` (dealer 3, so 0 is the opener) holds ``fixed_hand``; for deals ``start .. start+count-1``
     of the other cards on which the earlier seats call ``prior`` by their policies, play every legal call of the
@@ -159,7 +159,7 @@ def auction_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
     misdeal_rule = rules[R_MISDEAL] == 1
     check_seated(policies, seated)
     tables = policy_tables(rules)
-    pool, rules, policies, model, prior, (give, keep) = borrowed((pool_owner, rules, policies, model, prior, tables))
+    pool, rules, policies, bidder_arrays, prior, (give, keep) = borrowed((pool_owner, rules, policies, bidder_arrays, prior, tables))
     low, high, moon_ok, must, _ = legal_calls(rules, position, prior)
     legal = np.empty(N_BID_CODES, dtype=np.int64)
     n_legal = _legal_list(low, high, moon_ok, must, legal)
@@ -174,14 +174,14 @@ def auction_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
             state[0] = stream_key(seed, start + i)
             row[AUC_DEALS] += 1
             if not _accepted(state, pool, n_pool, seat, fixed_hand, deck, hands, misdeal_rule, dealer, score0,
-                             score1, rules, policies, model, seated, prior, calls, position):
+                             score1, rules, policies, bidder_arrays, seated, prior, calls, position):
                 continue
             row[AUC_ACCEPTED] += 1
             saved = state[0]
             for j in range(n_legal):
                 call = legal[j]
                 state[0] = saved  # common random numbers: every call meets the same deal and the same stream
-                code = _play_call(state, hands, work, known, hs, dealer, score0, score1, rules, policies, model, seated,
+                code = _play_call(state, hands, work, known, hs, dealer, score0, score1, rules, policies, bidder_arrays, seated,
                                   give, keep, calls, position, call, rec, team)
                 row[AUC_HIST + call * N_OUTCOMES + code] += 1
                 if rec[REC_BIDDER] == seat:
@@ -202,7 +202,7 @@ def auction_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
 
 
 @njit(cache=True)
-def auction_deals(seed, count, max_deals, rules, policies, model, fixed_hand, position, prior, score0, score1,
+def auction_deals(seed, count, max_deals, rules, policies, bidder_arrays, fixed_hand, position, prior, score0, score1,
                   seated):
     """The first ``count`` deals that :func:`auction_hands` accepts among deals ``0 .. max_deals-1``: their
     hands (``[n, 5]``: the four seats and the kitty) and how many deals were tried."""
@@ -219,14 +219,14 @@ def auction_deals(seed, count, max_deals, rules, policies, model, fixed_hand, po
         state[0] = stream_key(seed, tried)
         tried += 1
         if _accepted(state, pool, n_pool, seat, fixed_hand, deck, hands, rules[R_MISDEAL] == 1, dealer, score0,
-                     score1, rules, policies, model, seated, prior, calls, position):
+                     score1, rules, policies, bidder_arrays, seated, prior, calls, position):
             copy_into(out[n], hands)
             n += 1
     return out[:n], tried
 
 
 @njit(cache=True, nogil=True)
-def position_outcomes(seed, start, count, n_blocks, rules, policies, model, bucket_of_class, n_buckets, starts,
+def position_outcomes(seed, start, count, n_blocks, rules, policies, bidder_arrays, bucket_of_class, n_buckets, starts,
                       seated):
     """The value of every call at every turn: counts ``[n_blocks, place, situation, bucket, call slot, outcome]``.
 
@@ -245,7 +245,7 @@ def position_outcomes(seed, start, count, n_blocks, rules, policies, model, buck
     misdeal_rule = rules[R_MISDEAL] == 1
     check_seated(policies, seated)
     tables = policy_tables(rules)
-    pool, rules, policies, model, (give, keep) = borrowed((pool_owner, rules, policies, model, tables))
+    pool, rules, policies, bidder_arrays, (give, keep) = borrowed((pool_owner, rules, policies, bidder_arrays, tables))
     for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
         owner = (scratch(), np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64), np.empty(5, dtype=np.uint64))
@@ -275,11 +275,11 @@ def position_outcomes(seed, start, count, n_blocks, rules, policies, model, buck
                         for k in range(p):
                             calls[k] = real[k]
                         code0, code1, n_lines = _play_line(state, hands, work, known, hs, dealer, score0, score1,
-                                                           rules, policies, model, seated, give, keep, calls, p, call,
+                                                           rules, policies, bidder_arrays, seated, give, keep, calls, p, call,
                                                            rec, lines, line_rng, line_codes, n_lines)
                         cell[max_points + 1 if call == MOON else call, code1 if seat & 1 else code0] += 1
                     state[0] = saved
-                real[p] = policy_call(state, hands[seat], dealer, p, real, score0, score1, rules, policies, model,
+                real[p] = policy_call(state, hands[seat], dealer, p, real, score0, score1, rules, policies, bidder_arrays,
                                       seated)
         keep_alive(owner)
     keep_alive((pool_owner, tables))

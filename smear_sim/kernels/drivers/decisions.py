@@ -11,7 +11,7 @@ team), and for each pair of actions the sums of the squared differences of their
 **Playout.** ``playout`` 0 plays each world out double dummy: the solver's value (the bidding team's score change
 minus the other's) decides the outcome whenever only one outcome gives that value, and otherwise the solver's
 principal line is played to the end and scored (:func:`smear_sim.kernels.outcome_codes.line_outcome`).
-``playout`` 1 plays it out with the players ``policies[2:]`` (team 0's, team 1's); ``policies[:2]`` model the calls
+``playout`` 1 plays it out with the players ``policies[2:]`` (team 0's, team 1's); ``policies[:2]`` bidder_arrays the calls
 and the others' discards.
 """
 
@@ -94,7 +94,7 @@ def _count(row, codes, n, win_value, ev_value):
 
 
 @njit(cache=True, nogil=True)
-def card_hint(seed, start, count, n_blocks, rules, policies, model, hs, observer, own9, dealer, calls, score0, score1,
+def card_hint(seed, start, count, n_blocks, rules, policies, bidder_arrays, hs, observer, own9, dealer, calls, score0, score1,
               inference, playout, first, actions, win_value, ev_value, seated):
     """The card decision of ``observer`` at the hand state ``hs`` (its own cards true, the others' any of the right
     counts): each card of ``actions`` played on worlds ``first+start .. first+start+count-1`` (module docstring).
@@ -120,7 +120,7 @@ def card_hint(seed, start, count, n_blocks, rules, policies, model, hs, observer
         codes = np.zeros(n, dtype=np.int64)
         for i in range(lo, hi):
             rng[0] = stream_key(seed, first + start + i)
-            tries = play_world(rng, hs, observer, own9, dealer, calls, 4, score0, score1, rules, policies, model,
+            tries = play_world(rng, hs, observer, own9, dealer, calls, 4, score0, score1, rules, policies, bidder_arrays,
                                inference, world, dealt)
             row[HINT_WORLDS] += 1
             row[HINT_TRIES] += abs(tries)
@@ -150,7 +150,7 @@ def card_hint(seed, start, count, n_blocks, rules, policies, model, hs, observer
 
 
 @njit(cache=True, nogil=True)
-def deal_hint(seed, start, count, n_blocks, rules, policies, model, observer, own9, kitty, dealer, calls, score0,
+def deal_hint(seed, start, count, n_blocks, rules, policies, bidder_arrays, observer, own9, kitty, dealer, calls, score0,
               score1, bidder, bid, inference, playout, first, trumps, keeps, win_value, ev_value, seated):
     """A decision before play (trump with its keep, or a keep): action ``a`` names trump ``trumps[a]`` and keeps
     ``keeps[a]`` for ``observer``; the other seats keep by their policy; each world ``start .. start+count-1``
@@ -175,7 +175,7 @@ def deal_hint(seed, start, count, n_blocks, rules, policies, model, observer, ow
         codes = np.zeros(n, dtype=np.int64)
         for i in range(lo, hi):
             rng[0] = stream_key(seed, first + start + i)
-            tries = deal_world(rng, observer, own9, kitty, dealer, calls, 4, score0, score1, rules, policies, model,
+            tries = deal_world(rng, observer, own9, kitty, dealer, calls, 4, score0, score1, rules, policies, bidder_arrays,
                                inference, hands)
             row[HINT_WORLDS] += 1
             row[HINT_TRIES] += abs(tries)

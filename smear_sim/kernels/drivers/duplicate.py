@@ -58,7 +58,7 @@ def _swapped(policies):
 
 
 @njit(cache=True, nogil=True)
-def duplicate_hands(seed, start, count, n_blocks, rules, policies, model, seated):
+def duplicate_hands(seed, start, count, n_blocks, rules, policies, bidder_arrays, seated):
     """Each deal played twice, ``policies`` as given then swapped between the teams.
 
     Returns per-block sums ``[n_blocks, DH_SIZE]`` (layout ``DH_*``) of the first policy's team over the other's:
@@ -71,7 +71,7 @@ def duplicate_hands(seed, start, count, n_blocks, rules, policies, model, seated
     check_seated(policies, seated)
     tables = policy_tables(rules)
     swapped_owner = _swapped(policies)
-    pool, rules, policies, swapped, model, (give, keep) = borrowed((pool_owner, rules, policies, swapped_owner, model,
+    pool, rules, policies, swapped, bidder_arrays, (give, keep) = borrowed((pool_owner, rules, policies, swapped_owner, bidder_arrays,
                                                                     tables))
     for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
@@ -86,7 +86,7 @@ def duplicate_hands(seed, start, count, n_blocks, rules, policies, model, seated
                 state[0] = stream_key(seed, index)  # the same stream, so the same deal
                 deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
                 play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies if seating == 0 else swapped,
-                          model, seated, AUCTION, POLICY_TRUMP, give, keep, rec, NO_TRACE)
+                          bidder_arrays, seated, AUCTION, POLICY_TRUMP, give, keep, rec, NO_TRACE)
                 sign = 1 if seating == 0 else -1
                 score += sign * (rec[REC_DELTA] - rec[REC_DELTA + 1])
                 points += sign * (rec[REC_POINTS] - rec[REC_POINTS + 1])
@@ -104,7 +104,7 @@ def duplicate_hands(seed, start, count, n_blocks, rules, policies, model, seated
 
 
 @njit(cache=True, nogil=True)
-def duplicate_games(seed, start, count, n_blocks, rules, policies, model, seated):
+def duplicate_games(seed, start, count, n_blocks, rules, policies, bidder_arrays, seated):
     """Game pairs ``start .. start+count-1``: game ``g`` is played from 0-0 (seat 3 dealing first) with the first
     policy as team 0, then again on the same deals (:func:`smear_sim.kernels.game.play_game`) with the teams
     swapped. Sums ``[n_blocks, DUP_SIZE]`` over the pairs (layout ``DUP_*``), from the first policy's side."""
@@ -115,8 +115,8 @@ def duplicate_games(seed, start, count, n_blocks, rules, policies, model, seated
     no_trace = np.zeros((0, REC_SIZE), dtype=np.int64)
     pool = borrowed(pool_owner)
     for b in range(n_blocks):
-        players = borrowed(player_set(rules, policies, model, tables, seated))
-        swapped = borrowed(player_set(rules, swapped_codes, model, tables, seated))
+        players = borrowed(player_set(rules, policies, bidder_arrays, tables, seated))
+        swapped = borrowed(player_set(rules, swapped_codes, bidder_arrays, tables, seated))
         lo, hi = block_bounds(count, n_blocks, b)
         owner = scratch()
         work = borrowed(owner)

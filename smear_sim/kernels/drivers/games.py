@@ -18,7 +18,7 @@ __all__ = ["simulate_games", "trace_games"]
 
 
 @njit(cache=True, nogil=True)
-def simulate_games(seed, start, count, n_blocks, rules, policies, model, score0, score1, dealer, seated):
+def simulate_games(seed, start, count, n_blocks, rules, policies, bidder_arrays, score0, score1, dealer, seated):
     """Counts (``[n_blocks, GAME_SIZE]``) over games ``start .. start+count-1``, each from scores
     ``(score0, score1)`` with seat ``dealer`` dealing first: every hand's ``AGG_*`` counts, then per game the
     wins, unfinished games and deals (``GAME_*``)."""
@@ -28,7 +28,7 @@ def simulate_games(seed, start, count, n_blocks, rules, policies, model, score0,
     no_trace = np.zeros((0, REC_SIZE), dtype=np.int64)
     pool = borrowed(pool_owner)
     for b in range(n_blocks):
-        players = borrowed(player_set(rules, policies, model, tables, seated))
+        players = borrowed(player_set(rules, policies, bidder_arrays, tables, seated))
         lo, hi = block_bounds(count, n_blocks, b)
         owner = scratch()
         work = borrowed(owner)
@@ -49,7 +49,7 @@ def simulate_games(seed, start, count, n_blocks, rules, policies, model, score0,
 
 
 @njit(cache=True, nogil=True)
-def trace_games(seed, start, count, rules, policies, model, score0, score1, dealer, seated):
+def trace_games(seed, start, count, rules, policies, bidder_arrays, score0, score1, dealer, seated):
     """Full records of every deal of games ``start .. start+count-1`` (as :func:`simulate_games` plays them).
 
     Returns ``(records, offsets)``: game ``i``'s deals are rows ``offsets[i] .. offsets[i+1]-1`` of
@@ -60,7 +60,7 @@ def trace_games(seed, start, count, rules, policies, model, score0, score1, deal
     lengths = np.zeros(count, dtype=np.int64)
     no_trace = np.zeros((0, REC_SIZE), dtype=np.int64)
     for i in range(count):
-        players = player_set(rules, policies, model, tables, seated)
+        players = player_set(rules, policies, bidder_arrays, tables, seated)
         agg = np.zeros(AGG_SIZE, dtype=np.int64)
         lengths[i] = play_game(stream_key(seed, start + i), score0, score1, dealer, players, pool, scratch(), agg,
                                no_trace, NO_TRACE)[1]
@@ -69,7 +69,7 @@ def trace_games(seed, start, count, rules, policies, model, score0, score1, deal
         offsets[i + 1] = offsets[i] + lengths[i]
     out = np.zeros((offsets[count], REC_SIZE), dtype=np.int64)
     for i in range(count):
-        players = player_set(rules, policies, model, tables, seated)
+        players = player_set(rules, policies, bidder_arrays, tables, seated)
         agg = np.zeros(AGG_SIZE, dtype=np.int64)
         play_game(stream_key(seed, start + i), score0, score1, dealer, players, pool, scratch(), agg,
                   out[offsets[i]: offsets[i + 1]], TRACE)

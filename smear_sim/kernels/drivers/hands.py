@@ -32,7 +32,7 @@ SEARCH_SIZE = 3
 
 
 @njit(cache=True, nogil=True)
-def simulate_hands(seed, start, count, n_blocks, rules, policies, model, seated):
+def simulate_hands(seed, start, count, n_blocks, rules, policies, bidder_arrays, seated):
     """Aggregate counts (``[n_blocks, AGG_SIZE]``) over hands ``start .. start+count-1``.
 
     ``seated`` says which players are compiled in, as in every driver that plays
@@ -42,7 +42,7 @@ def simulate_hands(seed, start, count, n_blocks, rules, policies, model, seated)
     misdeal_rule = rules[R_MISDEAL] == 1
     check_seated(policies, seated)
     tables = policy_tables(rules)
-    counts, pool, rules, policies, model, (give, keep) = borrowed((agg, pool_owner, rules, policies, model, tables))
+    counts, pool, rules, policies, bidder_arrays, (give, keep) = borrowed((agg, pool_owner, rules, policies, bidder_arrays, tables))
     for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
         owner = scratch()
@@ -51,7 +51,7 @@ def simulate_hands(seed, start, count, n_blocks, rules, policies, model, seated)
             index = start + i
             state[0] = stream_key(seed, index)
             rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
-            play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, model, seated, AUCTION,
+            play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, bidder_arrays, seated, AUCTION,
                       POLICY_TRUMP, give, keep, rec, NO_TRACE)
             count_hand(counts[b], rec)
         keep_alive(owner)
@@ -60,7 +60,7 @@ def simulate_hands(seed, start, count, n_blocks, rules, policies, model, seated)
 
 
 @njit(cache=True, nogil=True)
-def search_worlds(seed, start, count, n_blocks, rules, policies, model, seated):
+def search_worlds(seed, start, count, n_blocks, rules, policies, bidder_arrays, seated):
     """The hands of :func:`simulate_hands`, counting the worlds a search player that reads the auction drew for its
     card decisions and how many of them fell back to ignoring the calls (the hand state's ``ST_WORLDS`` and
     ``ST_FALLBACKS``; :mod:`smear_sim.kernels.players.expert`). Per block ``[n_blocks, SEARCH_SIZE]``."""
@@ -69,7 +69,7 @@ def search_worlds(seed, start, count, n_blocks, rules, policies, model, seated):
     misdeal_rule = rules[R_MISDEAL] == 1
     check_seated(policies, seated)
     tables = policy_tables(rules)
-    pool, rules, policies, model, (give, keep) = borrowed((pool_owner, rules, policies, model, tables))
+    pool, rules, policies, bidder_arrays, (give, keep) = borrowed((pool_owner, rules, policies, bidder_arrays, tables))
     for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
         owner = scratch()
@@ -80,7 +80,7 @@ def search_worlds(seed, start, count, n_blocks, rules, policies, model, seated):
             rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
             hs[ST_WORLDS] = 0  # a thrown-in hand never starts play
             hs[ST_FALLBACKS] = 0
-            play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, model, seated, AUCTION,
+            play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, bidder_arrays, seated, AUCTION,
                       POLICY_TRUMP, give, keep, rec, NO_TRACE)
             acc[b, SEARCH_HANDS] += 1
             acc[b, SEARCH_WORLDS] += hs[ST_WORLDS]
@@ -91,14 +91,14 @@ def search_worlds(seed, start, count, n_blocks, rules, policies, model, seated):
 
 
 @njit(cache=True, nogil=True)
-def trace_hands(seed, start, count, rules, policies, model, seated):
+def trace_hands(seed, start, count, rules, policies, bidder_arrays, seated):
     """Full records (``[count, REC_SIZE]``) of hands ``start .. start+count-1``, deal and play included."""
     out = np.zeros((count, REC_SIZE), dtype=np.int64)
     pool_owner, _ = card_pool(ZERO)
     misdeal_rule = rules[R_MISDEAL] == 1
     check_seated(policies, seated)
     tables = policy_tables(rules)
-    records, pool, rules, policies, model, (give, keep) = borrowed((out, pool_owner, rules, policies, model, tables))
+    records, pool, rules, policies, bidder_arrays, (give, keep) = borrowed((out, pool_owner, rules, policies, bidder_arrays, tables))
     for i in range(count):
         owner = scratch()
         state, deck, hands, known, _, hs = borrowed(owner)
@@ -106,7 +106,7 @@ def trace_hands(seed, start, count, rules, policies, model, seated):
         state[0] = stream_key(seed, index)
         rec = records[i]
         rec[REC_MISDEALS] = deal_playable(state, pool, 54, -1, ZERO, deck, hands, misdeal_rule)
-        play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, model, seated, AUCTION, POLICY_TRUMP,
+        play_hand(state, hands, known, hs, index % 4, LOVE, LOVE, rules, policies, bidder_arrays, seated, AUCTION, POLICY_TRUMP,
                   give, keep, rec, TRACE)
         keep_alive(owner)
     keep_alive((pool_owner, tables))

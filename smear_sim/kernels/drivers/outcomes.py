@@ -50,7 +50,7 @@ __all__ = ["analyze_hands", "deal_outcomes", "hand_outcomes", "outcome_code"]
 
 
 @njit(cache=True, nogil=True)
-def hand_outcomes(seed, start, count, n_blocks, rules, policies, model, dealer_score, other_score, seated):
+def hand_outcomes(seed, start, count, n_blocks, rules, policies, bidder_arrays, dealer_score, other_score, seated):
     """Histogram of hand outcomes (``[n_blocks, N_OUTCOMES]``) over hands ``start .. start+count-1``.
 
     Hand ``i`` is dealt by seat ``i % 4`` (misdeals redealt), with the dealing team at ``dealer_score`` and the
@@ -62,7 +62,7 @@ def hand_outcomes(seed, start, count, n_blocks, rules, policies, model, dealer_s
     misdeal_rule = rules[R_MISDEAL] == 1
     check_seated(policies, seated)
     tables = policy_tables(rules)
-    pool, rules, policies, model, (give, keep) = borrowed((pool_owner, rules, policies, model, tables))
+    pool, rules, policies, bidder_arrays, (give, keep) = borrowed((pool_owner, rules, policies, bidder_arrays, tables))
     for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
         owner = scratch()
@@ -76,7 +76,7 @@ def hand_outcomes(seed, start, count, n_blocks, rules, policies, model, dealer_s
                 score0, score1 = other_score, dealer_score
             else:
                 score0, score1 = dealer_score, other_score
-            play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, model, seated, AUCTION,
+            play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, bidder_arrays, seated, AUCTION,
                       POLICY_TRUMP, give, keep, rec, NO_TRACE)
             acc[b, outcome_code(rec, dealer & 1)] += 1
         keep_alive(owner)
@@ -85,7 +85,7 @@ def hand_outcomes(seed, start, count, n_blocks, rules, policies, model, dealer_s
 
 
 @njit(cache=True, nogil=True)
-def analyze_hands(seed, start, count, n_blocks, rules, policies, model, fixed_hand, trump, classify, seated):
+def analyze_hands(seed, start, count, n_blocks, rules, policies, bidder_arrays, fixed_hand, trump, classify, seated):
     """Seat 0 as bidder (dealer 3, no auction): per-class accumulators ``[n_blocks, classes, CLS_SIZE]``.
 
     With ``fixed_hand`` non-zero seat 0 holds it and the other 45 cards are dealt with no other seat able
@@ -101,7 +101,7 @@ def analyze_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
     n_points = points_at_stake(rules)
     check_seated(policies, seated)
     tables = policy_tables(rules)
-    pool, rules, policies, model, (give, keep) = borrowed((pool_owner, rules, policies, model, tables))
+    pool, rules, policies, bidder_arrays, (give, keep) = borrowed((pool_owner, rules, policies, bidder_arrays, tables))
     for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
         owner = scratch()
@@ -110,7 +110,7 @@ def analyze_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
             state[0] = stream_key(seed, start + i)
             deal_playable(state, pool, n_pool, fixed_seat, fixed_hand, deck, hands, misdeal_rule)
             cls = hand_class(hands[0]) if classify else 0
-            play_hand(state, hands, known, hs, SEAT_3, LOVE, LOVE, rules, policies, model, seated, SEAT_0, trump, give,
+            play_hand(state, hands, known, hs, SEAT_3, LOVE, LOVE, rules, policies, bidder_arrays, seated, SEAT_0, trump, give,
                       keep, rec, NO_TRACE)
             row = acc[b, cls]
             k = rec[REC_POINTS]
@@ -131,7 +131,7 @@ def analyze_hands(seed, start, count, n_blocks, rules, policies, model, fixed_ha
 
 
 @njit(cache=True, nogil=True)
-def deal_outcomes(seed, start, count, n_blocks, rules, policies, model, deal, dealer, score0, score1, seated):
+def deal_outcomes(seed, start, count, n_blocks, rules, policies, bidder_arrays, deal, dealer, score0, score1, seated):
     """Histogram of hand outcomes (``[n_blocks, N_OUTCOMES]``) of playouts ``start .. start+count-1`` of one given
     deal: ``deal`` holds the four seats' masks and the kitty (index 4), ``dealer`` deals, the teams are at
     ``score0`` and ``score1`` before it, and every seat plays by its team's policy, playout ``i`` on the random
@@ -140,7 +140,7 @@ def deal_outcomes(seed, start, count, n_blocks, rules, policies, model, deal, de
     acc = np.zeros((n_blocks, N_OUTCOMES), dtype=np.int64)
     check_seated(policies, seated)
     tables = policy_tables(rules)
-    rules, policies, model, (give, keep) = borrowed((rules, policies, model, tables))
+    rules, policies, bidder_arrays, (give, keep) = borrowed((rules, policies, bidder_arrays, tables))
     for b in range(n_blocks):
         lo, hi = block_bounds(count, n_blocks, b)
         owner = scratch()
@@ -149,7 +149,7 @@ def deal_outcomes(seed, start, count, n_blocks, rules, policies, model, deal, de
             state[0] = stream_key(seed, start + i)
             for k in range(5):
                 hands[k] = deal[k]  # play_hand plays the hands down to nothing
-            play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, model, seated, AUCTION,
+            play_hand(state, hands, known, hs, dealer, score0, score1, rules, policies, bidder_arrays, seated, AUCTION,
                       POLICY_TRUMP, give, keep, rec, NO_TRACE)
             acc[b, outcome_code(rec, dealer & 1)] += 1
         keep_alive(owner)

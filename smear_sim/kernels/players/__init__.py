@@ -84,13 +84,13 @@ def policy_tables(rules):
 
 
 @njit(cache=True)
-def player_set(rules, policies, model, tables, seated):
-    """Who plays and under which rules, as the hand kernels take it: ``(rules, policies, model, give, keep,
+def player_set(rules, policies, bidder_arrays, tables, seated):
+    """Who plays and under which rules, as the hand kernels take it: ``(rules, policies, bidder_arrays, give, keep,
     seated)``, ``tables`` being ``(give, keep)`` of :func:`policy_tables` for the rules and ``seated`` the players
     compiled in (SEATED). It travels as one value, unpacked where used."""
     check_seated(policies, seated)
     give, keep = tables
-    return rules, policies, model, give, keep, seated
+    return rules, policies, bidder_arrays, give, keep, seated
 
 
 
@@ -113,21 +113,21 @@ keep_choice = dispatcher("keep_choice", "policy, seated, state, cards, room, kee
 # A searched trump and keep for the bidder (``expert``; ``trump`` -1 to choose it, else the keep only), packed as
 # :func:`smear_sim.kernels.players.expert.trump_keep` does; ZERO for a policy that does not search them (then
 # :func:`choose_trump` and :func:`choose_keep` decide). ``keep`` is the keep-score table of :func:`policy_tables`,
-# ``policies`` and ``model`` model the others' calls.
+# ``policies`` and ``bidder_arrays`` model the others' calls.
 search_trump_keep = dispatcher(
     "search_trump_keep", "policy, seated, state, own9, kitty, bidder, trump, dealer, calls, n_calls, score0, score1, "
-    "bid, rules, keep, policies, model", "search_trump_keep", _no_cards, default="ZERO",
+    "bid, rules, keep, policies, bidder_arrays", "search_trump_keep", _no_cards, default="ZERO",
     namespace=_HERE | {"ZERO": ZERO})
 # A defender's searched keep (``expert``), or ZERO for a policy that does not search it (then :func:`choose_keep`
 # decides).
 search_keep = dispatcher(
     "search_keep", "policy, seated, state, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid, rules, "
-    "keep, policies, model", "search_keep", _no_cards, default="ZERO", namespace=_HERE | {"ZERO": ZERO})
-# :func:`choose_play` at a table where ``expert`` or ``oracle`` may sit: ``policies`` (the teams' codes) and ``model``
+    "keep, policies, bidder_arrays", "search_keep", _no_cards, default="ZERO", namespace=_HERE | {"ZERO": ZERO})
+# :func:`choose_play` at a table where ``expert`` or ``oracle`` may sit: ``policies`` (the teams' codes) and ``bidder_arrays``
 # are what expert models the others' calls by. Only the hands of such tables run this
 # (:func:`smear_sim.kernels.hand.contract`), so that the fast players' card loop stays as it was.
 search_play = dispatcher(
-    "search_play", "policy, seated, state, hs, legal, rules, give, policies, model", "search_play", _no_card,
+    "search_play", "policy, seated, state, hs, legal, rules, give, policies, bidder_arrays", "search_play", _no_card,
     default="choose_play(policy, seated, state, hs, legal, rules, give)",
     namespace=_HERE | {"choose_play": choose_play})
 

@@ -258,12 +258,12 @@ def dispatcher(name: str, params: str, decision: str, absent, default: str | Non
 #   = ``max_points``, the points at stake).
 #
 # ``pimc`` and ``oracle`` bid as ``heuristic``, ``expert`` as ``equity`` (as ``heuristic`` with its calls left out);
-# ``count`` bids by the count (:mod:`smear_sim.kernels.players.count`). ``model`` holds the tables the ``equity``
+# ``count`` bids by the count (:mod:`smear_sim.kernels.players.count`). ``bidder_arrays`` holds the tables the ``equity``
 # bidder reads (:mod:`smear_sim.core.bidder`); the others ignore it. ``seated`` says which players are compiled in
 # (SEATED).
 choose_bid = dispatcher(
     "choose_bid",
-    "policy, model, seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules, "
+    "policy, bidder_arrays, seated, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules, "
     "max_points",
     "bid", _no_card)
 
@@ -292,7 +292,7 @@ def legal_calls(rules, position, calls):
 
 
 @njit(cache=True)
-def policy_call(state, hand, dealer, position, calls, score0, score1, rules, policies, model, seated):
+def policy_call(state, hand, dealer, position, calls, score0, score1, rules, policies, bidder_arrays, seated):
     """The call the seat at ``position`` makes by its team's policy after ``calls[:position]``."""
     low, high, moon_ok, must, moon_called = legal_calls(rules, position, calls)
     if moon_called:
@@ -300,5 +300,5 @@ def policy_call(state, hand, dealer, position, calls, score0, score1, rules, pol
     seat = (dealer + 1 + position) % 4
     us, them = (score0, score1) if seat & 1 == 0 else (score1, score0)
     max_points = points_at_stake(rules)
-    return choose_bid(policies[seat & 1], model, seated, state, hand, seat, dealer, calls, position, us, them, low,
+    return choose_bid(policies[seat & 1], bidder_arrays, seated, state, hand, seat, dealer, calls, position, us, them, low,
                       high, moon_ok, must, rules, max_points)

@@ -1,7 +1,7 @@
 """``equity``: a bidder that calls whatever wins the most games, from tables measured beforehand.
 
 It plays cards, names trump and discards exactly like ``heuristic``; only its calls differ. Each call is decided
-at kernel speed from two tables it carries (the ``model``, :mod:`smear_sim.core.bidder` says how they are made,
+at kernel speed from two tables it carries (the ``bidder_arrays``, :mod:`smear_sim.core.bidder` says how they are made,
 shipped and cached):
 
 - **Outcome tables.** For each place in the auction (opener, second, third, dealer), each situation there (no
@@ -16,7 +16,7 @@ The decision rule: for each legal call c, ``win(c) = sum over outcomes o of P(o 
 W(state after o)``, where W is the equity table read at the score the outcome leaves from the current score
 (1 or 0 where the game ends); the bidder makes the call of highest ``win(c)``, the earliest of pass, the numbers
 from low to high and moon among equal ones. So it is score-aware through W and auction-aware through the
-tables. Where its bucket's cell holds fewer than the model's minimum count of decisions (rare hands in rare
+tables. Where its bucket's cell holds fewer than the tables' minimum count of decisions (rare hands in rare
 situations), it calls as ``heuristic`` does. With a margin (header ``BM_MARGIN``;
 :data:`smear_sim.core.bidder.MARGIN`; 0 as shipped) it keeps the heuristic's call unless another call's P(win)
 beats it by more than the margin, against the tables' noise, which flatters some call in every cell.
@@ -74,10 +74,10 @@ def situation(calls, n_calls):
 
 
 @njit(cache=True, inline="always")
-def call_win(model, cell, us, them, next_dealer, target):
+def call_win(bidder_arrays, cell, us, them, next_dealer, target):
     """P(win the game) of one call: its outcome distribution (cell ``cell``) weighed by the equity table."""
-    _, _, cell_start, _, codes, weights, grid, _ = model
-    floor = model[0][BM_SOLVE_FLOOR]
+    _, _, cell_start, _, codes, weights, grid, _ = bidder_arrays
+    floor = bidder_arrays[0][BM_SOLVE_FLOOR]
     win = 0.0
     for k in range(cell_start[cell], cell_start[cell + 1]):
         win += weights[k] * outcome_win(grid, floor, target, us, them, next_dealer, codes[k])
@@ -85,10 +85,10 @@ def call_win(model, cell, us, them, next_dealer, target):
 
 
 @njit(cache=True)
-def call_spread(model, cell, us, them, next_dealer, target):
+def call_spread(bidder_arrays, cell, us, them, next_dealer, target):
     """The variance of one call's P(win the game) over its outcome distribution (cell ``cell``)."""
-    _, _, cell_start, _, codes, weights, grid, _ = model
-    floor = model[0][BM_SOLVE_FLOOR]
+    _, _, cell_start, _, codes, weights, grid, _ = bidder_arrays
+    floor = bidder_arrays[0][BM_SOLVE_FLOOR]
     win = 0.0
     square = 0.0
     for k in range(cell_start[cell], cell_start[cell + 1]):
@@ -115,10 +115,10 @@ def call_of(slot, max_points):
 
 
 @njit(cache=True)
-def bid(model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules, max_points):
+def bid(bidder_arrays, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules, max_points):
     """The call of highest P(win the game) (module docstring); the arguments are those of
-    :func:`smear_sim.kernels.players.choose_bid`, with ``model`` the bidder's tables."""
-    header, bucket_of_class, _, cell_n, _, _, _, settled = model
+    :func:`smear_sim.kernels.players.choose_bid`, with ``bidder_arrays`` the bidder's tables."""
+    header, bucket_of_class, _, cell_n, _, _, _, settled = bidder_arrays
     decision = -1
     if header[BM_LOADED] == 1:
         decision = (n_calls * (2 * max_points + 1) + situation(calls, n_calls)) * header[BM_BUCKETS]
@@ -133,13 +133,13 @@ def bid(model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, m
     best_win = -1.0
     if not must:
         best = PASS
-        best_win = call_win(model, decision * n_slots, us, them, next_dealer, target)
+        best_win = call_win(bidder_arrays, decision * n_slots, us, them, next_dealer, target)
     for b in range(low, high + 1):
-        win = call_win(model, decision * n_slots + b, us, them, next_dealer, target)
+        win = call_win(bidder_arrays, decision * n_slots + b, us, them, next_dealer, target)
         if win > best_win:
             best, best_win = b, win
     if moon_ok:
-        win = call_win(model, decision * n_slots + max_points + 1, us, them, next_dealer, target)
+        win = call_win(bidder_arrays, decision * n_slots + max_points + 1, us, them, next_dealer, target)
         if win > best_win:
             best, best_win = MOON, win
     keep = settled[decision]
@@ -149,15 +149,15 @@ def bid(model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, m
         if legal and keep != best_slot:
             keep_cell = decision * n_slots + keep
             best_cell = decision * n_slots + best_slot
-            se = math.sqrt((call_spread(model, keep_cell, us, them, next_dealer, target) +
-                            call_spread(model, best_cell, us, them, next_dealer, target)) / cell_n[decision])
-            if best_win <= call_win(model, keep_cell, us, them, next_dealer, target) + header[BM_KEEP_Z] * 1e-2 * se:
+            se = math.sqrt((call_spread(bidder_arrays, keep_cell, us, them, next_dealer, target) +
+                            call_spread(bidder_arrays, best_cell, us, them, next_dealer, target)) / cell_n[decision])
+            if best_win <= call_win(bidder_arrays, keep_cell, us, them, next_dealer, target) + header[BM_KEEP_Z] * 1e-2 * se:
                 return call_of(keep, max_points)
     if header[BM_MARGIN] > 0:  # keep the heuristic's call unless the tables clearly prefer another
         usual = heuristic.bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules,
                               max_points)
         slot = slot_of(usual, max_points)
-        if best_win < call_win(model, decision * n_slots + slot, us, them, next_dealer, target) + \
+        if best_win < call_win(bidder_arrays, decision * n_slots + slot, us, them, next_dealer, target) + \
                 header[BM_MARGIN] * 1e-4:
             return usual
     return best
@@ -165,6 +165,6 @@ def bid(model, state, hand, seat, dealer, calls, n_calls, us, them, low, high, m
 
 # The decisions this player makes (core.players.PLAYERS), as the dispatch calls them (kernels.players.bids.dispatcher):
 # each the function and the dispatch's arguments it takes, in order.
-_BID = ("model", "state", "hand", "seat", "dealer", "calls", "n_calls", "us", "them", "low", "high", "moon_ok", "must",
+_BID = ("bidder_arrays", "state", "hand", "seat", "dealer", "calls", "n_calls", "us", "them", "low", "high", "moon_ok", "must",
         "rules", "max_points")
 DECISIONS = {"bid": (bid, _BID)}

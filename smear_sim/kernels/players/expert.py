@@ -179,12 +179,12 @@ def same_outcomes(keep_a, keep_b, t, free):
 
 
 @njit(cache=True)
-def _loaded(model):
-    return model[0][BM_LOADED] == 1
+def _loaded(bidder_arrays):
+    return bidder_arrays[0][BM_LOADED] == 1
 
 
 @njit(cache=True)
-def game_leaves(bidder, bid, score0, score1, dealer, rules, model, leaves):
+def game_leaves(bidder, bid, score0, score1, dealer, rules, bidder_arrays, leaves):
     """Fill ``leaves`` (the solver's leaf table, :func:`smear_sim.kernels.solver.use_leaf_values`) with the value to
     the bidding team of each outcome of a hand bid ``bid`` by ``bidder`` from the scores ``score0``, ``score1``,
     ``dealer`` dealing: its P(win the game) in fixed point with the points below it (``POINTS_BELOW``)."""
@@ -192,8 +192,8 @@ def game_leaves(bidder, bid, score0, score1, dealer, rules, model, leaves):
     us = score1 if team else score0
     them = score0 if team else score1
     next_dealer = 0 if ((dealer + 1) & 1) == team else 1
-    grid = model[6]
-    floor = model[0][BM_SOLVE_FLOOR]
+    grid = bidder_arrays[6]
+    floor = bidder_arrays[0][BM_SOLVE_FLOOR]
     target = rules[R_TARGET]
     for won in range(LEAF_POINTS if bid != MOON else 0):  # a moon has only its two outcomes
         for other in range(LEAF_POINTS - won):
@@ -212,14 +212,14 @@ def _leaf_value(win, points):
 
 
 @njit(cache=True)
-def _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, model, k):
+def _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, bidder_arrays, k):
     """Make ``solver`` search P(win the game) (:func:`game_leaves`) where there is a game to win (a bid made and the
     equity tables at hand) and the parameter ``k`` keeps the game; returns whether it does. Otherwise it values
     points."""
-    if not _loaded(model) or bid == PASS or expert_without(k, EXPERT_NO_GAME):
+    if not _loaded(bidder_arrays) or bid == PASS or expert_without(k, EXPERT_NO_GAME):
         return False
     leaves = np.zeros(LEAF_SIZE, dtype=np.int64)
-    game_leaves(bidder, bid, score0, score1, dealer, rules, model, leaves)
+    game_leaves(bidder, bid, score0, score1, dealer, rules, bidder_arrays, leaves)
     use_leaf_values(solver, leaves)
     return True
 
@@ -263,30 +263,30 @@ def _same_as(a, trumps, keeps, held):
 
 
 @njit(cache=True)
-def _deal_worlds(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, k):
+def _deal_worlds(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, bidder_arrays, k):
     """The worlds of a keep search for ``seat``, as many as the parameter ``k`` says: one row of 5 hands each."""
     worlds = np.zeros((expert_worlds(k), 5), dtype=np.uint64)
     inference = n_calls > 0 and not expert_without(k, EXPERT_NO_INFERENCE)
     for w in range(expert_worlds(k)):
-        deal_world(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, inference,
+        deal_world(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, bidder_arrays, inference,
                    worlds[w])
     return worlds
 
 
 @njit(cache=True)
 def keep_values(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid, rules,
-                keep_table, policies, model, k, wins, points):
+                keep_table, policies, bidder_arrays, k, wins, points):
     """Each candidate ``a`` (trump ``trumps[a]``, ``seat`` keeping ``keeps[a]``) played out double dummy on the worlds
     of :func:`_value_keeps`: its value to the seat's team on world ``w`` into ``wins[a, w]`` (P(win) in fixed point;
     0 when it values points) and ``points[a, w]``. Every value exact: what the search's choice must agree with."""
-    worlds = _deal_worlds(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, k)
+    worlds = _deal_worlds(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, bidder_arrays, k)
     values = np.zeros(n, dtype=np.int64)  # each candidate's value on the last world: the next world's first guess
     known = np.zeros(4, dtype=np.uint64)
     kept = np.zeros(4, dtype=np.uint64)
     st = np.zeros(ST_SIZE, dtype=np.int64)
     solver = new_solver(TT_BITS)
     bidding = (seat & 1) == (bidder & 1)
-    game = _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, model, k)
+    game = _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, bidder_arrays, k)
     for w in range(worlds.shape[0]):
         for a in range(n):
             held = _start_candidate(st, worlds[w], a, seat, bidder, trumps, keeps, keep_table, dealer, calls, n_calls,
@@ -298,7 +298,7 @@ def keep_values(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls,
 
 @njit(cache=True)
 def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid,
-                 rules, keep_table, policies, model, k):
+                 rules, keep_table, policies, bidder_arrays, k):
     """The index of the best candidate by the totals of :func:`keep_values` (module docstring), found with less
     search. The candidates are taken in turn against the best so far, the leader, whose values are exact. On each
     world one zero-window search asks whether a candidate beats the leader's value there
@@ -307,7 +307,7 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
     been chosen and is dropped. Else it is solved exactly, world by world, where only a bound is known, until it can
     no longer beat the leader (then it is dropped) or its totals are exact, and leads if they are higher: the first
     among equals keeps the lead, as in the full search."""
-    worlds = _deal_worlds(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, model, k)
+    worlds = _deal_worlds(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, bidder_arrays, k)
     n_worlds = worlds.shape[0]
     lo = np.full((n, n_worlds), -INF, dtype=np.int64)  # bounds on each candidate's value in each world
     hi = np.full((n, n_worlds), INF, dtype=np.int64)
@@ -316,7 +316,7 @@ def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls
     st = np.zeros(ST_SIZE, dtype=np.int64)
     solver = new_solver(TT_BITS)
     bidding = (seat & 1) == (bidder & 1)
-    game = _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, model, k)
+    game = _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, bidder_arrays, k)
     leader = 0
     lead_wins = 0
     lead_points = 0
@@ -379,7 +379,7 @@ def bidder_candidates(hand, fixed_trump, rules, keep_table, trumps, keeps):
 
 @njit(cache=True)
 def trump_keep(rng, own9, kitty, bidder, fixed_trump, dealer, calls, n_calls, score0, score1, bid, rules, keep_table,
-               policies, model, k):
+               policies, bidder_arrays, k):
     """The bidder's trump and keep by search (module docstring), packed: the kept cards' mask with the trump in the
     bits from 56. ``fixed_trump`` -1 lets it choose the trump, else only the keep is searched. ZERO when ``k`` leaves
     the keep out (then the heuristic's trump and keep stand)."""
@@ -391,12 +391,12 @@ def trump_keep(rng, own9, kitty, bidder, fixed_trump, dealer, calls, n_calls, sc
     best = 0
     if n > 1:
         best = _value_keeps(rng, bidder, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0,
-                            score1, bid, rules, keep_table, policies, model, k)
+                            score1, bid, rules, keep_table, policies, bidder_arrays, k)
     return keeps[best] | (np.uint64(trumps[best]) << _TRUMP_SHIFT)
 
 
 @njit(cache=True)
-def keep(rng, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid, rules, keep_table, policies, model,
+def keep(rng, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid, rules, keep_table, policies, bidder_arrays,
          k):
     """A defender's keep by search (module docstring); ``own9`` is its hand, ``t`` the trump named. ZERO when ``k``
     leaves the keep out (then the heuristic's keep stands)."""
@@ -408,12 +408,12 @@ def keep(rng, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid
         return keeps[0]
     trumps = np.full(MAX_CANDIDATES, t, dtype=np.int64)
     best = _value_keeps(rng, seat, own9, ZERO, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid,
-                        rules, keep_table, policies, model, k)
+                        rules, keep_table, policies, bidder_arrays, k)
     return keeps[best]
 
 
 @njit(cache=True)
-def auction_world(rng, hs, seat, rules, policies, model, inference, calls, world, dealt):
+def auction_world(rng, hs, seat, rules, policies, bidder_arrays, inference, calls, world, dealt):
     """Write into ``world`` a world for ``seat`` at the hand state ``hs`` that honours the auction the state holds
     (``ST_CALLS``; none in hand analysis) under ``policies`` when ``inference`` is on, as
     :func:`smear_sim.kernels.worlds.play_world` draws it, and count it in ``hs`` (``ST_WORLDS``, ``ST_FALLBACKS``).
@@ -423,7 +423,7 @@ def auction_world(rng, hs, seat, rules, policies, model, inference, calls, world
     for i in range(4):
         calls[i] = hs[ST_CALLS + i]
     tries = play_world(rng, hs, seat, np.uint64(hs[ST_KNOWN + seat]), hs[ST_DEALER], calls, n_calls, hs[ST_BEFORE],
-                       hs[ST_BEFORE + 1], rules, policies, model, inference and n_calls > 0, world, dealt)
+                       hs[ST_BEFORE + 1], rules, policies, bidder_arrays, inference and n_calls > 0, world, dealt)
     hs[ST_WORLDS] += 1
     if tries < 0:
         hs[ST_FALLBACKS] += 1
@@ -431,9 +431,9 @@ def auction_world(rng, hs, seat, rules, policies, model, inference, calls, world
 
 
 @njit(cache=True)
-def play(rng, hs, legal, rules, give, k, policies, model):
+def play(rng, hs, legal, rules, give, k, policies, bidder_arrays):
     """The card the seat to play plays from ``legal`` (module docstring); ``rng`` is the hand's random stream,
-    ``policies`` the teams' policy codes that model the others' calls, ``k`` the parameter (K and the parts left
+    ``policies`` the teams' policy codes that bidder_arrays the others' calls, ``k`` the parameter (K and the parts left
     out)."""
     if popcount(legal) == 1:
         return lowest_card(legal)
@@ -451,10 +451,10 @@ def play(rng, hs, legal, rules, give, k, policies, model):
     points = np.zeros(54, dtype=np.int64)
     solver = new_solver(TT_BITS)
     game = _for_the_game(solver, hs[ST_BIDDER], hs[ST_BID], hs[ST_BEFORE], hs[ST_BEFORE + 1], hs[ST_DEALER], rules,
-                         model, k)
+                         bidder_arrays, k)
     inference = not expert_without(k, EXPERT_NO_INFERENCE)
     for w in range(expert_worlds(k)):
-        auction_world(rng, hs, seat, rules, policies, model, inference, calls, worlds[w], dealt)
+        auction_world(rng, hs, seat, rules, policies, bidder_arrays, inference, calls, worlds[w], dealt)
     favourite = heuristic.play(hs, legal, rules, give)
     # exact totals for every card that can be chosen, a best case below the choice for the others
     choice_totals(solver, worlds, rules, legal, favourite, bidding, game, wins, points)
@@ -478,9 +478,9 @@ def play(rng, hs, legal, rules, give, k, policies, model):
 
 # The decisions this player makes (core.players.PLAYERS), as the dispatch calls them (kernels.players.bids.dispatcher):
 # each the function and the dispatch's arguments it takes, in order.
-_SEARCH = ("dealer", "calls", "n_calls", "score0", "score1", "bid", "rules", "keep", "policies", "model", "param")
+_SEARCH = ("dealer", "calls", "n_calls", "score0", "score1", "bid", "rules", "keep", "policies", "bidder_arrays", "param")
 DECISIONS = {
     "search_trump_keep": (trump_keep, ("state", "own9", "kitty", "bidder", "trump") + _SEARCH),
     "search_keep": (keep, ("state", "own9", "seat", "bidder", "t") + _SEARCH),
-    "search_play": (play, ("state", "hs", "legal", "rules", "give", "param", "policies", "model")),
+    "search_play": (play, ("state", "hs", "legal", "rules", "give", "param", "policies", "bidder_arrays")),
 }

@@ -59,7 +59,7 @@ class HandRequest:
         """The JSON ``smear-sim hand --json`` prints, and the seconds spent simulating; ``stage`` hears of each
         stage as it starts. ``executor`` is the simulator's turn (:mod:`smear_sim.engine.turns`): the one
         setting of the run that is known only once the request has its turn."""
-        answer = answer_hand(self.query, self.plan.but(executor=executor), position=self.position,
+        answer = answer_hand(self.query, self.plan.replace(executor=executor), position=self.position,
                              auction=self.auction, samples=self.samples, max_deals=self.max_deals, stage=stage)
         return answer.to_json(), answer.seconds
 
@@ -131,7 +131,7 @@ class HintRequest:
 
         stage("hint")
         result = hint(self.view, samples=self.samples, seed=self.seed, inference=self.inference,
-                      playout=self.playout, plan=self.plan.but(executor=executor))
+                      playout=self.playout, plan=self.plan.replace(executor=executor))
         return result.to_json(), result.seconds
 
 

@@ -18,8 +18,8 @@ from ..schemas import ActBody, StepBody, TableBody, TableHintBody, checked
 
 __all__ = ["TABLE_HINT_WORLDS", "router"]
 
-# The worlds a practice table's hint plays at its own precision, at most: a person waits for it. At a first lead
-# 512 worlds took 0.2 to 1.4 s on two cores, and chose the card the full precision chose in 8 of 8 (issue notes).
+# The worlds a practice table's hint plays at its own precision, at most: a person waits for it, and this many answer
+# within about a second on two cores while choosing the card the full precision chooses (docs/performance.md).
 TABLE_HINT_WORLDS = 512
 
 router = APIRouter()
@@ -119,7 +119,7 @@ async def table_hint(table_id: str, request: Request, ctx: Ctx) -> JSONResponse:
 
         began.append(time.perf_counter())
         extra = [action] if action is not None and view.decision == "keep" else []
-        result = hint(view, samples=asked.samples, seed=1, plan=plan.but(executor=executor), extra=extra,
+        result = hint(view, samples=asked.samples, seed=1, plan=plan.replace(executor=executor), extra=extra,
                       max_worlds=TABLE_HINT_WORLDS)
         data = {**result.to_json(), "costs": hint_costs(result), "step": step}
         if action is not None:

@@ -18,7 +18,7 @@ import pytest
 
 from smear_sim import simulate
 from smear_sim.core import layout as L
-from smear_sim.core.bidder import empty_model
+from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.players import parse_policies, policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.core.tables import MISDEAL_MASK
@@ -26,7 +26,7 @@ from smear_sim.kernels import drivers
 from smear_sim.kernels.drivers import seated_arg
 from smear_sim.kernels.drivers.hands import DEAL_MIX, DEAL_REDEALS
 
-NO_MODEL = empty_model()  # no equity bidder: the kernels' model argument, empty
+NO_MODEL = no_bidder_arrays()  # no equity bidder: the kernels' bidder_arrays argument, empty
 
 N_HANDS = 200_000
 CHUNK = 50_000  # traces are ~1 KB a hand: read them in chunks

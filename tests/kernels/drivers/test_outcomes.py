@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from smear_sim.core import layout as L
-from smear_sim.core.bidder import empty_model
+from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.cards import mask_of, parse_cards
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.kernels import drivers
 from smear_sim.kernels.drivers import seated_arg
 
-NO_MODEL = empty_model()
+NO_MODEL = no_bidder_arrays()
 
 
 def test_analyze_hands_is_independent_of_blocks_and_classes_sum_to_the_total():

@@ -1,23 +1,25 @@
-"""Looking up the tables a game's players read: the equity bidder's, or an empty model. This module never makes
-tables; :mod:`smear_sim.analysis.bidder_tables` does, and the entry points (the command line's ``ready_players``, the
-public API, the web server) have it make them before any work starts, so every module below only looks them up.
+"""Looking up the tables a game's players read: the equity bidder's, or none (empty arrays of the same types).
+This module never makes tables; :mod:`smear_sim.analysis.bidder_tables` does, and the entry points (the command
+line's ``ready_players``, the public API, the web server) have it make them before any work starts, so every module
+below only looks them up.
 
-The tables a session has loaded are kept here with the model the kernels read, so each file is read once.
+The tables a session has loaded are kept here with the arrays the kernels read (:meth:`BidderTables.arrays`), so
+each file is read once.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..core.bidder import BidderTables, empty_model
+from ..core.bidder import BidderTables, no_bidder_arrays
 from ..core.errors import SmearError
 from ..core.players import reads_tables
 from ..core.rules import Rules
 from ..engine.bidder_store import load_tables
 
-__all__ = ["TablesMissing", "loaded_tables", "player_model", "remember_tables", "tables_ready"]
+__all__ = ["TablesMissing", "loaded_tables", "player_bidder_arrays", "remember_tables", "tables_ready"]
 
-_LOADED: dict[Rules, tuple[BidderTables, tuple[np.ndarray, ...]]] = {}  # this session's tables, and their model
+_LOADED: dict[Rules, tuple[BidderTables, tuple[np.ndarray, ...]]] = {}  # this session's tables, and their arrays
 
 
 class TablesMissing(SmearError):
@@ -25,8 +27,8 @@ class TablesMissing(SmearError):
 
 
 def remember_tables(tables: BidderTables) -> BidderTables:
-    """Keep ``tables`` (and their model) for this session, for the rules they were made under."""
-    _LOADED[tables.rules] = (tables, tables.model())
+    """Keep ``tables`` (and their arrays) for this session, for the rules they were made under."""
+    _LOADED[tables.rules] = (tables, tables.arrays())
     return tables
 
 
@@ -46,10 +48,10 @@ def tables_ready(rules: Rules) -> bool:
     return rules in _LOADED or load_tables(rules) is not None
 
 
-def player_model(policies: tuple[str, str], rules: Rules) -> tuple[np.ndarray, ...]:
-    """The tables the kernels' players read: the equity bidder's when it plays, else an empty model."""
+def player_bidder_arrays(policies: tuple[str, str], rules: Rules) -> tuple[np.ndarray, ...]:
+    """The tables the kernels' players read: the equity bidder's when it plays, else :func:`no_bidder_arrays`."""
     if not reads_tables(policies):
-        return empty_model()
+        return no_bidder_arrays()
     if loaded_tables(rules) is None:
         raise TablesMissing(f"the equity bidder's tables for {rules.summary()} are not made yet: make them first "
                             "(smear_sim.bidder_tables(rules); the command line does it on first use)")
