@@ -13,6 +13,7 @@ import json
 import os
 import signal
 import sys
+import threading
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -124,8 +125,8 @@ def clean_errors(command):
             _fail("interrupted", 130)
         except _Terminated:
             _fail("terminated", 143)
-        except SystemError as exc:
-            signalled = _signal_behind(exc)
+        except Exception as exc:
+            signalled = _signal_outcome(exc)
             if signalled is None:
                 raise
             _fail(*signalled)
@@ -161,8 +162,43 @@ class _Terminated(BaseException):
     """SIGTERM, raised in the main thread like Ctrl-C, so that temporary files and folders are removed."""
 
 
+_signalled: list[int] = []  # the signals that reached this process, in order
+_REDELIVER_SECONDS = 0.05
+
+
+def _interrupt(signum, frame) -> None:
+    _signalled.append(signum)
+    raise KeyboardInterrupt
+
+
 def _terminate(signum, frame) -> None:
+    _signalled.append(signum)
     raise _Terminated
+
+
+def _redeliver(unraisable) -> None:
+    """A signal's exception raised where Python can only print it and go on (a C library's call back into Python,
+    as LLVM's while the kernels compile) would be lost, and the error it leaves behind reported as a bug: deliver
+    the signal again, to be raised where the command stops cleanly."""
+    if issubclass(unraisable.exc_type, (KeyboardInterrupt, _Terminated)):
+        signum = signal.SIGTERM if issubclass(unraisable.exc_type, _Terminated) else signal.SIGINT
+        # Sent from another thread, a moment later: the handler then runs once the callback has returned (where it
+        # has not, this runs again), and a real signal also wakes a main thread that waits.
+        again = threading.Timer(_REDELIVER_SECONDS, os.kill, (os.getpid(), signum))
+        again.daemon = True
+        again.start()
+        return
+    sys.__unraisablehook__(unraisable)
+
+
+def _signal_outcome(exc: BaseException) -> tuple[str, int] | None:
+    """("interrupted", 130) or ("terminated", 143) when ``exc`` is how a signal surfaced (:func:`_signal_behind`)
+    or came after one: an error raised once a signal was caught is its consequence (a compile cut short), not a
+    bug."""
+    found = _signal_behind(exc)
+    if found is None and _signalled:
+        found = ("terminated", 143) if _signalled[0] == signal.SIGTERM else ("interrupted", 130)
+    return found
 
 
 # Errors writing a stream (they carry no file name): the reader went away, or the disk behind it is full.
@@ -337,7 +373,9 @@ _default_show_warning = warnings.showwarning
 def main() -> None:
     """Console entry point: usage errors become one line and exit status 2 as well; SIGTERM cleans up like
     Ctrl-C; a failed write to standard output is one line and exit status 1; our warnings are one line."""
+    signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _terminate)
+    sys.unraisablehook = _redeliver
     warnings.showwarning = _show_warning
     use_helper()  # a first run compiles on two cores
     if sys.stdout is None:  # Python found descriptor 1 closed: every result would be lost
@@ -371,7 +409,7 @@ def main() -> None:
         typer.echo("interrupted", err=True)
         sys.exit(130)
     except Exception as exc:
-        signalled = _signal_behind(exc) if isinstance(exc, SystemError) else None
+        signalled = _signal_outcome(exc)
         if signalled is not None:
             typer.echo(signalled[0], err=True)
             sys.exit(signalled[1])

@@ -18,6 +18,12 @@ The hottest functions below the drivers (a hand's play, the heuristic's card cho
 (they run for every card of every hand). Such a function may take arrays, index them and pass them on, but must
 neither allocate an array nor receive one from a function it calls: nothing would free it. (Numba refuses to
 compile an allocation there; an array returned by a callee would leak unnoticed, so none of them calls one.)
+
+Numba compiles a function that does not choose for itself with the reference counting of its first caller, so a
+function that allocates would fail to compile, and a function that receives an array would leak it, whenever its
+first caller is one of these. Every kernel below the drivers that allocates is therefore compiled with
+:data:`REFCOUNTED`, and so is every decision of a player (the dispatch calls it from the hand) that does not run
+without reference counting: what a function compiles to never depends on who called it first.
 """
 
 from __future__ import annotations
@@ -27,9 +33,10 @@ from numba.core import cgutils
 from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
-__all__ = ["NO_REFCOUNT", "borrowed", "keep_alive"]
+__all__ = ["NO_REFCOUNT", "REFCOUNTED", "borrowed", "keep_alive"]
 
 NO_REFCOUNT = {"_nrt": False}  # njit's options for a function compiled without reference counting (above)
+REFCOUNTED = {"_nrt": True}  # and for one compiled with it, whoever calls it first (above)
 
 
 def _borrowable(ty) -> bool:

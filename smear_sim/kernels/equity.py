@@ -24,6 +24,7 @@ from numba import njit
 from numba.extending import overload
 
 from ..core.layout import OUT_MAX, OUT_MOON_FAILED, OUT_MOON_MADE, OUT_NUMERIC, OUT_THROWN_IN
+from .borrow import REFCOUNTED
 
 
 def _row(operator, s, xc, rc):
@@ -54,7 +55,7 @@ def _row_impl(operator, s, xc, rc):
     return sparse_row
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, **REFCOUNTED)
 def _gauss_seidel(operator, rhs, order, tolerance, max_sweeps):
     """Solve ``x = rhs + A x`` for each row of ``rhs`` by Gauss-Seidel sweeps in ``order`` (module docstring);
     only :func:`_row` reads ``A``."""
@@ -172,7 +173,7 @@ def outcome_win(grid, solve_floor, target, us, them, next_dealer, code):
     return grid[next_dealer, max(us_after, solve_floor) - solve_floor, max(them_after, solve_floor) - solve_floor]
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def outcome_states(target, us, them, n_outcomes):
     """:func:`outcome_after` for every outcome code ``0 .. n_outcomes-1``: arrays ``(end, us_after, them_after)``."""
     end = np.zeros(n_outcomes, dtype=np.int64)

@@ -67,7 +67,7 @@ from ..core.layout import (
 )
 from ..core.tables import MISDEAL_MASK, TABLES
 from .bits import ONE, ZERO, bit, has, lowest_card
-from .borrow import NO_REFCOUNT
+from .borrow import NO_REFCOUNT, REFCOUNTED
 from .players import (
     SEARCHED,
     choose_keep,
@@ -112,7 +112,7 @@ TRACE = np.bool_(True)
 # -- working arrays and the cards to deal ---------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def scratch():
     """One thread's working arrays, as a tuple ``(state, deck, hands, known, rec, hs)``: the random state, the
     deck, the 4 hands + kitty, the cards each seat has seen, the hand record and the hand state."""
@@ -120,7 +120,7 @@ def scratch():
             np.empty(4, dtype=np.uint64), np.zeros(REC_SIZE, dtype=np.int64), np.zeros(ST_SIZE, dtype=np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def card_pool(fixed_hand):
     """The cards to deal around ``fixed_hand`` (a mask held by one seat; ZERO deals all 54): ``(pool, n)``, the
     first ``n`` entries of ``pool`` in card order."""

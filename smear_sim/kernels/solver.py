@@ -84,6 +84,7 @@ from ..core.layout import (
 )
 from ..core.tables import TABLES
 from .bits import ONE, ZERO, bit, has, lowest_card, nonnegative, popcount
+from .borrow import REFCOUNTED
 from .rng import mix64
 from .scoring import card_points, score_state
 from .state import apply_card, legal_cards, mask_at, play_card, to_play
@@ -137,7 +138,7 @@ class Solver(NamedTuple):
     leaf_table: np.ndarray  # the leaf values and their bounds over the open points (use_leaf_values)
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def new_solver(tt_bits=TT_BITS):
     """A :class:`Solver` with a transposition table of ``2 ** tt_bits`` entries. It values points until given a
     leaf table (:func:`use_leaf_values`)."""

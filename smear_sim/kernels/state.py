@@ -76,6 +76,7 @@ from ..core.layout import (
 )
 from ..core.tables import TABLES
 from .bits import ONE, ZERO, bit, lowest_card, nth_card, popcount
+from .borrow import REFCOUNTED
 from .rng import below, next_u64, random_subset
 from .trick import beats, card_key, legal_mask
 
@@ -101,7 +102,7 @@ def copy_into(out, source):
         out[k] = source[k]
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def new_state():
     return np.zeros(ST_SIZE, dtype=np.int64)
 
@@ -257,7 +258,7 @@ def _completable(need, allowed, pool):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def _fill_card_by_card(rng, need, allowed, pool, hands):
     """Fill ``hands`` card by card, each card uniform among those that keep the deal completable."""
     need = need.copy()
@@ -275,7 +276,7 @@ def _fill_card_by_card(rng, need, allowed, pool, hands):
             pool &= ~bit(c)
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def _draw_trumps(rng, unseen_trumps, places, need, hands, got):
     """Step 1 of the model: deal the unseen trumps over the unseen places. False when a seat got more
     trumps than it holds cards."""
@@ -303,7 +304,7 @@ def _draw_trumps(rng, unseen_trumps, places, need, hands, got):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def _draw_plain(rng, plain, allowed, short, order, hands):
     """Step 2 of the model: ``short[seat]`` plain cards for each seat, uniformly over the assignments that
     respect ``allowed``. Seats draw in ``order`` (most constrained first), each uniformly from what is left
@@ -333,7 +334,7 @@ def _draw_plain(rng, plain, allowed, short, order, hands):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def sample_world(state, observer, rng, out):
     """Write into ``out`` a copy of ``state`` whose other hands are re-dealt from the cards ``observer`` has
     not seen, by the model in the module docstring; return how many trump deals it took (MAX_DRAWS + 1 when

@@ -10,6 +10,7 @@ the signal waited for it.
 from __future__ import annotations
 
 import fcntl
+import importlib
 import os
 import pty
 import re
@@ -132,3 +133,47 @@ def test_a_tournament_writing_a_file_stops_at_once_and_writes_nothing(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == [checkpoint]
     with np.load(tmp_path / checkpoint) as saved:  # whole: it reads back
         assert saved.files
+
+
+_SWALLOWED = """
+import ctypes, importlib, os, signal, sys, time
+app = importlib.import_module("smear_sim.cli.app")  # the module, not the typer app the package names so
+
+signal.signal(signal.SIGINT, app._interrupt)
+signal.signal(signal.SIGTERM, app._terminate)
+sys.unraisablehook = app._redeliver
+compare = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+sent = []
+
+def order(a, b):  # called back from C, as LLVM calls Numba while a kernel compiles
+    if not sent:
+        sent.append(os.kill(os.getpid(), signal.SIG{name}))
+        for _ in range(100_000):  # the signal's handler runs here, inside the callback, which cannot raise
+            pass
+    return 0
+
+items = (ctypes.c_int * 2)(2, 1)
+try:
+    ctypes.CDLL(None).qsort(items, 2, ctypes.sizeof(ctypes.c_int), compare(order))
+    time.sleep(5)
+    print("lost")
+except BaseException as exc:
+    print(app._signal_outcome(exc)[0])
+"""
+
+
+@pytest.mark.parametrize(("name", "word"), [("INT", "interrupted"), ("TERM", "terminated")])
+def test_a_signal_raised_inside_a_callback_from_c_is_delivered_again(name, word):
+    """A Ctrl-C that landed while LLVM called back into Python was printed as "Exception ignored on calling ...",
+    lost, and the failed compile it left reported as a bug (exit status 1)."""
+    done = subprocess.run([sys.executable, "-c", _SWALLOWED.replace("{name}", name)], capture_output=True, text=True,
+                          timeout=60)
+    assert (done.stdout, done.stderr) == (word + "\n", "")
+
+
+def test_an_error_after_a_signal_is_the_signals_not_a_bug(monkeypatch):
+    app = importlib.import_module("smear_sim.cli.app")
+    monkeypatch.setattr(app, "_signalled", [signal.SIGTERM])
+    assert app._signal_outcome(RuntimeError("a compile cut short")) == ("terminated", 143)
+    monkeypatch.setattr(app, "_signalled", [])
+    assert app._signal_outcome(RuntimeError("a bug")) is None

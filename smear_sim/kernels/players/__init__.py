@@ -24,6 +24,7 @@ from numba import njit
 from ...core.layout import R_LOW_TO, R_ROUND_POINTS
 from ...core.tables import P_HIGH_JOKER, P_JACK, P_JICK, P_LOW, P_LOW_JOKER, TABLES
 from ..bits import ZERO, has, popcount
+from ..borrow import REFCOUNTED
 from .bids import (
     COUNT,
     EQUITY,
@@ -57,7 +58,7 @@ _KEEP_SCORING_TRUMP = np.array([95, 0, 0, 0, 0, 0, 0, 0, 70, 60, 65, 75, 90, 80,
 _KEEP_PLAIN = np.array([0, 1, 2, 3, 4, 5, 6, 7, 12, 10, 11, 14, 20], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def policy_tables(rules):
     """Per-trump card scores derived from the rules, shared by the heuristics: ``give[t, c]`` (what a card is
     worth to whoever takes it) and ``keep[t, c]`` (how much a heuristic wants to keep it)."""

@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from ..bits import ONE, lowest_card, popcount
+from ..borrow import REFCOUNTED
 from ..solver import INF, card_value, card_value_or_bound, start_cards
 
 __all__ = ["POINTS_BELOW", "WIN_SCALE", "cannot_lead", "choice_totals", "game_part", "seat_value", "total_value"]
@@ -49,7 +50,7 @@ def seat_value(v, game, bidding):
     return 0, (v if bidding else -v)
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def choice_totals(solver, worlds, rules, legal, favourite, bidding, game, wins, points):
     """Fill ``wins[c]`` and ``points[c]`` for each card ``c`` of ``legal``: its total value over ``worlds`` (hand
     states, one a row) for the team of the seat to play (:func:`seat_value`), exact for every card that can be

@@ -23,6 +23,7 @@ from numba import njit
 from ...core.count import KINDS, N_VARIANTS, NEVER, VARIANTS, kind_masks, load_counts
 from ...core.layout import MOON, PASS, R_ROUND_POINTS
 from ..bits import popcount
+from ..borrow import NO_REFCOUNT
 from . import heuristic
 from .equity import situation
 
@@ -84,7 +85,7 @@ def band(variant, score):
     return b
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules, max_points):
     """The count's call (module docstring); the arguments are those of
     :func:`smear_sim.kernels.players.choose_bid`."""

@@ -53,6 +53,7 @@ from ...core.layout import (
     PASS,
     R_TARGET,
 )
+from ..borrow import NO_REFCOUNT
 from ..classes import hand_class
 from ..equity import outcome_win
 from . import heuristic
@@ -114,7 +115,7 @@ def call_of(slot, max_points):
     return MOON if slot == max_points + 1 else slot
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def bid(bidder_arrays, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules, max_points):
     """The call of highest P(win the game) (module docstring); the arguments are those of
     :func:`smear_sim.kernels.players.choose_bid`, with ``bidder_arrays`` the bidder's tables."""

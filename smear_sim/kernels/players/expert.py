@@ -65,6 +65,7 @@ from ...core.layout import (
 )
 from ...core.tables import TABLES
 from ..bits import ONE, ZERO, bit, lowest_card, popcount
+from ..borrow import REFCOUNTED
 from ..equity import outcome_win
 from ..outcome_codes import numeric_code
 from ..solver import (
@@ -211,7 +212,7 @@ def _leaf_value(win, points):
     return np.int64(win * WIN_SCALE + 0.5) * POINTS_BELOW + points + POINTS_BELOW // 2
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def _for_the_game(solver, bidder, bid, score0, score1, dealer, rules, bidder_arrays, k):
     """Make ``solver`` search P(win the game) (:func:`game_leaves`) where there is a game to win (a bid made and the
     equity tables at hand) and the parameter ``k`` keeps the game; returns whether it does. Otherwise it values
@@ -262,7 +263,7 @@ def _same_as(a, trumps, keeps, held):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def _deal_worlds(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, bidder_arrays, k):
     """The worlds of a keep search for ``seat``, as many as the parameter ``k`` says: one row of 5 hands each."""
     worlds = np.zeros((expert_worlds(k), 5), dtype=np.uint64)
@@ -273,7 +274,7 @@ def _deal_worlds(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1,
     return worlds
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def keep_values(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid, rules,
                 keep_table, policies, bidder_arrays, k, wins, points):
     """Each candidate ``a`` (trump ``trumps[a]``, ``seat`` keeping ``keeps[a]``) played out double dummy on the worlds
@@ -296,7 +297,7 @@ def keep_values(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls,
             wins[a, w], points[a, w] = seat_value(values[a], game, bidding)
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid,
                  rules, keep_table, policies, bidder_arrays, k):
     """The index of the best candidate by the totals of :func:`keep_values` (module docstring), found with less
@@ -377,7 +378,7 @@ def bidder_candidates(hand, fixed_trump, rules, keep_table, trumps, keeps):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def trump_keep(rng, own9, kitty, bidder, fixed_trump, dealer, calls, n_calls, score0, score1, bid, rules, keep_table,
                policies, bidder_arrays, k):
     """The bidder's trump and keep by search (module docstring), packed: the kept cards' mask with the trump in the
@@ -395,7 +396,7 @@ def trump_keep(rng, own9, kitty, bidder, fixed_trump, dealer, calls, n_calls, sc
     return keeps[best] | (np.uint64(trumps[best]) << _TRUMP_SHIFT)
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def keep(rng, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid, rules, keep_table, policies, bidder_arrays,
          k):
     """A defender's keep by search (module docstring); ``own9`` is its hand, ``t`` the trump named. ZERO when ``k``
@@ -430,7 +431,7 @@ def auction_world(rng, hs, seat, rules, policies, bidder_arrays, inference, call
     return tries
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def play(rng, hs, legal, rules, give, k, policies, bidder_arrays):
     """The card the seat to play plays from ``legal`` (module docstring); ``rng`` is the hand's random stream,
     ``policies`` the teams' policy codes that bidder_arrays the others' calls, ``k`` the parameter (K and the parts left

@@ -239,7 +239,7 @@ def wants_moon(hand, t, value, max_points):
             and value >= max_points - MOON_MARGIN)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules, max_points):
     """A call from ``low..high`` (empty when low > high), PASS (unless ``must``) or MOON (if ``moon_ok``).
 
@@ -262,7 +262,7 @@ def bid(state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok,
     return PASS
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def trump(hand, rules):
     return best_suit(hand, rules)[0]
 
@@ -270,7 +270,7 @@ def trump(hand, rules):
 # -- discards -----------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def choose_cards(cards, k, keep_score):
     """The ``k`` cards of the mask ``cards`` with the highest keep score (the lowest code among equals)."""
     chosen = ZERO

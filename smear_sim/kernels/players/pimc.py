@@ -28,6 +28,7 @@ from numba import njit
 
 from ...core.layout import ST_BIDDER, ST_SIZE, ST_TRICK, ST_TRUMP
 from ..bits import ONE, ZERO, bit, lowest_card, popcount
+from ..borrow import REFCOUNTED
 from ..solver import distinct_moves, new_solver, rule_masks, solve
 from ..state import played_cards, sample_world, to_play
 from . import heuristic
@@ -53,7 +54,7 @@ def card_totals(rng, hs, legal, rules, k, solver, world, values, totals):
             totals[c] += sign * values[c]
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def play(rng, hs, legal, rules, give, k):
     """The card the seat to play plays from ``legal``; ``rng`` is the hand's random stream."""
     if popcount(legal) == 1:
@@ -69,7 +70,7 @@ def play(rng, hs, legal, rules, give, k):
     return best_card(totals, hs, legal, rules, give)
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def spared_totals(rng, hs, legal, rules, k, favourite, totals):
     """Totals over ``k`` sampled worlds from which :func:`best_card` chooses the card it would choose from
     :func:`card_totals`'s, with less search: exact for every card that could be chosen, an upper bound for the
@@ -105,7 +106,7 @@ def best_card(totals, hs, legal, rules, give):
     return heuristic.cheapest(tied, hs[ST_TRUMP], give)
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)
 def oracle(hs, legal, rules, give):
     """``oracle``'s card: the best card of the deal as it is, every hand seen (``hs`` holds them all), solved double
     dummy once, ties broken as :func:`play` breaks them. It cheats, by design: it is the upper bound on what any
