@@ -31,19 +31,18 @@ import statistics
 import tempfile
 import time
 
-import numpy as np
-
 from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.engine import dask_executor as dask_module
 from smear_sim.engine.cluster import dask_executor
+from smear_sim.engine.jobs import analyze_hands_job, simulate_hands_job
 from smear_sim.engine.runner import Job, LocalExecutor, run
 
 
 def bid_table_job(policy: str, hands: int) -> Job:
-    return Job("analyze_hands", 1, hands, (Rules().to_array(), policy_array((policy, policy)), no_bidder_arrays(),
-                                           np.uint64(0), -1, True))
+    players = Rules().to_array(), policy_array((policy, policy)), no_bidder_arrays()
+    return analyze_hands_job(players=players, seed=1, hands=hands, classify=True)
 
 
 def paired(job: Job, executor, threads: int, repeats: int, chunk_size: int | None = None) -> dict:
@@ -107,8 +106,8 @@ def main() -> None:
         job = bid_table_job("heuristic", args.hands)
         out["chunk_sweep"] = [paired(job, executor, args.workers, args.repeats, int(size))
                               for size in ([] if args.skip_scaling else args.chunks.split(","))]
-        simulate = Job("simulate_hands", 1, args.tasks, (Rules().to_array(), policy_array(("heuristic",) * 2),
-                                                            no_bidder_arrays()))
+        players = Rules().to_array(), policy_array(("heuristic",) * 2), no_bidder_arrays()
+        simulate = simulate_hands_job(players=players, seed=1, hands=args.tasks)
         out["task_overhead"] = {
             "bid_table": task_overhead(executor, bid_table_job("heuristic", args.tasks), args.tasks, args.repeats),
             "simulate": task_overhead(executor, simulate, args.tasks, args.repeats)}

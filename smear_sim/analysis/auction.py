@@ -39,7 +39,8 @@ from ..core.errors import SmearError
 from ..core.rules import Rules
 from ..core.sizes import AUCTION_MAX_DEALS, HAND_SAMPLES
 from ..core.stats import Estimate, proportion
-from ..engine.runner import Job, check_count
+from ..engine.jobs import auction_hands_job
+from ..engine.runner import check_count
 from .hand import json_se, json_value, parse_hand, shared_equity
 from .hand_outcomes import DEFAULT_HANDS, outcome_points
 from .match_equity import DEFAULT_FLOOR, EquityTable
@@ -323,10 +324,9 @@ def evaluate_auction(
     points = outcome_points(rules.target)
     prior_array = np.zeros(4, dtype=np.int64)
     prior_array[: len(prior)] = prior
-    job = Job("auction_hands", seed, max_deals,
-              (*plan.players, np.uint64(mask_of(cards)), seat, prior_array, score0, score1,
-               np.rint(win * L.WIN_SCALE).astype(np.int64), points),
-              label="max_deals")
+    job = auction_hands_job(players=plan.players, seed=seed, max_deals=max_deals, fixed_hand=mask_of(cards),
+                            position=seat, prior=prior_array, scores=(score0, score1),
+                            win_value=np.rint(win * L.WIN_SCALE).astype(np.int64), ev_value=points)
     legal = legal_calls(rules, prior)
     wanted = f"{target:,} samples" if target is not None else f"a standard error below {precision:g} points"
 

@@ -21,7 +21,7 @@ from ..core.errors import SmearError
 from ..core.io import atomic_write
 from ..core.rules import Rules
 from ..core.tables import TRUMP_RANK_NAMES
-from ..engine.runner import Job
+from ..engine.jobs import analyze_hands_job
 from .estimates import estimate
 from .plan import RunPlan
 from .saved import CountsFileError
@@ -168,7 +168,7 @@ def class_table(
     plays, under which rules, and how the run goes (:class:`smear_sim.analysis.plan.RunPlan`).
     """
     policy = plan.one_policy("bid tables play")
-    job = Job("analyze_hands", seed, hands, (*plan.players, np.uint64(0), -1, True))
+    job = analyze_hands_job(players=plan.players, seed=seed, hands=hands, classify=True)
     result = plan.run(job)
     return ClassTable(result.counts, hands, seed, policy, plan.rules, result.seconds)
 

@@ -42,7 +42,8 @@ from ..core.cards import SUIT_NAMES, card_name, mask_of, parse_card, parse_cards
 from ..core.errors import BadValue, SmearError
 from ..core.players import parse_playout, policy_array
 from ..core.stats import Estimate, proportion
-from ..engine.runner import Job, check_count
+from ..engine.jobs import card_hint_job, deal_hint_job
+from ..engine.runner import check_count
 from ..reference import hand as ref
 from ..reference.view import CALL, CARD, TRUMP, SeatView, decision_of, legal_actions, parse_view
 from .bridge import view_state
@@ -350,17 +351,18 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
     modelling = policy_array(plan.policies)
     players = np.concatenate([modelling, policy_array((playout, playout)) if playout else modelling])
     calls = np.array([parse_call(b) for b in view.bids], dtype=np.int64)
-    infer = np.bool_(inference == "policy")
-    mode = np.int64(0 if playout is None else 1)
-    own9 = np.uint64(mask_of(view.hand))
-    s0, s1 = np.int64(view.scores_before[0]), np.int64(view.scores_before[1])
+    table = (rules.to_array(), players, plan.bidder_arrays)
+    infer = inference == "policy"
+    mode = 0 if playout is None else 1
+    own9 = mask_of(view.hand)
+    before = view.scores_before
     keeps: list[tuple[int, ...]] | None = None
     if decision == CARD:
         actions: list[Any] = legal_actions(view)
         codes = np.array([parse_card(a) for a in actions], dtype=np.int64)
-        args = (rules.to_array(), players, plan.bidder_arrays, view_state(view), np.int64(view.seat), own9,
-                np.int64(view.dealer), calls, s0, s1, infer, mode)
-        driver = "card_hint"
+        fixed = dict(state=view_state(view), observer=view.seat, own9=own9, dealer=view.dealer, calls=calls,
+                     scores=before, inference=infer, playout=mode)
+        build = card_hint_job
     else:
         bidder = view.bidder
         assert bidder is not None
@@ -381,12 +383,12 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
             actions = [SUIT_NAMES[t] for t in trumps]
         else:
             actions = [[card_name(c) for c in keep] for keep in keeps]
-        kitty = np.uint64(mask_of(view.kitty) if view.kitty is not None else 0)
-        args = (rules.to_array(), players, plan.bidder_arrays, np.int64(view.seat), own9, kitty, np.int64(view.dealer), calls,
-                s0, s1, np.int64(bidder), np.int64(parse_call(view.bid)), infer, mode)
+        kitty = mask_of(view.kitty) if view.kitty is not None else 0
+        fixed = dict(observer=view.seat, own9=own9, kitty=kitty, dealer=view.dealer, calls=calls, scores=before,
+                     bidder=bidder, bid=parse_call(view.bid), inference=infer, playout=mode)
         codes = np.array(trumps, dtype=np.int64)
         kept = np.array([mask_of(k) for k in keeps], dtype=np.uint64)
-        driver = "deal_hint"
+        build = deal_hint_job
     n = len(actions)
     cap = MAX_WORLDS if decision == CARD else MAX_DEAL_WORLDS
     total = samples if samples is not None else min(cap, max_worlds or cap)
@@ -397,9 +399,9 @@ def _world_hint(view, decision, samples, seed, inference, playout, plan, equity,
     seconds = 0.0
     while tally.worlds < total:
         # The worlds from the last stage's end, the actions still in the race.
-        racing = (codes[active],) if decision == CARD else (codes[active], kept[active])
-        job = Job(driver, seed, total - tally.worlds, (*args, np.int64(tally.worlds), *racing, win_value, ev_value),
-                  label="samples")
+        racing = dict(actions=codes[active]) if decision == CARD else dict(trumps=codes[active], keeps=kept[active])
+        job = build(players=table, seed=seed, worlds=total - tally.worlds, **fixed, first=tally.worlds, **racing,
+                    win_value=win_value, ev_value=ev_value)
         stage = _Stage(tally, active)
         result = plan.run(job, chunk_size=chunk, stop=None if samples is not None else stage.stop)
         stage.update(result.counts)

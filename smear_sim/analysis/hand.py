@@ -31,6 +31,7 @@ from ..core.rules import Rules
 from ..core.sizes import HAND_MAX_SAMPLES, HAND_SAMPLES
 from ..core.stats import Estimate, round_to_se
 from ..core.tables import POINT_NAMES
+from ..engine.jobs import analyze_hands_job
 from ..engine.runner import Executor, Job, Progress, check_count
 from ..engine.settings import RunSettings
 from ..reference.hand import is_misdeal_hand
@@ -327,8 +328,8 @@ def hand_query(
         raise SmearError(f"--precision must be a positive standard error such as 0.01, got {precision!r}")
     limit = samples if samples is not None else (max_samples if precision is not None else HAND_SAMPLES)
     check_count("samples", limit)
-    job = Job("analyze_hands", seed, limit, (*plan.players, np.uint64(mask_of(cards)), trump_index, False),
-              label="samples")
+    job = analyze_hands_job(players=plan.players, seed=seed, hands=limit, fixed_hand=mask_of(cards), trump=trump_index,
+                            classify=False, label="samples")
     return HandQuery(cards, rules, policy, trump_index, precision, job, score, equity, equity_hands)
 
 

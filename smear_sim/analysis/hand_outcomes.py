@@ -24,7 +24,7 @@ import numpy as np
 
 from ..core import layout as L
 from ..core.rules import Rules
-from ..engine.runner import Job
+from ..engine.jobs import hand_outcomes_job
 from .plan import RunPlan
 
 if TYPE_CHECKING:
@@ -117,6 +117,6 @@ def hand_outcomes(
     plays, under which rules, and how the run goes (:class:`smear_sim.analysis.plan.RunPlan`).
     """
     policy = plan.one_policy("the equity table plays")
-    job = Job("hand_outcomes", seed, hands, (*plan.players, scores[0], scores[1]))
+    job = hand_outcomes_job(players=plan.players, seed=seed, hands=hands, scores=scores)
     result = plan.run(job)
     return HandOutcomes(result.counts, seed, policy, plan.rules, scores, result.seconds)

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..core.cards import mask_of
 from ..core.stats import Estimate
-from ..engine.runner import Job
+from ..engine.jobs import deal_outcomes_job
 from ..reference.record import HandRecord
 from .hand_outcomes import outcome_points
 from .match_equity import EquityTable
@@ -68,8 +68,8 @@ def deal_luck(record: HandRecord, *, equity: EquityTable, plan: RunPlan, seed: i
     deal = np.array([mask_of(h) for h in record.hands] + [mask_of(record.kitty)], dtype=np.uint64)
     dealing = record.dealer & 1
     us, them = record.scores_before[dealing], record.scores_before[1 - dealing]
-    job = Job("deal_outcomes", seed, playouts, (*plan.players, deal, record.dealer, *record.scores_before),
-              label="playouts")
+    job = deal_outcomes_job(players=plan.players, seed=seed, playouts=playouts, deal=deal, dealer=record.dealer,
+                            scores=record.scores_before)
     counts = plan.replace(progress=None, checkpoint=None).run(job).counts.astype(np.float64)
     q = counts / counts.sum()
 

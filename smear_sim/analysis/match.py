@@ -19,7 +19,8 @@ from ..core.errors import SmearError
 from ..core.players import FAST_POLICIES, parse_policy
 from ..core.rules import Rules
 from ..core.stats import Estimate, mean_from_sums
-from ..engine.runner import Executor, Job, Progress
+from ..engine.jobs import duplicate_games_job, duplicate_hands_job
+from ..engine.runner import Executor, Progress
 from ..engine.settings import RunSettings
 from .plan import RunPlan
 
@@ -76,7 +77,7 @@ def duplicate_match(
     settings (:class:`smear_sim.analysis.plan.RunPlan`).
     """
     (a, b), rules = plan.policies, plan.rules
-    result = plan.run(Job("duplicate_hands", seed, deals, plan.players, label="deals"))
+    result = plan.run(duplicate_hands_job(players=plan.players, seed=seed, deals=deals))
     sums = result.counts
     seconds = result.seconds
     # Each sum is over deals of the pair total (two hands), so halve for a per-hand margin.
@@ -191,7 +192,7 @@ def duplicate_games(
     from .simulate import GAME_CHUNK
 
     (a, b), rules = plan.policies, plan.rules
-    job = Job("duplicate_games", seed, games, plan.players, label="games")
+    job = duplicate_games_job(players=plan.players, seed=seed, games=games)
     result = plan.run(job, default_chunk=GAME_CHUNK // 2)  # two games a pair: progress as often as simulate --games
     return GamesResult(a, b, games, seed, rules, result.counts, result.seconds)
 

@@ -37,7 +37,7 @@ from ..core.bidder import N_BUCKETS, table_shape
 from ..core.errors import SmearError
 from ..core.io import atomic_write
 from ..core.rules import Rules, legal_slots
-from ..engine.runner import Job
+from ..engine.jobs import position_outcomes_job
 from .hand_outcomes import outcome_points
 from .match_equity import EquityTable
 from .plan import RunPlan
@@ -253,7 +253,8 @@ def position_table(
         buckets = strength_buckets(classes)
     bucket_of_class = np.asarray(buckets[0], dtype=np.int64)
     starts = np.array([[0, 0, -1]], dtype=np.int64) if starts is None else np.asarray(starts, dtype=np.int64)
-    job = Job("position_outcomes", seed, deals, (*plan.players, bucket_of_class, N_BUCKETS, starts), label="hands")
+    job = position_outcomes_job(players=plan.players, seed=seed, hands=deals, bucket_of_class=bucket_of_class,
+                                n_buckets=N_BUCKETS, starts=starts)
     result = plan.run(job)
     return PositionTable(result.counts, bucket_of_class, (buckets[1], buckets[2]), deals, seed, policy, plan.rules,
                          result.seconds)

@@ -20,8 +20,8 @@ from ..core.errors import SmearError
 from ..core.rules import Rules
 from ..core.stats import Estimate, mean_from_sums, proportion
 from ..core.tables import POINT_NAMES
+from ..engine.jobs import simulate_games_job, simulate_hands_job
 from ..engine.runner import (
-    Job,
     check_count,
     kernels,
     paced,
@@ -154,7 +154,7 @@ def simulate(
     ``executor`` runs the chunks elsewhere (a Dask cluster, say); the counts are the same. ``plan`` says who
     plays, under which rules, and how the run goes (:class:`smear_sim.analysis.plan.RunPlan`).
     """
-    result = plan.run(Job("simulate_hands", seed, hands, plan.players))
+    result = plan.run(simulate_hands_job(players=plan.players, seed=seed, hands=hands))
     return SimulationResult(hands, seed, plan.rules, plan.policies, result.counts, result.threads, result.seconds,
                             result.compile_seconds)
 
@@ -240,7 +240,7 @@ def simulate_games(
     ``plan`` says who plays, under which rules, and how the run goes.
     """
     scores = _game_start(plan.rules, start_scores, dealer)
-    job = Job("simulate_games", seed, games, (*plan.players, scores[0], scores[1], dealer), label="games")
+    job = simulate_games_job(players=plan.players, seed=seed, games=games, scores=scores, dealer=dealer)
     # A game is about ten hands: chunks of hands' size would report progress rarely.
     result = plan.run(job, default_chunk=GAME_CHUNK)
     return GameSimulationResult(games, seed, plan.rules, plan.policies, scores, dealer, result.counts, result.threads,

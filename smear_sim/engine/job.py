@@ -34,10 +34,13 @@ def check_count(name: str, value: int, minimum: int = 1, maximum: int = 10**12) 
 class Job:
     """One simulation as the kernels see it.
 
-    The driver is called as ``driver(seed, start, count, n_blocks, *args, seated)`` and returns integer counts
-    with the per-block rows on axis 0, which are summed away; each thread's piece of a chunk is one call. ``args`` start with the rules and the teams'
-    policy codes; the runner adds ``seated`` (:func:`smear_sim.kernels.players.seated_arg`), so the kernel
-    compiled is the one for these players, with no other player's code.
+    The driver is called as ``driver(seed, start, count, n_blocks, *args)``, and with ``seated`` last where it seats
+    players, and returns integer counts with the per-block rows on axis 0, which are summed away; each thread's piece
+    of a chunk is one call. ``policy_codes`` are the codes of the players at the table (None: a driver that seats
+    no one, such as ``deal_only``); the runner makes ``seated`` from them
+    (:func:`smear_sim.kernels.players.seated_arg`), so the kernel compiled is the one for these players, with no
+    other player's code. A job is built by the builder of its driver (:mod:`smear_sim.engine.jobs`), which checks
+    the arguments and puts them in the driver's order.
     """
 
     driver: str  # a function of smear_sim.kernels.drivers
@@ -45,6 +48,12 @@ class Job:
     total: int  # hands (or deals, or games): indices 0 .. total-1
     args: tuple[Any, ...] = ()
     label: str = "hands"  # the parameter that set ``total``, for error messages
+    policy_codes: tuple[int, ...] | None = None  # the players at the table (already among ``args``)
+
+    @property
+    def seats_players(self) -> bool:
+        """Whether the driver plays, and so takes ``seated`` (made from :attr:`policy_codes`) last."""
+        return self.policy_codes is not None
 
     def __post_init__(self) -> None:
         check_count(self.label, self.total)
@@ -52,7 +61,8 @@ class Job:
 
 
 def job_fingerprint(job: Job) -> str:
-    """A digest of everything that decides a job's counts: its driver, seed, total and arguments."""
+    """A digest of everything that decides a job's counts: its driver, seed, total and arguments (the policy codes
+    at the table are among them)."""
     digest = hashlib.sha256(f"{job.driver}|{job.seed}|{job.total}".encode())
 
     def add(arg: Any) -> None:

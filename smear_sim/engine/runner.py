@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
-import functools
-import inspect
 import threading
 import time
 import warnings
@@ -344,14 +342,9 @@ def _call(job: Job, start: int, count: int, n_blocks: int) -> tuple[Any, tuple[A
     drivers = kernels()
     driver = getattr(drivers, job.driver)
     args = (seed_value(job.seed), start, count, n_blocks, *job.args)
-    if _seats_players(driver):  # a driver that plays compiles only the players at its table (``seated``)
-        args += (drivers.seated_arg(job.args[1]),)
+    if job.seats_players:  # a driver that plays compiles only the players at its table (``seated``)
+        args += (drivers.seated_arg(job.policy_codes),)
     return driver, args
-
-
-@functools.cache
-def _seats_players(driver) -> bool:
-    return "seated" in inspect.signature(driver.py_func).parameters
 
 
 def _piece(job: Job) -> Callable[[int, int], np.ndarray]:
@@ -381,7 +374,7 @@ def load_kernel(job: Job) -> np.ndarray:
     counts of no hands, which give their shape."""
     driver, args = _call(job, 0, 0, 1)
     expected = will_compile(driver, args)
-    with compiling(expected), compile_apart(expected, args[-1] if _seats_players(driver) else None):
+    with compiling(expected), compile_apart(expected, args[-1] if job.seats_players else None):
         return driver(*args).sum(axis=0)
 
 

@@ -11,7 +11,8 @@ from smear_sim.analysis.luck import deal_luck
 from smear_sim.analysis.plan import RunPlan
 from smear_sim.analysis.simulate import trace_records
 from smear_sim.core.cards import mask_of
-from smear_sim.engine.runner import Job, run
+from smear_sim.engine.jobs import deal_outcomes_job
+from smear_sim.engine.runner import run
 from smear_sim.reference.record import parse_record
 
 
@@ -29,7 +30,8 @@ def test_the_reference_player_plays_a_deal_the_same_way_every_time(records):
     plan = RunPlan.of("heuristic")
     record = records[0]
     deal = np.array([mask_of(h) for h in record.hands] + [mask_of(record.kitty)], dtype=np.uint64)
-    counts = run(Job("deal_outcomes", 9, 16, (*plan.players, deal, record.dealer, 0, 0), label="playouts")).counts
+    job = deal_outcomes_job(players=plan.players, seed=9, playouts=16, deal=deal, dealer=record.dealer, scores=(0, 0))
+    counts = run(job).counts
     assert counts.sum() == 16 and np.count_nonzero(counts) == 1
 
 

@@ -10,14 +10,15 @@ from smear_sim.core.errors import SmearError
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.engine.checkpoint import Checkpoint
+from smear_sim.engine.jobs import simulate_hands_job
 from smear_sim.engine.runner import Job, run
 
 ARGUMENTS = {"--hands": 6_000, "--seed": 3, "--policy": "heuristic", "--rule": Rules().as_dict()}
 
 
 def _job(seed: int = 3, rules: Rules | None = None) -> Job:
-    return Job("simulate_hands", seed, 6_000, ((rules or Rules()).to_array(), policy_array(("heuristic", "random")),
-                                              no_bidder_arrays()))
+    players = (rules or Rules()).to_array(), policy_array(("heuristic", "random")), no_bidder_arrays()
+    return simulate_hands_job(players=players, seed=seed, hands=6_000)
 
 
 class Crash(Exception):

@@ -9,7 +9,6 @@ import os
 import signal
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from smear_sim import class_table, duplicate_match, evaluate_hand, simulate
@@ -19,9 +18,14 @@ from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.engine.checkpoint import Checkpoint
 from smear_sim.engine.dask_executor import MAX_CHUNK, MIN_CHUNK, DaskExecutor, source_digest
-from smear_sim.engine.runner import Job, LocalExecutor, run
+from smear_sim.engine.jobs import analyze_hands_job, deal_only_job, simulate_hands_job
+from smear_sim.engine.runner import LocalExecutor, run
 
 HAND = "AH KH 2H JD 10C 5S 9S 4D 3C"
+
+
+def _players(team0: str, team1: str) -> tuple:
+    return Rules().to_array(), policy_array((team0, team1)), no_bidder_arrays()
 
 
 @pytest.fixture
@@ -55,14 +59,13 @@ def test_a_run_that_stops_early_stops_at_the_same_hand(executor):
 
 def test_progress_counts_every_finished_task(executor):
     seen = []
-    job = Job("simulate_hands", 2, 10_000, (Rules().to_array(), policy_array(("random", "random")), no_bidder_arrays()))
+    job = simulate_hands_job(players=_players("random", "random"), seed=2, hands=10_000)
     result = run(job, chunk_size=1_500, progress=seen.append, executor=executor)
     assert sorted(seen) == sorted([1_500] * 6 + [1_000]) and result.done == 10_000
 
 
 def test_workers_warm_up_once_each_from_their_own_numba_cache(executor):
-    job = Job("simulate_hands", 1, 100, (Rules().to_array(), policy_array(("heuristic", "heuristic")),
-                                         no_bidder_arrays()))
+    job = simulate_hands_job(players=_players("heuristic", "heuristic"), seed=1, hands=100)
     seconds = executor.prepare(job)
     warmup = executor.warmups["simulate_hands"]
     assert seconds == warmup.seconds > 0 and len(warmup.workers) == 2
@@ -83,8 +86,7 @@ def test_default_chunks_give_every_worker_thread_many_tasks(executor):
 
 
 def test_a_worker_killed_mid_run_does_not_change_the_result(dask_client, executor):
-    job = Job("analyze_hands", 11, 60_000, (Rules().to_array(), policy_array(("heuristic", "heuristic")),
-                                           no_bidder_arrays(), np.uint64(0), -1, True))
+    job = analyze_hands_job(players=_players("heuristic", "heuristic"), seed=11, hands=60_000, classify=True)
     expected = run(job, chunk_size=2_000).counts
     pids = dask_client.run(os.getpid)
     victim, pid = next(iter(pids.items()))
@@ -103,8 +105,7 @@ def test_a_worker_killed_mid_run_does_not_change_the_result(dask_client, executo
 
 
 def test_a_local_run_interrupted_and_resumed_on_the_cluster_matches_an_uninterrupted_run(executor, tmp_path):
-    job = Job("simulate_hands", 5, 12_000, (Rules().to_array(), policy_array(("heuristic", "random")),
-                                            no_bidder_arrays()))
+    job = simulate_hands_job(players=_players("heuristic", "random"), seed=5, hands=12_000)
     arguments = {"--hands": 12_000}
     finished = []
 
@@ -125,7 +126,7 @@ def test_workers_running_other_code_are_refused(executor, monkeypatch):
     import smear_sim.engine.dask_executor as module
 
     monkeypatch.setattr(module, "source_digest", lambda: "another version")
-    job = Job("deal_only", 1, 100, (Rules().to_array(),))
+    job = deal_only_job(rules=Rules().to_array(), seed=1, hands=100)
     with pytest.raises(ClusterError, match="runs another version of smear-sim"):
         executor.prepare(job)
     assert len(source_digest()) == 64

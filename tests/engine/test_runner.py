@@ -18,6 +18,7 @@ from smear_sim.core.errors import BadValue, SmearError
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
 from smear_sim.engine import runner
+from smear_sim.engine.jobs import duplicate_hands_job, simulate_games_job, simulate_hands_job
 from smear_sim.engine.runner import (
     NO_CACHE_WARNING,
     Job,
@@ -35,9 +36,12 @@ from smear_sim.engine.runner import (
 from smear_sim.kernels import rng
 
 
+def _players(rules: Rules | None = None) -> tuple:
+    return (rules or Rules()).to_array(), policy_array(("heuristic", "random")), no_bidder_arrays()
+
+
 def _job(total: int = 5_000, seed: int = 3) -> Job:
-    return Job("simulate_hands", seed, total, (Rules().to_array(), policy_array(("heuristic", "random")),
-                                               no_bidder_arrays()))
+    return simulate_hands_job(players=_players(), seed=seed, hands=total)
 
 
 def test_seed_value():
@@ -81,9 +85,9 @@ def test_check_count():
 def test_the_engine_names_values_not_options():
     """The engine's errors name the parameter (seed, threads); the command line words them as its options."""
     with pytest.raises(BadValue, match="^deals must be a whole number"):
-        Job("duplicate_hands", 1, 0, label="deals")
+        duplicate_hands_job(players=_players(), seed=1, deals=0)
     with pytest.raises(BadValue, match="^seed must be a whole number") as caught:
-        Job("simulate_hands", -1, 10)
+        simulate_hands_job(players=_players(), seed=-1, hands=10)
     assert caught.value.worded() == "--seed must be a whole number from 0 to 2**64-1, got -1"
     with pytest.raises(BadValue, match="^threads must be between 1 and"):
         thread_count(10**6)
@@ -163,8 +167,8 @@ def test_merge_and_missing_ranges():
 def test_job_fingerprint_changes_with_anything_that_decides_the_counts():
     job = _job()
     assert job_fingerprint(job) == job_fingerprint(_job())
-    others = [_job(seed=4), _job(total=5_001), Job("duplicate_hands", 3, 5_000, job.args),
-              Job("simulate_hands", 3, 5_000, (Rules(round_points=True).to_array(), job.args[1]))]
+    others = [_job(seed=4), _job(total=5_001), duplicate_hands_job(players=_players(), seed=3, deals=5_000),
+              simulate_hands_job(players=_players(Rules(round_points=True)), seed=3, hands=5_000)]
     assert len({job_fingerprint(j) for j in [job, *others]}) == 5
 
 
@@ -290,6 +294,5 @@ def test_a_run_in_calls_sized_by_time_gives_the_chunks_counts():
 
     job = _job(3_000)
     assert np.array_equal(run_paced(job, 100, 2_000, 2, Pace()), run_chunk(job, 100, 2_000, 1))
-    games = Job("simulate_games", 5, 40, (Rules().to_array(), policy_array(("heuristic", "random")), no_bidder_arrays(),
-                                          0, 0, 3), label="games")
+    games = simulate_games_job(players=_players(), seed=5, games=40, scores=(0, 0), dealer=3)
     assert np.array_equal(run_paced(games, 0, 40, 2), run_chunk(games, 0, 40, 1))

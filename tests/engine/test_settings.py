@@ -9,12 +9,14 @@ from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.errors import BadValue
 from smear_sim.core.players import policy_array
 from smear_sim.core.rules import Rules
+from smear_sim.engine.jobs import simulate_hands_job
 from smear_sim.engine.runner import Job, LocalExecutor, run
 from smear_sim.engine.settings import RunSettings
 
 
 def _job() -> Job:
-    return Job("simulate_hands", 4, 3000, (Rules().to_array(), policy_array(("heuristic", "random")), no_bidder_arrays()))
+    players = Rules().to_array(), policy_array(("heuristic", "random")), no_bidder_arrays()
+    return simulate_hands_job(players=players, seed=4, hands=3000)
 
 
 def test_the_settings_run_the_job_as_the_runner_does():
