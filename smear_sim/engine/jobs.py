@@ -24,7 +24,7 @@ import numpy as np
 
 from ..core.cards import DECK_SIZE
 from ..core.errors import BadValue, SmearError
-from ..core.layout import N_BID_CODES
+from ..core.layout import N_BID_CODES, N_CLASSES
 from ..core.players import PARAM_SCALE, POLICIES
 from ..core.rules import OPTION_NAMES, Rules
 from .job import Job
@@ -208,11 +208,13 @@ def position_outcomes_job(*, players: Players, seed: int, hands: int, bucket_of_
                           starts: np.ndarray) -> Job:
     """The value of every call at every turn over ``hands`` deals; deal ``i`` starts from ``starts[i % len]``
     (team 0's score, team 1's score, dealer or -1), and a hand class counts in ``bucket_of_class``'s bucket."""
-    _array("bucket_of_class", bucket_of_class, np.int64, (None,))
+    _array("bucket_of_class", bucket_of_class, np.int64, (N_CLASSES,))
     _array("starts", starts, np.int64, (None, 3))
-    n = _whole("n_buckets", n_buckets, 1, 2**31)
+    n = _whole("n_buckets", n_buckets, 1, N_CLASSES)
     if bucket_of_class.min() < 0 or bucket_of_class.max() >= n:
         raise BadValue("bucket_of_class", f"must hold buckets from 0 to n_buckets-1 ({n - 1})")
+    if starts[:, 2].min() < -1 or starts[:, 2].max() > 3:
+        raise BadValue("starts", "must give a dealer seat 0-3, or -1 (seat i % 4), in each row's third column")
     return _playing("position_outcomes", _players(players), seed, hands, "hands", (bucket_of_class, n, starts))
 
 

@@ -26,6 +26,7 @@ from smear_sim.reference.view import legal_actions, view_of
 
 RULES = Rules().to_array()
 PLAYERS = (RULES, policy_array(("heuristic", "heuristic")), no_bidder_arrays())
+MATCHED = (RULES, policy_array(("heuristic", "random")), no_bidder_arrays())  # a duplicate's pairs differ: counts
 HINT_PLAYERS = (RULES, np.concatenate([PLAYERS[1], PLAYERS[1]]), no_bidder_arrays())
 VALUES = {"win_value": np.zeros(L.N_OUTCOMES, dtype=np.int64), "ev_value": np.zeros(L.N_OUTCOMES, dtype=np.int64)}
 HAND = mask_of(range(9))
@@ -77,8 +78,8 @@ BUILDERS = {
     "deal_only": lambda **c: jobs.deal_only_job(**{"rules": RULES, "seed": 1, "hands": 50, **c}),
     "simulate_games": lambda **c: jobs.simulate_games_job(**{"players": PLAYERS, "seed": 1, "games": 3,
                                                              "scores": (0, 0), "dealer": 3, **c}),
-    "duplicate_hands": lambda **c: jobs.duplicate_hands_job(**{"players": PLAYERS, "seed": 1, "deals": 20, **c}),
-    "duplicate_games": lambda **c: jobs.duplicate_games_job(**{"players": PLAYERS, "seed": 1, "games": 2, **c}),
+    "duplicate_hands": lambda **c: jobs.duplicate_hands_job(**{"players": MATCHED, "seed": 1, "deals": 20, **c}),
+    "duplicate_games": lambda **c: jobs.duplicate_games_job(**{"players": MATCHED, "seed": 1, "games": 2, **c}),
     "hand_outcomes": lambda **c: jobs.hand_outcomes_job(**{"players": PLAYERS, "seed": 1, "hands": 50,
                                                            "scores": (3, 5), **c}),
     "analyze_hands": lambda **c: jobs.analyze_hands_job(**{"players": PLAYERS, "seed": 1, "hands": 50,
@@ -91,7 +92,7 @@ BUILDERS = {
         "players": PLAYERS, "seed": 1, "max_deals": 20, "fixed_hand": HAND, "position": 1, "scores": (0, 0),
         "prior": np.array([2, 0, 0, 0], dtype=np.int64), **VALUES, **c}),
     "position_outcomes": lambda **c: jobs.position_outcomes_job(**{
-        "players": PLAYERS, "seed": 1, "hands": 4, "bucket_of_class": np.zeros(4096, dtype=np.int64),
+        "players": PLAYERS, "seed": 1, "hands": 4, "bucket_of_class": np.arange(L.N_CLASSES, dtype=np.int64) % 4,
         "n_buckets": 4, "starts": np.array([[0, 0, -1]], dtype=np.int64), **c}),
     "card_hint": _card_hint,
     "deal_hint": _deal_hint,
@@ -147,7 +148,11 @@ BAD = [
     ("auction_hands", {"position": True}, "^position must be a whole number from 0 to 3, got True"),
     ("position_outcomes", {"starts": np.zeros((1, 2), dtype=np.int64)}, r"^starts must be an array of int64 of shape \(n×3\)"),
     ("position_outcomes", {"n_buckets": 0}, "^n_buckets must be a whole number from 1"),
-    ("position_outcomes", {"bucket_of_class": np.full(4, 7, dtype=np.int64)}, "^bucket_of_class must hold buckets"),
+    ("position_outcomes", {"bucket_of_class": np.full(L.N_CLASSES, 7, dtype=np.int64)},
+     r"^bucket_of_class must hold buckets from 0 to n_buckets-1 \(3\)"),
+    ("position_outcomes", {"bucket_of_class": np.zeros(4, dtype=np.int64)},
+     rf"^bucket_of_class must be an array of int64 of shape \({L.N_CLASSES}\)"),
+    ("position_outcomes", {"starts": np.array([[0, 0, 4]], dtype=np.int64)}, "^starts must give a dealer seat"),
     ("deal_only", {"rules": RULES.astype(float)}, "^rules must be an array of int64"),
     ("card_hint", {"calls": np.zeros(5, dtype=np.int64)}, "^calls must be an array of int64 holding at most four call codes"),
     ("card_hint", {"playout": 2}, "^playout must be a whole number from 0 to 1"),
