@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -170,6 +171,15 @@ def test_job_fingerprint_changes_with_anything_that_decides_the_counts():
     others = [_job(seed=4), _job(total=5_001), duplicate_hands_job(players=_players(), seed=3, deals=5_000),
               simulate_hands_job(players=_players(Rules(round_points=True)), seed=3, hands=5_000)]
     assert len({job_fingerprint(j) for j in [job, *others]}) == 5
+
+
+def test_the_runner_seats_the_players_the_job_states():
+    """``seated`` is made from the job's stated policy codes: a job that states none calls its driver without it."""
+    job = _job(10)
+    assert job.seats_players and job.policy_codes == tuple(int(c) for c in job.args[1])
+    assert run_chunk(job, 0, 10, 1).sum() > 0
+    with pytest.raises(TypeError, match="not enough arguments"):
+        run_chunk(dataclasses.replace(job, policy_codes=None), 0, 10, 1)
 
 
 class ShuffledExecutor(LocalExecutor):
