@@ -74,7 +74,7 @@ def legal_calls(rules: Rules, prior: Sequence[int]) -> list[int]:
         return [L.PASS]
     highest = max([c for c in prior if c != L.PASS], default=0)
     calls = [] if rules.must_bid(len(prior), any(c != L.PASS for c in prior)) else [L.PASS]
-    calls += range(rules.lowest_bid(highest), rules.max_points + 1)
+    calls += rules.bids(highest)
     if rules.moon:
         calls.append(L.MOON)
     return calls

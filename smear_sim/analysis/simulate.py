@@ -67,7 +67,7 @@ class SimulationResult:
     def bid_rows(self) -> list[dict[str, Any]]:
         """One row per bid that won an auction: how often, how often made, the points it took."""
         rows = []
-        codes = [*range(self.rules.min_bid, self.rules.max_points + 1), L.MOON]
+        codes = [*self.rules.bids(), L.MOON]
         for code in codes:
             n = self._count(L.AGG_BIDS, code)
             if n == 0:

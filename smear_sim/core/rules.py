@@ -150,10 +150,10 @@ class Rules:
             return place == 3 and not anyone_bid
         return False
 
-    def lowest_bid(self, highest: int) -> int:
-        """The lowest number a seat may call when ``highest`` is the highest number called before it (0 for
-        none); the highest is always :attr:`max_points`."""
-        return max(self.min_bid, highest + 1)
+    def bids(self, above: int = 0) -> range:
+        """The numbers a seat may call when ``above`` is the highest number called before it (0 for none): from
+        ``min_bid`` (or one more than ``above``) up to the points at stake."""
+        return range(max(self.min_bid, above + 1), self.max_points + 1)
 
     def derived_facts(self) -> dict[str, int]:
         """What the kernels read from the rules besides the options, in :data:`DERIVED_NAMES` order: the rules
@@ -404,7 +404,8 @@ def legal_slots(rules: Rules, place: int, situation: int) -> np.ndarray:
     legal = np.zeros(m + 2, dtype=bool)
     standing = (situation + 1) // 2
     legal[0] = not rules.must_bid(place, situation != 0)
-    legal[rules.lowest_bid(standing): m + 1] = True
+    numbers = rules.bids(standing)
+    legal[numbers.start: numbers.stop] = True
     legal[m + 1] = rules.moon
     return legal
 

@@ -94,7 +94,7 @@ def legal_bids(rules: Rules, auction: Sequence[Bid]) -> list[Bid]:
     calls: list[Bid] = []
     if not _must_bid(rules, auction):
         calls.append(PASS)
-    calls.extend(range(rules.lowest_bid(highest), rules.max_points + 1))
+    calls.extend(rules.bids(highest))
     if rules.moon:
         calls.append(MOON)
     return calls
@@ -124,7 +124,7 @@ def verify_bid(rules: Rules, auction: Sequence[Bid], bid: Bid) -> None:
         raise IllegalAction(f"{bid!r} follows a moon bid; everyone after a moon must pass")
     if not isinstance(bid, int) or isinstance(bid, bool):
         raise IllegalAction(f"a bid is a whole number, 'pass' or 'moon', got {bid!r}")
-    if not rules.min_bid <= bid <= rules.max_points:
+    if bid not in rules.bids():
         raise IllegalAction(f"bid {bid} is outside {rules.min_bid}..{rules.max_points}")
     highest = max((b for b in auction if isinstance(b, int)), default=0)
     if bid <= highest:

@@ -394,12 +394,13 @@ def test_the_points_at_stake_follow_round_points():
         assert len(rules.points) == rules.max_points
 
 
-def test_must_bid_and_lowest_bid_follow_forced_bid_and_min_bid():
+def test_must_bid_and_bids_follow_forced_bid_and_min_bid():
     assert [Rules().must_bid(place, False) for place in range(4)] == [True, False, False, False]
     assert [Rules(forced_bid="dealer").must_bid(place, False) for place in range(4)] == [False, False, False, True]
     assert not Rules(forced_bid="dealer").must_bid(3, True)
     assert not any(Rules(forced_bid="none").must_bid(place, anyone) for place in range(4) for anyone in (False, True))
-    assert Rules(min_bid=3).lowest_bid(0) == 3 and Rules(min_bid=3).lowest_bid(3) == 4
+    assert list(Rules(min_bid=3).bids()) == [3, 4] and list(Rules(min_bid=3).bids(3)) == [4]
+    assert list(Rules(round_points=True).bids(5)) == [6, 7] and not Rules(round_points=True).bids(7)
 
 
 def _auctions(rules):
@@ -413,7 +414,7 @@ def _auctions(rules):
 
 
 def test_legal_slots_are_the_reference_engines_legal_bids():
-    # legal_slots (for the tables) and the reference engine's legal_bids both read Rules.must_bid and lowest_bid
+    # legal_slots (for the tables) and the reference engine's legal_bids both read Rules.must_bid and Rules.bids
     checked = 0
     for rules in all_rule_combinations(targets=(21,)):
         if rules.misdeal or rules.trump_anytime or rules.high != "ace" or rules.low != "two":
