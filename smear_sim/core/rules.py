@@ -141,6 +141,17 @@ class Rules:
         Game, and with round points the jick and both jokers."""
         return POINT_NAMES[: self.max_points]
 
+    @property
+    def n_situations(self) -> int:
+        """The situations a seat can meet in the auction: no number standing, or a number 1..M standing, called by
+        its partner or by an opponent (the ``situation`` of :func:`legal_slots`)."""
+        return 2 * self.max_points + 1
+
+    @property
+    def n_call_slots(self) -> int:
+        """The call slots of the auction tables: pass, each number 1..M, and the moon (:func:`legal_slots`)."""
+        return self.max_points + 2
+
     def must_bid(self, place: int, anyone_bid: bool) -> bool:
         """Whether the seat at ``place`` in the auction (0 the opener .. 3 the dealer) may not pass, ``anyone_bid``
         saying whether an earlier seat called something other than pass (docs/rules.md, "Auction")."""
@@ -400,13 +411,12 @@ def legal_slots(rules: Rules, place: int, situation: int) -> np.ndarray:
     """Which call slots (pass, 1..M, moon) are legal for the seat at ``place`` (0 the opener) in ``situation`` (no
     number standing, or ``2b - 1`` / ``2b`` for a number b called by the partner / an opponent: docs/rules.md,
     "Auction")."""
-    m = rules.max_points
-    legal = np.zeros(m + 2, dtype=bool)
+    legal = np.zeros(rules.n_call_slots, dtype=bool)
     standing = (situation + 1) // 2
     legal[0] = not rules.must_bid(place, situation != 0)
     numbers = rules.bids(standing)
     legal[numbers.start: numbers.stop] = True
-    legal[m + 1] = rules.moon
+    legal[-1] = rules.moon
     return legal
 
 

@@ -392,6 +392,8 @@ def test_the_points_at_stake_follow_round_points():
     assert Rules(round_points=True).max_points == 7 and Rules(round_points=True).points == POINT_NAMES
     for rules in all_rule_combinations(targets=(21,)):
         assert len(rules.points) == rules.max_points
+        assert rules.n_call_slots == len(legal_slots(rules, 0, 0)) == rules.max_points + 2  # pass, 1..M, moon
+        assert rules.n_situations == 2 * rules.max_points + 1  # none standing, or 1..M by the partner or not
 
 
 def test_must_bid_and_bids_follow_forced_bid_and_min_bid():

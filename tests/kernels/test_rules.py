@@ -9,8 +9,9 @@ import itertools
 import numpy as np
 
 from smear_sim.core import layout as L
-from smear_sim.core.rules import ForcedBid, Rules
+from smear_sim.core.rules import ForcedBid, Rules, legal_slots
 from smear_sim.kernels import scoring as ksc
+from smear_sim.kernels.players import equity
 from smear_sim.kernels.players.bids import legal_calls
 from smear_sim.reference import hand as ref
 
@@ -62,3 +63,24 @@ def test_the_kernels_legal_calls_are_the_reference_engines():
                 if len(auction) < 3:
                     stack.extend((*auction, call) for call in ref.legal_bids(rules, auction))
     assert checked > 4_000
+
+
+def test_the_kernels_call_slots_and_situations_are_those_of_the_rules():
+    for round_points in (False, True):
+        rules = Rules(round_points=round_points, forced_bid="none", moon=False, min_bid=1)
+        stake = rules.to_array()[L.R_POINTS_AT_STAKE]
+        calls = [L.PASS, *range(1, rules.max_points + 1), L.MOON]
+        assert [equity.slot_of(call, stake) for call in calls] == list(range(rules.n_call_slots))
+        assert [equity.call_of(slot, stake) for slot in range(rules.n_call_slots)] == calls
+        seen = set()
+        stack: list[tuple[ref.Bid, ...]] = [()]
+        while stack:
+            auction = stack.pop()
+            codes = np.array([_code(call) for call in auction] + [0] * (4 - len(auction)), dtype=np.int64)
+            situation = equity.situation(codes, len(auction))
+            seen.add(situation)
+            legal = legal_slots(rules, len(auction), situation)
+            assert {calls[slot] for slot in np.flatnonzero(legal)} == {_code(c) for c in ref.legal_bids(rules, auction)}
+            if len(auction) < 3:
+                stack.extend((*auction, call) for call in ref.legal_bids(rules, auction))
+        assert seen == set(range(rules.n_situations))
