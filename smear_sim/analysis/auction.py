@@ -73,13 +73,9 @@ def legal_calls(rules: Rules, prior: Sequence[int]) -> list[int]:
     numbers above the highest so far up to the points at stake, and moon; only pass after a moon."""
     if L.MOON in prior:
         return [L.PASS]
-    place = len(prior)
     highest = max([c for c in prior if c != L.PASS], default=0)
-    anyone = any(c != L.PASS for c in prior)
-    must = (rules.forced_bid == "opener" and place == 0) or (rules.forced_bid == "dealer" and place == 3
-                                                               and not anyone)
-    calls = [] if must else [L.PASS]
-    calls += range(max(rules.min_bid, highest + 1), rules.max_points + 1)
+    calls = [] if rules.must_bid(len(prior), any(c != L.PASS for c in prior)) else [L.PASS]
+    calls += rules.bids(highest)
     if rules.moon:
         calls.append(L.MOON)
     return calls

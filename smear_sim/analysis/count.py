@@ -215,7 +215,7 @@ def _turns(sample: CountSample, weights: tuple[int, ...], tables: BidderTables, 
     np.add.at(share, (counts - low, buckets), 1.0)
     share /= np.maximum(share.sum(axis=0), 1)
     nb = len(bands) + 1
-    shape = (nb, nb, *tables.decisions.shape, rules.max_points + 2)
+    shape = (nb, nb, *tables.decisions.shape, rules.n_call_slots)
     agree, win, best, bidder = np.zeros(shape), np.zeros(shape), np.zeros(shape[:-1]), np.zeros(shape[:-1])
     n = tables.decisions.astype(np.float64)
     counted = n >= MIN_COUNT
@@ -255,7 +255,7 @@ def fit_needs(sample: CountSample, weights: tuple[int, ...], tables: BidderTable
     turns = turns or _turns(sample, weights, tables, bands, scores, np.asarray(score_weights))
     nb = len(bands) + 1
     values = turns.low + np.arange(turns.share.shape[0])
-    needs = np.full((nb, nb, 4, 2 * rules.max_points + 1, rules.max_points + 2), NEVER, dtype=np.int64)
+    needs = np.full((nb, nb, 4, rules.n_situations, rules.n_call_slots), NEVER, dtype=np.int64)
     source = turns.agree if objective == "agree" else turns.win
     for bu in range(nb):
         for bt in range(nb):
@@ -303,7 +303,7 @@ def count_accuracy(sample: CountSample, rule: CountRule, tables: BidderTables,
         for bt in range(nb):
             us, them = (rule.bands[b - 1] if b else -NEVER for b in (bu, bt))
             for place in range(4):
-                for situation in range(2 * rules.max_points + 1):
+                for situation in range(rules.n_situations):
                     agree = turns.agree[bu, bt, place, situation]  # [bucket, slot]
                     if agree.sum() <= 0:
                         continue

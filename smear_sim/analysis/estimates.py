@@ -97,7 +97,7 @@ def estimate(acc: np.ndarray, rules: Rules) -> BidEstimates:
     mean_other = other_by_k.sum(axis=1) / safe_n
     mean_other_sq = acc[:, L.CLS_OTHER_SQ] / safe_n
 
-    bids = tuple(range(rules.min_bid, m + 1))
+    bids = tuple(rules.bids())
     make = np.empty((len(n), len(bids)))
     ev = np.empty_like(make)
     ev_se = np.empty_like(make)

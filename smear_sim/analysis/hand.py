@@ -30,7 +30,6 @@ from ..core.errors import CardError, SmearError
 from ..core.rules import Rules
 from ..core.sizes import HAND_MAX_SAMPLES, HAND_SAMPLES
 from ..core.stats import Estimate, round_to_se
-from ..core.tables import POINT_NAMES
 from ..engine.jobs import analyze_hands_job
 from ..engine.runner import Executor, Job, Progress, check_count
 from ..engine.settings import RunSettings
@@ -205,7 +204,6 @@ class HandAnalysis:
 
     def to_json(self) -> dict[str, Any]:
         e = self.estimates
-        m = self.rules.max_points
         points = e.points[0]
         dist = e.distribution[0]
         share = e.trump_share[0]
@@ -229,8 +227,8 @@ class HandAnalysis:
                 "distribution_se": [json_se(float(s)) for s in dist.se],
             },
             "awards": {name: json_value(float(awards.value[i]), float(awards.se[i]))
-                       for i, name in enumerate(POINT_NAMES[:m])},
-            "awards_se": {name: json_se(float(awards.se[i])) for i, name in enumerate(POINT_NAMES[:m])},
+                       for i, name in enumerate(self.rules.points)},
+            "awards_se": {name: json_se(float(awards.se[i])) for i, name in enumerate(self.rules.points)},
             "bids": self.bid_rows(),
             "recommended_bid": self.recommended_bid,
             "bid_up_to": self.bid_up_to,

@@ -261,7 +261,7 @@ class EquityTable:
         p = joint / np.where(n > 0, n, np.nan)[:, None, None]
         m = self.rules.max_points
         k, o = np.indices((L.MAX_K, L.MAX_K))
-        calls: list[int | str] = list(range(self.rules.min_bid, m + 1))
+        calls: list[int | str] = list(self.rules.bids())
         values, flats = [], []
         for b in calls:
             made = k >= b

@@ -19,7 +19,6 @@ from ..core.cards import SUIT_NAMES, card_name
 from ..core.errors import SmearError
 from ..core.rules import Rules
 from ..core.stats import Estimate, mean_from_sums, proportion
-from ..core.tables import POINT_NAMES
 from ..engine.jobs import simulate_games_job, simulate_hands_job
 from ..engine.runner import (
     check_count,
@@ -68,7 +67,7 @@ class SimulationResult:
     def bid_rows(self) -> list[dict[str, Any]]:
         """One row per bid that won an auction: how often, how often made, the points it took."""
         rows = []
-        codes = [*range(self.rules.min_bid, self.rules.max_points + 1), L.MOON]
+        codes = [*self.rules.bids(), L.MOON]
         for code in codes:
             n = self._count(L.AGG_BIDS, code)
             if n == 0:
@@ -100,7 +99,7 @@ class SimulationResult:
         played, thrown-in hands left out), each with its standard error."""
         played = self.hands - self._count(L.AGG_THROWN_IN)
         rates = {}
-        for i, name in enumerate(POINT_NAMES[: self.rules.max_points]):
+        for i, name in enumerate(self.rules.points):
             rates[name] = {}
             for who, offset in (("bidding_team", L.AGG_AWARD_BIDDER), ("other_team", L.AGG_AWARD_OTHER),
                                 ("nobody", L.AGG_AWARD_NONE)):
@@ -345,7 +344,7 @@ def record_from_kernel(row: np.ndarray, rules: Rules) -> dict[str, Any]:
         "kitty": _cards(row, L.REC_KITTY, 4),
         "bids": bids,
     }
-    names = POINT_NAMES[: rules.max_points]
+    names = rules.points
     bidder = int(row[L.REC_BIDDER])
     if bidder < 0:
         record["result"] = {

@@ -61,8 +61,7 @@ N_BUCKETS = 32  # hand-strength buckets (analysis.positions.strength_buckets)
 
 def table_shape(rules: Rules) -> tuple[int, ...]:
     """``[place, situation, bucket, call slot, outcome]``."""
-    m = rules.max_points
-    return (L.N_POSITIONS, 2 * m + 1, N_BUCKETS, m + 2, L.N_OUTCOMES)
+    return (L.N_POSITIONS, rules.n_situations, N_BUCKETS, rules.n_call_slots, L.N_OUTCOMES)
 
 
 def no_bidder_arrays() -> tuple[np.ndarray, ...]:

@@ -97,13 +97,13 @@ class CountRule:
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
-        m = self.rules.max_points
+        situations, slots = self.rules.n_situations, self.rules.n_call_slots
         n = len(self.bands) + 1
         if len(self.weights) != len(KINDS):
             raise SmearError(f"a count needs {len(KINDS)} weights ({', '.join(KINDS)}); got {len(self.weights)}")
-        if self.needs.shape != (n, n, 4, 2 * m + 1, m + 2):
+        if self.needs.shape != (n, n, 4, situations, slots):
             raise SmearError(f"the counts each call needs have shape {self.needs.shape}, not "
-                             f"({n}, {n}, 4, {2 * m + 1}, {m + 2})")
+                             f"({n}, {n}, 4, {situations}, {slots})")
         if list(self.bands) != sorted(set(self.bands)):
             raise SmearError(f"score bands {self.bands} are not increasing")
 

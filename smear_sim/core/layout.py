@@ -21,6 +21,8 @@ R_TRUMP_ANYTIME = RULE_INDEX["trump_anytime"]
 R_MISDEAL = RULE_INDEX["misdeal"]
 R_TARGET = RULE_INDEX["target"]
 R_MIN_BID = RULE_INDEX["min_bid"]
+# What follows from the options, in the slots after them (Rules.derived_facts).
+R_POINTS_AT_STAKE = RULE_INDEX["points_at_stake"]
 
 # Calls in the auction: numbers are themselves (1..7).
 PASS = 0

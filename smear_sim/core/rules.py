@@ -21,8 +21,11 @@ import numpy as np
 
 from .errors import RulesError
 from .io import read_input
+from .tables import POINT_NAMES
 
 __all__ = [
+    "ARRAY_NAMES",
+    "DERIVED_NAMES",
     "OPTION_HELP",
     "OPTION_RANGES",
     "STAKE_PLAIN",
@@ -87,7 +90,7 @@ OPTION_HELP = {
 # lowest bid's upper end is the points at stake, 4 (7 with round points), checked in Rules.
 OPTION_RANGES = {"target": (1, 1000), "min_bid": (1, 7)}
 # The points at stake in a hand (M): High, Low, Jack and Game, and with round points the jick and both jokers too.
-# Rules.max_points reads them, and the kernels through smear_sim.kernels.rules.points_at_stake.
+# Rules.max_points reads them, and the kernels the rules array's slot R_POINTS_AT_STAKE that Rules.to_array fills.
 STAKE_PLAIN = 4
 STAKE_ROUND_POINTS = 7
 
@@ -122,10 +125,51 @@ class Rules:
                 f"at stake; choose min_bid between 1 and {self.max_points}{fix}"
             )
 
+    # -- what follows from the options ------------------------------------------------------------------
+    # Each fact is worked out here only: the reference engine, analysis and output read these properties, and
+    # the kernels read them from the rules array (derived_facts, written by to_array). A new option's
+    # consequences land here, and in derived_facts when a kernel needs them.
+
     @property
     def max_points(self) -> int:
         """M, the points at stake in a hand: 4, or 7 with round points."""
         return STAKE_ROUND_POINTS if self.round_points else STAKE_PLAIN
+
+    @property
+    def points(self) -> tuple[str, ...]:
+        """The names of the points at stake (:data:`smear_sim.core.tables.POINT_NAMES` order): High, Low, Jack and
+        Game, and with round points the jick and both jokers."""
+        return POINT_NAMES[: self.max_points]
+
+    @property
+    def n_situations(self) -> int:
+        """The situations a seat can meet in the auction: no number standing, or a number 1..M standing, called by
+        its partner or by an opponent (the ``situation`` of :func:`legal_slots`)."""
+        return 2 * self.max_points + 1
+
+    @property
+    def n_call_slots(self) -> int:
+        """The call slots of the auction tables: pass, each number 1..M, and the moon (:func:`legal_slots`)."""
+        return self.max_points + 2
+
+    def must_bid(self, place: int, anyone_bid: bool) -> bool:
+        """Whether the seat at ``place`` in the auction (0 the opener .. 3 the dealer) may not pass, ``anyone_bid``
+        saying whether an earlier seat called something other than pass (docs/rules.md, "Auction")."""
+        if self.forced_bid is ForcedBid.OPENER:
+            return place == 0
+        if self.forced_bid is ForcedBid.DEALER:
+            return place == 3 and not anyone_bid
+        return False
+
+    def bids(self, above: int = 0) -> range:
+        """The numbers a seat may call when ``above`` is the highest number called before it (0 for none): from
+        ``min_bid`` (or one more than ``above``) up to the points at stake."""
+        return range(max(self.min_bid, above + 1), self.max_points + 1)
+
+    def derived_facts(self) -> dict[str, int]:
+        """What the kernels read from the rules besides the options, in :data:`DERIVED_NAMES` order: the rules
+        array's slots after the options (``R_POINTS_AT_STAKE``)."""
+        return {"points_at_stake": self.max_points}
 
     # -- construction -------------------------------------------------------------------------------
 
@@ -145,14 +189,25 @@ class Rules:
     # -- numeric form for the kernels ---------------------------------------------------------------
 
     def to_array(self) -> np.ndarray:
-        """The options as ``int64``: bools as 0/1, enums as their member index, ints as themselves."""
-        return np.array([_to_int(getattr(self, name)) for name in OPTION_NAMES], dtype=np.int64)
+        """The options as ``int64`` (bools as 0/1, enums as their member index, ints as themselves), then the
+        facts that follow from them (:meth:`derived_facts`), at the indices of :data:`RULE_INDEX`."""
+        options = [_to_int(getattr(self, name)) for name in OPTION_NAMES]
+        return np.array([*options, *self.derived_facts().values()], dtype=np.int64)
 
     @classmethod
     def from_array(cls, array: np.ndarray) -> Rules:
-        """Inverse of :meth:`to_array`."""
-        if len(array) != len(OPTION_NAMES):
-            raise RulesError(f"a rules array has {len(OPTION_NAMES)} entries, got {len(array)}")
+        """Inverse of :meth:`to_array`; derived slots that do not follow from the options are refused."""
+        if len(array) != len(ARRAY_NAMES):
+            raise RulesError(f"a rules array has {len(ARRAY_NAMES)} entries, got {len(array)}")
+        rules = cls._from_options(array[: len(OPTION_NAMES)])
+        for (name, expected), number in zip(rules.derived_facts().items(), array[len(OPTION_NAMES):], strict=True):
+            if int(number) != expected:
+                raise RulesError(f"{name}={int(number)} in a rules array does not follow from its options, "
+                                 f"which give {expected}")
+        return rules
+
+    @classmethod
+    def _from_options(cls, array: np.ndarray) -> Rules:
         values = {}
         for name, number in zip(OPTION_NAMES, array, strict=True):
             kind = _FIELD_TYPES[name]
@@ -216,8 +271,6 @@ _FIELD_TYPES = {
 }
 assert tuple(_FIELD_TYPES) == OPTION_NAMES
 
-# Index of each option in Rules.to_array(), for the kernels.
-RULE_INDEX = {name: i for i, name in enumerate(OPTION_NAMES)}
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -358,12 +411,17 @@ def legal_slots(rules: Rules, place: int, situation: int) -> np.ndarray:
     """Which call slots (pass, 1..M, moon) are legal for the seat at ``place`` (0 the opener) in ``situation`` (no
     number standing, or ``2b - 1`` / ``2b`` for a number b called by the partner / an opponent: docs/rules.md,
     "Auction")."""
-    m = rules.max_points
-    legal = np.zeros(m + 2, dtype=bool)
+    legal = np.zeros(rules.n_call_slots, dtype=bool)
     standing = (situation + 1) // 2
-    must = (rules.forced_bid == "opener" and place == 0) or (rules.forced_bid == "dealer" and place == 3
-                                                               and situation == 0)
-    legal[0] = not must
-    legal[max(rules.min_bid, standing + 1): m + 1] = True
-    legal[m + 1] = rules.moon
+    legal[0] = not rules.must_bid(place, situation != 0)
+    numbers = rules.bids(standing)
+    legal[numbers.start: numbers.stop] = True
+    legal[-1] = rules.moon
     return legal
+
+
+# The facts Rules.derived_facts works out for the kernels, stored after the options in Rules.to_array().
+DERIVED_NAMES = tuple(Rules().derived_facts())
+ARRAY_NAMES = OPTION_NAMES + DERIVED_NAMES
+# Index of each option and derived fact in Rules.to_array(), for the kernels (smear_sim.core.layout's R_*).
+RULE_INDEX = {name: i for i, name in enumerate(ARRAY_NAMES)}

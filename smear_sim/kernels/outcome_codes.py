@@ -14,6 +14,7 @@ from ..core.layout import (
     OUT_MOON_MADE,
     OUT_NUMERIC,
     OUT_THROWN_IN,
+    R_POINTS_AT_STAKE,
     R_TARGET,
     REC_BID,
     REC_BIDDER,
@@ -23,7 +24,6 @@ from ..core.layout import (
     ST_BID,
     ST_BIDDER,
 )
-from .rules import points_at_stake
 from .scoring import score_state
 from .solver import play_line
 
@@ -62,7 +62,7 @@ def value_outcome(v, bidder, bid, team, rules):
         if v == rules[R_TARGET]:
             return OUT_MOON_MADE + side * (OUT_MAX + 1)  # a moon made leaves the other team no point
         return OUT_MOON_FAILED + side
-    n_points = points_at_stake(rules)
+    n_points = rules[R_POINTS_AT_STAKE]
     found = -1
     for won in range(n_points + 1):
         for other in range(n_points + 1 - won):

@@ -17,7 +17,7 @@ from ..core.layout import (
     R_LOW,
     R_LOW_TO,
     R_MOON_REQUIRES,
-    R_ROUND_POINTS,
+    R_POINTS_AT_STAKE,
     R_TARGET,
     REC_AWARDS,
     REC_CARD_POINTS,
@@ -98,14 +98,9 @@ def award_points(rec, rules, t, played0, played1, taken0, taken1):
     rec[REC_AWARDS + P_LOW] = low
     rec[REC_AWARDS + P_JACK] = _team_holding(_POINT_CARDS[t, P_JACK], taken0, taken1)
     rec[REC_AWARDS + P_GAME] = -1 if points0 == points1 else (0 if points0 > points1 else 1)
-    n_points = 4
-    if rules[R_ROUND_POINTS] == 1:
-        n_points = 7
-        for i in range(P_JICK, n_points):  # the jick and the jokers go with the tricks that hold them
-            rec[REC_AWARDS + i] = _team_holding(_POINT_CARDS[t, i], taken0, taken1)
-    else:
-        for i in range(P_JICK, 7):
-            rec[REC_AWARDS + i] = -1
+    n_points = rules[R_POINTS_AT_STAKE]  # the first n_points of POINT_NAMES (Rules.points)
+    for i in range(P_JICK, 7):  # the jick and the jokers, when at stake, go with the tricks that hold them
+        rec[REC_AWARDS + i] = _team_holding(_POINT_CARDS[t, i], taken0, taken1) if i < n_points else -1
     won0 = 0
     won1 = 0
     for i in range(n_points):

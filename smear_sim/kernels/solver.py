@@ -61,6 +61,7 @@ from ..core.layout import (
     R_LOW,
     R_LOW_TO,
     R_MOON_REQUIRES,
+    R_POINTS_AT_STAKE,
     R_ROUND_POINTS,
     R_TARGET,
     R_TRUMP_ANYTIME,
@@ -307,9 +308,8 @@ def _fixed_awards(hs, rules, ctx):
         else:
             takers |= bit(low_card)
     takers |= bit(t * 13 + 9)
-    n_points = 4
+    n_points = rules[R_POINTS_AT_STAKE]
     if rules[R_ROUND_POINTS] == 1:
-        n_points = 7
         takers |= bit((3 - t) * 13 + 9) | bit(HIGH_JOKER) | bit(LOW_JOKER)
     takers &= in_play
     ours = (high == team) + (low == team)

@@ -99,7 +99,7 @@ def heatmap(table: ClassTable, x: str = "trumps", y: str = "top", value: str = "
     data = grid.to_numpy(dtype=float, na_value=np.nan)
     fig, ax = _new_figure(max(6.0, 0.7 * len(xs) + 3), max(4.5, 0.45 * len(ys) + 2))
     if bids:
-        levels = [0, *range(table.rules.min_bid, table.rules.max_points + 1)]
+        levels = [0, *table.rules.bids()]
         cmap = ListedColormap(colormaps["RdYlGn"](np.linspace(0.1, 0.9, len(levels))))
         norm = BoundaryNorm(np.arange(len(levels) + 1) - 0.5, cmap.N)
         data = np.where(data > 0, data - table.rules.min_bid + 1, data)  # colour index: pass, then each bid
@@ -133,7 +133,7 @@ def make_curves(table: ClassTable, x: str = "trumps", min_count: int = 200) -> F
     frame = frame[frame["reliable"]]
     fig, ax = _new_figure()
     positions = np.arange(len(frame))
-    for b in range(table.rules.min_bid, table.rules.max_points + 1):
+    for b in table.rules.bids():
         ax.errorbar(positions, frame[f"make{b}"], yerr=1.96 * frame[f"make{b}_se"], marker="o", capsize=3,
                     label=f"bid {b}")
     ax.set_xticks(positions, [FEATURES[x].cell(v) for v in frame[x]])

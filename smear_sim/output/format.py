@@ -245,7 +245,7 @@ def _features(by: Sequence[str]) -> list[Column]:
 
 def bid_table_columns(by: Sequence[str], rules: Rules) -> list[Column]:
     """Every column of the bid table: features, hands, points, bid up to, P(make) and EV of each bid, moon."""
-    bids = range(rules.min_bid, rules.max_points + 1)
+    bids = rules.bids()
     columns = [*_features(by), Column("hands", "hands", "hands", "count"),
                Column("points", "points", "points", "estimate", "points_se"),
                Column("bid_up_to", "bid up to", "up to", "bid")]

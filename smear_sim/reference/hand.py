@@ -22,7 +22,7 @@ from typing import Literal
 from ..core.cards import SUIT_NAMES, SUIT_WORDS, card_name, format_hand, mask_of
 from ..core.errors import IllegalAction
 from ..core.rules import ForcedBid, High, Low, LowTo, MoonRequires, Rules
-from ..core.tables import CARD_POINTS, MISDEAL_MASK, POINT_NAMES, TABLES
+from ..core.tables import CARD_POINTS, MISDEAL_MASK, TABLES
 
 __all__ = [
     "MOON",
@@ -94,19 +94,14 @@ def legal_bids(rules: Rules, auction: Sequence[Bid]) -> list[Bid]:
     calls: list[Bid] = []
     if not _must_bid(rules, auction):
         calls.append(PASS)
-    calls.extend(range(max(rules.min_bid, highest + 1), rules.max_points + 1))
+    calls.extend(rules.bids(highest))
     if rules.moon:
         calls.append(MOON)
     return calls
 
 
 def _must_bid(rules: Rules, auction: Sequence[Bid]) -> bool:
-    position = len(auction)
-    if rules.forced_bid is ForcedBid.OPENER:
-        return position == 0
-    if rules.forced_bid is ForcedBid.DEALER:
-        return position == 3 and all(b == PASS for b in auction)
-    return False
+    return rules.must_bid(len(auction), any(b != PASS for b in auction))
 
 
 def verify_bid(rules: Rules, auction: Sequence[Bid], bid: Bid) -> None:
@@ -129,7 +124,7 @@ def verify_bid(rules: Rules, auction: Sequence[Bid], bid: Bid) -> None:
         raise IllegalAction(f"{bid!r} follows a moon bid; everyone after a moon must pass")
     if not isinstance(bid, int) or isinstance(bid, bool):
         raise IllegalAction(f"a bid is a whole number, 'pass' or 'moon', got {bid!r}")
-    if not rules.min_bid <= bid <= rules.max_points:
+    if bid not in rules.bids():
         raise IllegalAction(f"bid {bid} is outside {rules.min_bid}..{rules.max_points}")
     highest = max((b for b in auction if isinstance(b, int)), default=0)
     if bid <= highest:
@@ -381,7 +376,7 @@ class HandResult:
 
 def point_names(rules: Rules) -> tuple[str, ...]:
     """The points at stake: High, Low, Jack, Game, and with round points the jick and both jokers."""
-    return POINT_NAMES if rules.round_points else POINT_NAMES[:4]
+    return rules.points
 
 
 def thrown_in_result(rules: Rules, scores_before: tuple[int, int]) -> HandResult:
@@ -420,11 +415,9 @@ def award_points(rules: Rules, trump: int, tricks: Sequence[Trick]) -> tuple[dic
         card_points[team] += int(CARD_POINTS[c])
     game = None if card_points[0] == card_points[1] else int(card_points[1] > card_points[0])
 
-    awards = {"high": high, "low": low, "jack": taken_by.get(jack), "game": game}
-    if rules.round_points:
-        awards |= {"jick": taken_by.get(jick), "high_joker": taken_by.get(high_joker),
-                   "low_joker": taken_by.get(low_joker)}
-    return awards, (card_points[0], card_points[1])
+    winners = {"high": high, "low": low, "jack": taken_by.get(jack), "game": game, "jick": taken_by.get(jick),
+               "high_joker": taken_by.get(high_joker), "low_joker": taken_by.get(low_joker)}
+    return {point: winners[point] for point in rules.points}, (card_points[0], card_points[1])
 
 
 def moon_succeeded(rules: Rules, awards: dict[str, int | None], bidding_team: int) -> bool:

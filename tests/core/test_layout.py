@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from smear_sim.core import layout as L
-from smear_sim.core.rules import OPTION_NAMES, Rules
+from smear_sim.core.rules import ARRAY_NAMES, Rules
 from smear_sim.core.tables import POINT_NAMES, TRUMP_RANK_NAMES
 
 
@@ -15,8 +15,9 @@ def _fields(prefix: str) -> list[tuple[int, str]]:
 
 def test_rule_offsets_follow_rules_to_array():
     array = Rules(round_points=True, target=9, min_bid=3).to_array()
-    assert [getattr(L, f"R_{name.upper()}") for name in OPTION_NAMES] == list(range(len(OPTION_NAMES)))
+    assert [getattr(L, f"R_{name.upper()}") for name in ARRAY_NAMES] == list(range(len(ARRAY_NAMES)))
     assert array[L.R_ROUND_POINTS] == 1 and array[L.R_TARGET] == 9 and array[L.R_MIN_BID] == 3
+    assert array[L.R_POINTS_AT_STAKE] == 7
 
 
 def test_record_offsets_are_distinct_and_in_range():

@@ -12,6 +12,8 @@ import pytest
 from smear_sim.core.errors import RulesError, SmearError
 from smear_sim.core.rules import (
     _FIELD_TYPES,
+    ARRAY_NAMES,
+    DERIVED_NAMES,
     OPTION_HELP,
     OPTION_NAMES,
     OPTION_RANGES,
@@ -23,8 +25,12 @@ from smear_sim.core.rules import (
     MoonRequires,
     Rules,
     describe_options,
+    legal_slots,
     load_rules,
 )
+from smear_sim.core.tables import POINT_NAMES
+from smear_sim.reference.hand import PASS as REF_PASS
+from smear_sim.reference.hand import legal_bids
 
 RULES_MD_DEFAULTS = {
     "round_points": False,
@@ -57,7 +63,8 @@ def all_rule_combinations(targets=(1, 21, 500)):
 def test_option_names_are_those_of_interfaces_md():
     assert tuple(RULES_MD_DEFAULTS) == OPTION_NAMES
     assert set(OPTION_HELP) == set(OPTION_NAMES)
-    assert {name: i for i, name in enumerate(OPTION_NAMES)} == RULE_INDEX
+    assert ARRAY_NAMES == OPTION_NAMES + DERIVED_NAMES
+    assert {name: i for i, name in enumerate(ARRAY_NAMES)} == RULE_INDEX
 
 
 def test_defaults_are_the_rules_md_rulings():
@@ -322,11 +329,11 @@ def test_rules_error_is_a_smear_error():
 def test_to_array_layout():
     array = Rules().to_array()
     assert array.dtype == np.int64
-    assert array.shape == (len(OPTION_NAMES),)
-    assert array.tolist() == [0, 0, 0, 0, 0, 1, 0, 0, 1, 21, 2]
+    assert array.shape == (len(OPTION_NAMES) + len(DERIVED_NAMES),)
+    assert array.tolist() == [0, 0, 0, 0, 0, 1, 0, 0, 1, 21, 2, 4]  # the options, then the points at stake
     other = Rules(True, High.HIGHEST, Low.LOWEST, LowTo.TAKER, ForcedBid.NONE, False, MoonRequires.IN_PLAY,
                   True, False, 7, 6).to_array()
-    assert other.tolist() == [1, 1, 1, 1, 2, 0, 1, 1, 0, 7, 6]
+    assert other.tolist() == [1, 1, 1, 1, 2, 0, 1, 1, 0, 7, 6, 7]
     assert Rules(forced_bid="dealer").to_array()[RULE_INDEX["forced_bid"]] == 1
 
 
@@ -344,8 +351,10 @@ def test_to_array_from_array_round_trip_for_all_combinations():
 
 
 def test_from_array_rejects_bad_arrays():
-    with pytest.raises(RulesError, match="11 entries"):
+    with pytest.raises(RulesError, match="12 entries"):
         Rules.from_array(np.zeros(10, dtype=np.int64))
+    with pytest.raises(RulesError, match="12 entries"):  # the options alone, without what follows from them
+        Rules.from_array(Rules().to_array()[: len(OPTION_NAMES)])
     for name, bad in [("high", 2), ("high", -1), ("forced_bid", 3), ("low_to", -1), ("round_points", 2),
                       ("moon", -1)]:
         array = Rules().to_array()
@@ -356,6 +365,76 @@ def test_from_array_rejects_bad_arrays():
     array[RULE_INDEX["min_bid"]] = 9
     with pytest.raises(RulesError, match="min_bid"):
         Rules.from_array(array)
+
+
+def test_from_array_refuses_derived_slots_that_do_not_follow_from_the_options():
+    for rules in (Rules(), Rules(round_points=True)):
+        array = rules.to_array()
+        array[RULE_INDEX["points_at_stake"]] = 11 - rules.max_points
+        with pytest.raises(RulesError, match=f"^points_at_stake={11 - rules.max_points} in a rules array does not "
+                                             f"follow from its options, which give {rules.max_points}$"):
+            Rules.from_array(array)
+
+
+# -- what follows from the options ----------------------------------------------------------------------
+
+
+def test_derived_facts_fill_the_slots_after_the_options():
+    for rules in all_rule_combinations(targets=(21,)):
+        facts = rules.derived_facts()
+        assert tuple(facts) == DERIVED_NAMES
+        assert facts == {"points_at_stake": rules.max_points}
+        assert rules.to_array()[len(OPTION_NAMES):].tolist() == list(facts.values())
+
+
+def test_the_points_at_stake_follow_round_points():
+    assert Rules().max_points == 4 and Rules().points == ("high", "low", "jack", "game")
+    assert Rules(round_points=True).max_points == 7 and Rules(round_points=True).points == POINT_NAMES
+    for rules in all_rule_combinations(targets=(21,)):
+        assert len(rules.points) == rules.max_points
+        assert rules.n_call_slots == len(legal_slots(rules, 0, 0)) == rules.max_points + 2  # pass, 1..M, moon
+        assert rules.n_situations == 2 * rules.max_points + 1  # none standing, or 1..M by the partner or not
+
+
+def test_must_bid_and_bids_follow_forced_bid_and_min_bid():
+    assert [Rules().must_bid(place, False) for place in range(4)] == [True, False, False, False]
+    assert [Rules(forced_bid="dealer").must_bid(place, False) for place in range(4)] == [False, False, False, True]
+    assert not Rules(forced_bid="dealer").must_bid(3, True)
+    assert not any(Rules(forced_bid="none").must_bid(place, anyone) for place in range(4) for anyone in (False, True))
+    assert list(Rules(min_bid=3).bids()) == [3, 4] and list(Rules(min_bid=3).bids(3)) == [4]
+    assert list(Rules(round_points=True).bids(5)) == [6, 7] and not Rules(round_points=True).bids(7)
+
+
+def _auctions(rules):
+    """Every auction prefix of numbers, passes and the moon that the rules allow."""
+    stack = [()]
+    while stack:
+        prefix = stack.pop()
+        yield prefix
+        if len(prefix) < 4:
+            stack.extend((*prefix, call) for call in legal_bids(rules, prefix))
+
+
+def test_legal_slots_are_the_reference_engines_legal_bids():
+    # legal_slots (for the tables) and the reference engine's legal_bids both read Rules.must_bid and Rules.bids
+    checked = 0
+    for rules in all_rule_combinations(targets=(21,)):
+        if rules.misdeal or rules.trump_anytime or rules.high != "ace" or rules.low != "two":
+            continue  # options that do not touch the auction
+        for auction in _auctions(rules):
+            numbers = [b for b in auction if isinstance(b, int)]
+            if len(auction) == 4 or "moon" in auction:
+                continue
+            standing = max(numbers, default=0)
+            partner = bool(numbers) and (len(auction) - 1 - auction.index(standing)) % 2 == 1
+            situation = 0 if not numbers else 2 * standing - (1 if partner else 0)
+            legal = legal_slots(rules, len(auction), situation)
+            expected = [REF_PASS in legal_bids(rules, auction),
+                        *(n in legal_bids(rules, auction) for n in range(1, rules.max_points + 1)),
+                        "moon" in legal_bids(rules, auction)]
+            assert legal.tolist() == expected, (rules, auction)
+            checked += 1
+    assert checked > 10_000
 
 
 # -- presentation ---------------------------------------------------------------------------------------
@@ -413,7 +492,7 @@ def test_whole_number_options_have_a_documented_range(tmp_path):
     with pytest.raises(RulesError, match="out of range"):
         Rules.from_toml(path)
     with pytest.raises(RulesError, match="out of range"):
-        Rules.from_array(np.array([*Rules().to_array()[:-2], 10**6, 2]))
+        Rules.from_array(np.array([*Rules().to_array()[:-3], 10**6, 2, 4]))
     assert Rules(target=1000).to_array().dtype == np.int64
     text = Rules().to_toml()  # `smear-sim rules --toml` and the rules table show the ranges
     assert "# score that wins the game, 1 to 1000" in text

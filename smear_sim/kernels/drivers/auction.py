@@ -21,6 +21,7 @@ from ...core.layout import (
     OUT_THROWN_IN,
     PASS,
     R_MISDEAL,
+    R_POINTS_AT_STAKE,
     REC_BIDDER,
     REC_MADE,
 )
@@ -44,7 +45,6 @@ from ..hand import (
 from ..players import check_seated, policy_tables
 from ..players.equity import situation
 from ..rng import stream_key
-from ..rules import points_at_stake
 from ..state import copy_into
 from .blocks import block_bounds
 from .outcomes import outcome_code
@@ -238,7 +238,7 @@ def position_outcomes(seed, start, count, n_blocks, rules, policies, bidder_arra
     class and the call's slot (layout, "The auction seen from one seat"). Then the seat makes its policy's call and
     the auction goes on.
     """
-    max_points = points_at_stake(rules)
+    max_points = rules[R_POINTS_AT_STAKE]
     n_slots = max_points + 2
     acc = np.zeros((n_blocks, 4, 2 * max_points + 1, n_buckets, n_slots, N_OUTCOMES), dtype=np.int64)
     pool_owner, _ = card_pool(ZERO)

@@ -20,6 +20,7 @@ from ...core.layout import (
     N_CLASSES,
     N_OUTCOMES,
     R_MISDEAL,
+    R_POINTS_AT_STAKE,
     REC_AWARDS,
     REC_MOON,
     REC_POINTS,
@@ -43,7 +44,6 @@ from ..hand import (
 from ..outcome_codes import outcome_code
 from ..players import check_seated, policy_tables
 from ..rng import stream_key
-from ..rules import points_at_stake
 from .blocks import block_bounds
 
 __all__ = ["analyze_hands", "deal_outcomes", "hand_outcomes", "outcome_code"]
@@ -98,7 +98,7 @@ def analyze_hands(seed, start, count, n_blocks, rules, policies, bidder_arrays, 
     fixed_seat = 0 if fixed_hand != ZERO else -1
     pool_owner, n_pool = card_pool(fixed_hand)
     misdeal_rule = rules[R_MISDEAL] == 1
-    n_points = points_at_stake(rules)
+    n_points = rules[R_POINTS_AT_STAKE]
     check_seated(policies, seated)
     tables = policy_tables(rules)
     pool, rules, policies, bidder_arrays, (give, keep) = borrowed((pool_owner, rules, policies, bidder_arrays, tables))

@@ -17,10 +17,9 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from ...core.layout import MOON, PASS, R_FORCED_BID, R_MIN_BID, R_MOON
+from ...core.layout import MOON, PASS, R_FORCED_BID, R_MIN_BID, R_MOON, R_POINTS_AT_STAKE
 from ...core.players import EXPERT_PART_BITS, EXPERT_WITHOUT_SCALE, PARAM_SCALE, PLAYERS, POLICIES
 from ..bits import ZERO
-from ..rules import points_at_stake
 
 __all__ = [
     "COUNT",
@@ -283,7 +282,7 @@ def legal_calls(rules, position, calls):
         elif c != PASS:
             highest = c
         anyone |= c != PASS
-    max_points = points_at_stake(rules)
+    max_points = rules[R_POINTS_AT_STAKE]
     if moon_called:
         return max_points + 1, max_points, False, False, True
     forced = rules[R_FORCED_BID]
@@ -299,6 +298,6 @@ def policy_call(state, hand, dealer, position, calls, score0, score1, rules, pol
         return PASS
     seat = (dealer + 1 + position) % 4
     us, them = (score0, score1) if seat & 1 == 0 else (score1, score0)
-    max_points = points_at_stake(rules)
+    max_points = rules[R_POINTS_AT_STAKE]
     return choose_bid(policies[seat & 1], bidder_arrays, seated, state, hand, seat, dealer, calls, position, us, them, low,
                       high, moon_ok, must, rules, max_points)

@@ -96,6 +96,7 @@ from ...core.layout import (
     R_HIGH,
     R_LOW,
     R_LOW_TO,
+    R_POINTS_AT_STAKE,
     R_ROUND_POINTS,
     R_TRUMP_ANYTIME,
     ST_BID,
@@ -127,7 +128,6 @@ from ...core.tables import (
 )
 from ..bits import ONE, ZERO, bit, has, lowest_card, popcount
 from ..borrow import NO_REFCOUNT
-from ..rules import points_at_stake
 from ..trick import beats
 
 _TRUMP_MASK = TABLES.trump_mask
@@ -367,7 +367,7 @@ def _decided(played, taken, t, rules):
 def _contract_open(bid, ours, theirs, rules):
     """Whether the bidding team (``ours`` points decided; the others ``theirs``) has not yet made ``bid`` in
     decided points and can still make it."""
-    max_points = points_at_stake(rules)
+    max_points = rules[R_POINTS_AT_STAKE]
     if bid == PASS:
         return True
     if bid == MOON:

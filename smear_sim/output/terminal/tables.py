@@ -85,7 +85,7 @@ def print_bid_table(frame, table, show: int) -> None:
     show_moon = rules.moon and rules.moon_requires == "in_play"
     columns = [c for c in bid_table_columns(by, rules)
                if not c.key.startswith("ev") and (c.key != "moon" or show_moon)]
-    bids = range(rules.min_bid, rules.max_points + 1)
+    bids = rules.bids()
     drop_order = ["moon", *(f"make{b}" for b in reversed(bids[1:])), "points", f"make{rules.min_bid}", "hands"]
     caption = (f"Hands classed by their class suit ({RULES_DOC}); {feature_legend(by)}. x(y): y is the standard "
                "error in the last digit shown; make in %. Up to: the highest bid with EV ≥ 0.")
