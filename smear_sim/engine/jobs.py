@@ -26,7 +26,7 @@ from ..core.cards import DECK_SIZE
 from ..core.errors import BadValue, SmearError
 from ..core.layout import N_BID_CODES, N_CLASSES
 from ..core.players import PARAM_SCALE, POLICIES
-from ..core.rules import OPTION_NAMES, Rules
+from ..core.rules import ARRAY_NAMES, Rules
 from .job import Job
 
 __all__ = [
@@ -55,7 +55,7 @@ _MASK_LIMIT = 1 << DECK_SIZE  # a set of cards: one bit per card code
 
 def _rules_array(value: Any, name: str = "rules") -> np.ndarray:
     """``value``, a rules array (:meth:`smear_sim.core.rules.Rules.to_array`), checked."""
-    _array(name, value, np.int64, (len(OPTION_NAMES),))
+    _array(name, value, np.int64, (len(ARRAY_NAMES),))
     try:
         Rules.from_array(value)
     except SmearError as exc:
