@@ -373,8 +373,8 @@ def _fast_contract(state, hands, known, hs, dealer, calls, score0, score1, rules
 
 # The hand after the auction, ``contract(seated, <search_contract's arguments>)``: search_contract where a player that
 # makes a searched decision (SEARCHED: expert, oracle) sits, else play_contract, chosen as the kernel compiles and
-# inlined, so that the fast players' hands run exactly the code they ran before expert existed (with expert's branches in their card loop, heuristic simulation
-# ran 25% slower).
+# inlined, so that the fast players' hands run exactly the code they ran before expert existed: with expert's branches
+# in their card loop, heuristic simulation runs a quarter slower (docs/performance.md).
 contract = when(SEARCHED, search_contract, _fast_contract, 19, inline="always")
 
 

@@ -871,7 +871,7 @@ def solve_cards(solver, hs, rules, values, wanted):
             stack[ST_SIZE + k] = hs[k]
         apply_card(stack, c, rules, ST_SIZE)
         # The search starts from the card's value in ``values``: a caller solving one decision on many worlds
-        # passes the last world's. (Measured against starting from the previous card's value: no faster.)
+        # passes the last world's.
         v = _exact(solver, rules, 1, values[c], -INF, INF)
         values[c] = v
         best = max(best, v) if maximize else min(best, v)

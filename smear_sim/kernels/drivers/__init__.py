@@ -4,7 +4,7 @@ A driver runs hands ``start .. start+count-1`` on the thread that calls it. The 
 threads itself (:func:`smear_sim.engine.runner.across_threads`): each thread calls the driver on a piece of the
 range at once, and the pieces' integer counts are summed. That compiles in about half the time of Numba's
 ``parallel=True`` loops, whose transform (the ``prange`` gufunc and its copy of every inlined callee) costs more to
-compile than the hand itself (measured: 14 s of a cold first ``smear-sim hand``). It is as fast only because each
+compile than the hand itself. It is as fast only because each
 driver hands its arrays down borrowed (:mod:`smear_sim.kernels.borrow`), as a ``prange`` body receives them: with no
 reference count to update at every call of a hand's play.
 

@@ -80,8 +80,8 @@ The play reads the hand state into scalars first: in Numba an array handed to a 
 count, which runs for every card of every hand. So the card helpers that take an array (``_lead``, ``_pick``,
 ``_take``, ``cheapest``, ``_decided``, ``_contract_open``) are inlined into their callers at the Numba IR level
 (``inline="always"``), and the others (the bid, trump and keep, and the card helpers on plain numbers) are plain
-calls: inlining those too made the first compile 11 s longer (the first ``smear-sim hand`` from an empty cache: 38 s
-against 27 s), and the plain calls cost about 2% of single-thread speed (9 paired runs, within the noise).
+calls: inlining those too makes the first compile far longer for a speed-up within the noise (docs/performance.md
+has the figures).
 """
 
 from __future__ import annotations
