@@ -123,3 +123,13 @@ def test_an_install_line_installs_into_the_readmes_virtual_environment():
     installs = [line for line in lines if "pip install" in line.split("#")[0]]
     assert installs and all(re.match(r"(python3 -m venv \.venv && )?\.venv/bin/pip install ", line) for line in installs)
     assert ".venv/bin/pip install '.[web]' && .venv/bin/smear-sim serve --open" in lines
+
+
+def test_learned_doc_lists_every_field_of_the_view_tensor_with_its_offset_and_size():
+    from smear_sim.core.view_layout import VIEW_FIELDS, VT_SIZE
+
+    text = (ROOT / "docs" / "learned.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(\w+)` \| (\d+) \| (\d+) \|", text, flags=re.MULTILINE)
+    offsets = [sum(size for _, size, _ in VIEW_FIELDS[:i]) for i in range(len(VIEW_FIELDS))]
+    assert rows == [(name, str(at), str(size)) for (name, size, _), at in zip(VIEW_FIELDS, offsets, strict=True)]
+    assert f"**{VT_SIZE}** entries" in text
