@@ -24,7 +24,7 @@ import numpy as np
 
 from ..core.cards import DECK_SIZE
 from ..core.errors import BadValue, SmearError
-from ..core.layout import N_BID_CODES, N_CLASSES
+from ..core.layout import BM_LOADED, N_BID_CODES, N_CLASSES
 from ..core.players import PARAM_SCALE, POLICIES
 from ..core.rules import ARRAY_NAMES, Rules
 from .job import Job
@@ -40,6 +40,7 @@ __all__ = [
     "duplicate_games_job",
     "duplicate_hands_job",
     "hand_outcomes_job",
+    "net_data_job",
     "position_outcomes_job",
     "simulate_games_job",
     "simulate_hands_job",
@@ -261,3 +262,17 @@ def deal_hint_job(*, players: Players, seed: int, worlds: int, observer: int, ow
             _calls(calls), score0, score1, _seat("bidder", bidder), _whole("bid", bid, 0, N_BID_CODES - 1),
             *_how(inference, playout, first), trumps, keeps, *_values(win_value, ev_value))
     return _playing("deal_hint", _players(players, 4), seed, worlds, "samples", rest)
+
+
+# -- the learned player's training data (smear_sim.kernels.drivers.net_data) --------------------------------------
+
+def net_data_job(*, players: Players, seed: int, hands: int, k: int, random_scores: bool) -> Job:
+    """``hands`` hands played by ``players``, each decision after the auction recorded with the search's values over
+    the worlds of ``k`` (an ``expert`` parameter: K and the parts left out); ``random_scores`` starts each hand from
+    scores drawn below the target instead of 0-0. ``players``' bidder arrays must hold the equity tables (the values
+    are in P(win the game)). The driver returns rows, not counts: :mod:`smear_sim.analysis.net_data` runs it."""
+    players = _players(players)
+    if len(players[2]) == 0 or players[2][0][BM_LOADED] != 1:
+        raise BadValue("players' bidder arrays", "must hold the equity tables: the values are P(win the game)")
+    rest = (_whole("k", k, 1), _flag("random_scores", random_scores))
+    return _playing("net_data", players, seed, hands, "hands", rest)

@@ -11,7 +11,8 @@ reference count to update at every call of a hand's play.
 One module per family: :mod:`.hands` (single hands: counts, traces, the dealing ceiling), :mod:`.games`
 (complete games), :mod:`.outcomes` (hand analysis, the outcome histogram behind the match-equity table, and one
 given deal's outcomes, a review's luck), :mod:`.auction` (every call of a seat played out), :mod:`.decisions`
-(every action of one decision played out on the worlds of a seat's view) and :mod:`.duplicate` (deals and games
+(every action of one decision played out on the worlds of a seat's view), :mod:`.net_data` (the learned
+player's training data: every decision of full hands with the search's values) and :mod:`.duplicate` (deals and games
 played twice, the teams swapped). What each does before its loop is written once: the block bounds (:mod:`.blocks`), the
 scratch arrays and the card pool (:mod:`smear_sim.kernels.hand`), the heuristics' card tables
 (:func:`smear_sim.kernels.players.policy_tables`) and, for games, the player set
@@ -33,6 +34,7 @@ from .decisions import card_hint, deal_hint
 from .duplicate import duplicate_games, duplicate_hands
 from .games import simulate_games, trace_games
 from .hands import deal_only, search_worlds, simulate_hands, trace_hands
+from .net_data import net_data
 from .outcomes import analyze_hands, deal_outcomes, hand_outcomes, outcome_code
 
 __all__ = [
@@ -47,6 +49,7 @@ __all__ = [
     "duplicate_games",
     "duplicate_hands",
     "hand_outcomes",
+    "net_data",
     "outcome_code",
     "position_outcomes",
     "search_worlds",
