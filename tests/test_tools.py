@@ -79,3 +79,27 @@ def test_expert_parts_keeps_one_part_a_row_and_writes_each_estimate_with_its_se(
     done = subprocess.run([sys.executable, str(ROOT / "tools" / "expert_parts.py"), "--games", "0", "--out",
                            str(tmp_path / "x.md")], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and "--games must be from 1" in done.stderr and not (tmp_path / "x.md").exists()
+
+
+def _make_net_data(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "tools" / "make_net_data.py"), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_make_net_data_writes_chunks_resumes_and_refuses_bad_input_in_one_line(tmp_path):
+    """tools/make_net_data.py: the training data of a few hands (the driver tests' table, so its kernel is cached),
+    run again as a resume that writes nothing; bad input one line and exit status 2; --help shows an example."""
+    out = tmp_path / "net"
+    args = (str(out), "--hands", "3", "--worlds", "4", "--policy", "expert:4,heuristic", "--hands-per-chunk", "2")
+    done = _make_net_data(*args)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["chunk-000000.npz", "chunk-000001.npz", "run.json"]
+    again = _make_net_data(*args)
+    assert again.returncode == 0 and "wrote 0 chunks (2 already there)" in again.stderr
+    for bad in (["--hands", "0"], ["--worlds", "100000"], ["--policy", "nobody"], ["--rule", "nonsense=1"]):
+        refused = _make_net_data(str(tmp_path / "bad"), *bad)
+        assert refused.returncode == 2 and refused.stderr.startswith("error:"), refused.stderr
+        assert refused.stderr.count("\n") == 1, refused.stderr
+    assert not (tmp_path / "bad").exists()
+    shown = _make_net_data("--help")
+    assert shown.returncode == 0 and "example: python tools/make_net_data.py" in shown.stdout
