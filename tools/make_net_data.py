@@ -71,6 +71,18 @@ def _fresh_line() -> str:
     return "\n" if _DONE[0] else ""
 
 
+def _interrupted(exc: BaseException | None) -> bool:
+    """Whether ``exc`` is how Ctrl-C surfaced: a signal whose handler runs as a kernel hands its result back comes
+    out as a SystemError with the KeyboardInterrupt as its cause (as smear_sim.cli.app maps it)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:  # one SystemError for each array handed back
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def _stop(signum, frame) -> None:
     raise KeyboardInterrupt
 
@@ -91,6 +103,12 @@ def main(argv: list[str] | None = None) -> int:
     except OutputError as exc:
         print(f"{_fresh_line()}error: {exc}", file=sys.stderr)
         return 1
+    except Exception as exc:
+        if not _interrupted(exc):
+            raise
+        print(f"{_fresh_line()}stopped: the chunks written are whole; run the same command again to resume",
+              file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
         print(f"{_fresh_line()}stopped: the chunks written are whole; run the same command again to resume",
               file=sys.stderr)
