@@ -157,3 +157,24 @@ def test_random_scores_start_the_hands_from_scores_below_the_target():
     scored = _run(0, HANDS, random_scores=True)
     scores = scored[0][:, VT_SCORES: VT_SCORES + 2] * Rules().target
     assert np.any(scores != 0) and np.all((scores >= 0) & (scores < Rules().target))
+
+
+def test_the_driver_frees_every_array_it_allocates():
+    """Its borrowed views and the search it calls leak nothing: every allocation of a call is freed once its result
+    is dropped (as tests/kernels/test_borrow.py holds the other drivers)."""
+    from numba.core.runtime import _nrt_python, rtsys
+
+    _run(0, 1)  # compiled (or loaded) before counting
+    was_on = _nrt_python.memsys_stats_enabled()
+    _nrt_python.memsys_enable_stats()
+    try:
+        before = rtsys.get_allocation_stats()
+        _run(0, 2)
+        after = rtsys.get_allocation_stats()
+    finally:
+        if not was_on:
+            _nrt_python.memsys_disable_stats()
+    allocated = after.alloc - before.alloc
+    assert allocated > 0
+    assert after.free - before.free == allocated
+    assert after.mi_free - before.mi_free == after.mi_alloc - before.mi_alloc
