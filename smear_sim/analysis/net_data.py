@@ -120,21 +120,19 @@ def make_net_data(
     _claim(out, settings)
 
     drivers = kernels()
-    rules_array, codes, bidder_arrays = plan.players
-    k, scores_flag = job.args[3], job.args[4]
-    key, seated = seed_value(seed), drivers.seated_arg(codes)
+    driver = getattr(drivers, job.driver)
+    key, seated = seed_value(job.seed), drivers.seated_arg(job.policy_codes)
     lock = threading.Lock()
 
     def piece(first: int, n: int):
-        result = drivers.net_data(key, first, n, rules_array, codes, bidder_arrays, k, scores_flag, seated)
+        result = driver(key, first, n, *job.args, seated)
         if progress is not None:
             with lock:
                 progress(n)
         return first, result
 
-    args = (key, 0, 0, rules_array, codes, bidder_arrays, k, scores_flag, seated)
-    with compiling(will_compile(drivers.net_data, args)):  # a line on stderr while the search compiles (minutes)
-        drivers.net_data(*args)
+    with compiling(will_compile(driver, (key, 0, 0, *job.args, seated))):  # a line on stderr while it compiles
+        piece(0, 0)
     pace = Pace()
     began = time.perf_counter()
     written = skipped = card_rows = keep_rows = 0

@@ -72,6 +72,13 @@ def _deal_hint(**changes) -> Job:
     return jobs.deal_hint_job(**{**fields, **changes})
 
 
+def _with_tables(players):
+    """``players`` with the equity tables of the default rules (the training data's values are P(win the game))."""
+    from smear_sim.analysis.session_tables import loaded_tables
+
+    return (players[0], players[1], loaded_tables(Rules()).arrays())
+
+
 # Every builder with inputs that make a small job of fast players.
 BUILDERS = {
     "simulate_hands": lambda **c: jobs.simulate_hands_job(**{"players": PLAYERS, "seed": 1, "hands": 50, **c}),
@@ -96,7 +103,11 @@ BUILDERS = {
         "n_buckets": 4, "starts": np.array([[0, 0, -1]], dtype=np.int64), **c}),
     "card_hint": _card_hint,
     "deal_hint": _deal_hint,
+    "net_data": lambda **c: jobs.net_data_job(**{"players": _with_tables(PLAYERS), "seed": 1, "hands": 2, "k": 2,
+                                                 "random_scores": True, **c}),
 }
+# The drivers that hand back rows, not counts to sum: their analysis runs them (analysis/net_data.py), not run().
+ROWS = {"net_data"}
 
 
 def test_every_builder_is_named_for_its_driver_and_every_driver_the_engine_runs_has_one():
@@ -110,15 +121,16 @@ def test_a_builder_puts_its_arguments_in_the_drivers_order(name):
     job = BUILDERS[name]()
     assert job.driver == name
     parameters = list(inspect.signature(getattr(kernels(), name).py_func).parameters)
-    assert parameters[:4] == ["seed", "start", "count", "n_blocks"]
+    before = ["seed", "start", "count"] if name in ROWS else ["seed", "start", "count", "n_blocks"]
+    assert parameters[:len(before)] == before
     assert job.seats_players == (parameters[-1] == "seated")
-    assert len(parameters) == 4 + len(job.args) + job.seats_players
+    assert len(parameters) == len(before) + len(job.args) + job.seats_players
     if job.seats_players:
-        assert parameters[4:6] == ["rules", "policies"]
+        assert parameters[len(before):len(before) + 2] == ["rules", "policies"]
         assert job.policy_codes == tuple(int(c) for c in job.args[1])
 
 
-@pytest.mark.parametrize("name", BUILDERS)
+@pytest.mark.parametrize("name", sorted(set(BUILDERS) - ROWS))
 def test_every_builders_job_runs(name):
     job = BUILDERS[name]()
     result = run(job, threads=1)
@@ -159,6 +171,9 @@ BAD = [
     ("card_hint", {"first": -1}, "^first must be a whole number from 0"),
     ("deal_hint", {"keeps": np.zeros(3, dtype=np.uint64)}, r"^keeps must be an array of uint64 of shape \(4\)"),
     ("deal_hint", {"bid": 9}, "^bid must be a whole number from 0 to 8"),
+    ("net_data", {"players": PLAYERS}, "^players' bidder arrays must hold the equity tables"),
+    ("net_data", {"k": 0}, "^k must be a whole number from 1"),
+    ("net_data", {"random_scores": 1}, "^random_scores must be True or False, got 1"),
 ]
 
 
