@@ -73,6 +73,10 @@ def test_the_data_is_the_same_whatever_the_threads_and_the_chunk_size(made, tmp_
     a, b = _rows(folder, 3), _rows(other, 2)
     for key in a:
         assert np.array_equal(a[key], b[key]), key
+    threaded = tmp_path / "threaded"
+    _make(threaded, threads=2)  # the same chunks: the same bytes
+    for c in range(3):
+        assert (threaded / chunk_name(c)).read_bytes() == (folder / chunk_name(c)).read_bytes()
 
 
 def test_a_resumed_run_writes_only_the_missing_chunk_and_the_same_bytes(made, tmp_path):
