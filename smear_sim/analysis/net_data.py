@@ -44,8 +44,8 @@ from .session_tables import TablesMissing, loaded_tables
 __all__ = ["DEFAULT_HANDS_PER_CHUNK", "MAX_HANDS", "MAX_HANDS_PER_CHUNK", "MAX_WORLDS", "NetDataResult",
            "chunk_name", "make_net_data", "read_chunk"]
 
-DEFAULT_HANDS_PER_CHUNK = 500  # about 75 MB in memory while a chunk is made, a few MB on disk
-MAX_HANDS_PER_CHUNK = 5_000  # a chunk is held in memory whole: about 150 kB a hand
+DEFAULT_HANDS_PER_CHUNK = 500  # about 80 MB in memory while a chunk is made, about 1 MB on disk
+MAX_HANDS_PER_CHUNK = 2_000  # a chunk is held in memory whole: about 160 kB a hand, 320 MB at most
 MAX_HANDS = 10**9
 MAX_WORLDS = player("expert").parameter.high  # expert's own bound on K
 RUN_FILE = "run.json"  # what decides the data (module docstring)
@@ -97,7 +97,7 @@ def make_net_data(
     written.
 
     Bounds: ``hands`` 1 to 10**9; ``seed`` 0 to 2**64-1; ``worlds`` (K, the worlds each decision is valued on) 1 to
-    expert's largest K; ``hands_per_chunk`` 1 to 5,000; ``threads`` 1 to this machine's. ``policies`` is one
+    expert's largest K; ``hands_per_chunk`` 1 to 2,000; ``threads`` 1 to this machine's. ``policies`` is one
     player for all four seats or team 0's and team 1's (any registered player). The equity tables for ``rules`` must
     be at hand (the values are P(win the game)). ``progress`` is called with the hands just finished (chunks already
     there count at once). Ctrl-C stops it within about a second; the chunks written stay whole.
