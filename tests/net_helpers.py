@@ -43,17 +43,20 @@ def _target(rng_tensor: np.ndarray, direction: np.ndarray) -> np.ndarray:
 
 def write_chunks(folder: Path, chunks: int = 4, decisions: int = 200, seed: int = 0) -> Path:
     """``chunks`` chunk files of the contract's arrays: card values and keep values a fixed function of the tensor
-    (each card's P(win) a logistic of one linear map per card; a keep's of another), legal cards at random."""
+    (each card's P(win) a logistic of a linear map of the tensor plus the card's own term; a keep's of another
+    linear map), legal cards at random."""
     folder.mkdir(parents=True, exist_ok=True)
     fixed = np.random.default_rng(12345)  # the function to learn: the same in every chunk
-    card_map = fixed.standard_normal((VT_SIZE, DECK_SIZE)) * 0.3
+    card_map = fixed.standard_normal(VT_SIZE) * 0.3  # the position's worth, shared by its cards
+    card_bias = fixed.standard_normal(DECK_SIZE)  # and each card's own
     keep_map = fixed.standard_normal(VT_SIZE) * 0.3
     for c in range(chunks):
         rng = np.random.default_rng([seed, c])
         card_tensor = sparse_inputs(rng, decisions)
         card_legal = rng.random((decisions, DECK_SIZE)) < 0.2
         card_legal[np.arange(decisions), rng.integers(0, DECK_SIZE, decisions)] = True  # one legal card at least
-        card_win = np.where(card_legal, _target(card_tensor, card_map), 0).astype(np.float32)
+        card_win = np.where(card_legal, 1 / (1 + np.exp(-(card_tensor @ card_map)[:, None] - card_bias)), 0)
+        card_win = card_win.astype(np.float32)
         candidates = rng.integers(1, 6, decisions)
         keep_decision = np.repeat(np.arange(decisions, dtype=np.int64), candidates)
         keep_tensor = sparse_inputs(rng, len(keep_decision))
