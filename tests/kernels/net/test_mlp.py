@@ -4,12 +4,14 @@ library's forward pass on saved inputs (tests/golden/net/, made by tests/golden/
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from smear_sim.core.view_layout import VT_SIZE
+from smear_sim.engine.net_weights import HEAD_OUTPUTS, load_net
 from smear_sim.kernels.borrow import NO_REFCOUNT
 from smear_sim.kernels.net import mlp
 from smear_sim.kernels.net.mlp import acc_add, acc_fill, acc_remove, forward, forward_dense, head_from_acc
@@ -93,3 +95,16 @@ def test_the_forward_pass_runs_without_reference_counting():
     for name in mlp.__all__:
         assert getattr(mlp, name).targetoptions.get("_nrt") is NO_REFCOUNT["_nrt"], name
 
+
+
+def test_the_kernels_agree_with_the_training_librarys_forward_pass_on_saved_inputs():
+    """tests/golden/net/: a small net trained by tools/train_net.py's library, inputs, and that library's outputs on
+    them (tests/golden/make_net_golden.py). CI runs without the library: the kernels must give its numbers."""
+    net = load_net(GOLDEN / "net.npz")
+    card = json.loads((GOLDEN / "net.json").read_text(encoding="utf-8"))
+    assert card["weights_sha256"] == net.digest
+    with np.load(GOLDEN / "outputs.npz", allow_pickle=False) as saved:
+        for head in HEAD_OUTPUTS:
+            x, expected = saved[f"{head}/x"], saved[f"{head}/y"]
+            assert len(x) >= 8 and expected.shape == (len(x), HEAD_OUTPUTS[head])
+            np.testing.assert_allclose(kernel_forward(net[head], x), expected, rtol=1e-5, atol=2e-6)
