@@ -7,8 +7,8 @@ position after trump and the keep), and writes ``net.npz`` (smear_sim/engine/net
 --out, both atomically and only at the end: Ctrl-C leaves the old files, or none.
 
 Whole chunks are held out (--held-out), never single rows, so that no position of a held-out hand is trained on.
-The same data, --seed and --threads give the same weights (PyTorch's deterministic algorithms, seeded shuffles).
-Needs PyTorch on the CPU: pip install -e '.[train]' (docs/learned.md says why this library).
+The same data and --seed give the same weights (seeded draws and shuffles; XLA on the CPU, on one thread unless
+--all-cores). Needs JAX and optax: pip install -e '.[train]' (docs/learned.md says why this library).
 
 Example (a seconds-long run on a small folder of chunks, writing beside it rather than into the package):
 
@@ -18,8 +18,10 @@ Example (a seconds-long run on a small folder of chunks, writing beside it rathe
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -138,93 +140,101 @@ def data_summary(metas: list[dict]) -> dict:
     return summary
 
 
-# -- the model and its training (PyTorch) ---------------------------------------------------------------------------
+# -- the model and its training (JAX and optax) ----------------------------------------------------------------------
 
 
-def make_model(torch, hidden: int, n_out: int):
-    nn = torch.nn
-    return nn.Sequential(nn.Linear(VT_SIZE, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(),
-                         nn.Linear(hidden, n_out))
+def load_libraries(all_cores: bool = False):
+    """JAX, its numpy and optax, on the CPU, on one thread unless ``all_cores`` (XLA reads its flags at import)."""
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the shipped nets are made, and remade, on the CPU
+    if not all_cores:
+        one = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+        os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {one}".strip()
+    try:
+        import jax
+        import jax.numpy as jnp
+        import optax
+    except ImportError:
+        raise SmearError("tools/train_net.py needs JAX and optax: pip install -e '.[train]'") from None
+    return jax, jnp, optax
 
 
-def exported(model) -> NetHead:
-    """The model's layers in the weights' format: ``w`` input-major (PyTorch keeps [out, in]), float32."""
-    linears = [model[0], model[2], model[4]]
+def init_head(jax, key, hidden: int, n_out: int) -> list[tuple]:
+    """A head's layers ``(w, b)``, ``w`` input-major as the weights file keeps it, drawn as PyTorch's Linear draws
+    them (uniform within 1/sqrt(inputs))."""
+    sizes = (VT_SIZE, hidden, hidden, n_out)
     layers = []
-    for linear in linears:
-        layers.append(np.ascontiguousarray(linear.weight.detach().numpy().T, dtype=np.float32))
-        layers.append(np.ascontiguousarray(linear.bias.detach().numpy(), dtype=np.float32))
-    return NetHead(*layers)
+    for n_in, n_out_layer in zip(sizes[:-1], sizes[1:], strict=True):
+        key, w_key, b_key = jax.random.split(key, 3)
+        bound = 1 / math.sqrt(n_in)
+        layers.append((jax.random.uniform(w_key, (n_in, n_out_layer), minval=-bound, maxval=bound),
+                       jax.random.uniform(b_key, (n_out_layer,), minval=-bound, maxval=bound)))
+    return layers
 
 
-def card_loss(torch, pred, legal, win, rank_weight: float):
-    """MSE over the legal cards' values; plus, weighted, the cross-entropy of a softmax over the legal cards against
-    the search's best."""
-    mask = legal.float()
-    loss = ((pred - win) ** 2 * mask).sum() / mask.sum()
-    if rank_weight:
-        logits = pred.masked_fill(~legal, -1e9) * 20.0  # a P(win) difference of 0.05 is one unit of logit
-        best = win.masked_fill(~legal, -1.0).argmax(dim=1)
-        loss = loss + rank_weight * torch.nn.functional.cross_entropy(logits, best)
-    return loss
+def forward(jnp, layers, x):
+    """The head's outputs for the rows of ``x`` (any leading shape): ``x @ w + b`` per layer, ReLU between."""
+    for i, (w, b) in enumerate(layers):
+        x = x @ w + b
+        if i < len(layers) - 1:
+            x = jnp.maximum(x, 0)
+    return x
 
 
-def keep_loss(torch, pred, present, win, rank_weight: float):
-    """MSE over a decision's candidates; plus, weighted, a softmax cross-entropy within each decision."""
-    mask = present.float()
-    loss = ((pred - win) ** 2 * mask).sum() / mask.sum()
-    if rank_weight:
-        logits = pred.masked_fill(~present, -1e9) * 20.0
-        best = win.masked_fill(~present, -1.0).argmax(dim=1)
-        loss = loss + rank_weight * torch.nn.functional.cross_entropy(logits, best)
-    return loss
+def exported(layers) -> NetHead:
+    return NetHead(*(np.ascontiguousarray(np.asarray(a), dtype=np.float32) for layer in layers for a in layer))
 
 
-def _keep_batch(torch, data: Data, decisions, model=None):
-    """The rows of ``decisions`` as [decisions, candidates] tensors: inputs, presence, targets (and predictions)."""
-    groups = torch.from_numpy(data.keep_groups[decisions])
-    present = groups >= 0
-    rows = groups.clamp(min=0)
-    win = torch.from_numpy(data.keep_win)[rows]
-    if model is None:
-        return rows, present, win
-    pred = model(torch.from_numpy(data.keep_tensor)[rows.reshape(-1)]).reshape(rows.shape)
-    return rows, present, win, pred
+def choice_loss(jax, jnp, pred, mask, win, rank_weight):
+    """The MSE of the values of a decision's actions (``mask``: the legal cards, or a decision's keep candidates);
+    plus, weighted, the cross-entropy of a softmax over them against the search's best."""
+    weight = mask.astype(jnp.float32)
+    loss = (((pred - win) ** 2) * weight).sum() / jnp.maximum(weight.sum(), 1)
+    logits = jnp.where(mask, pred * 20.0, -1e9)  # a P(win) difference of 0.05 is one unit of logit
+    best = jnp.argmax(jnp.where(mask, win, -1.0), axis=1)
+    rank = -jnp.take_along_axis(jax.nn.log_softmax(logits, axis=1), best[:, None], axis=1).mean()
+    return loss + rank_weight * rank
 
 
-def evaluate(torch, models: dict, data: Data, train: Data) -> dict:
-    """Held-out error by head: the mean absolute error of the values (every legal card; every keep candidate), of the
-    value of the action the net would choose, how often its choice is the search's best, what choosing it costs in
-    P(win) against the search's best (regret), and the error of a constant (the training mean) for comparison."""
+@functools.cache
+def _compiled_forward(jax, jnp):
+    return jax.jit(lambda layers, x: forward(jnp, layers, x))
+
+
+def predict(libraries, layers, x: np.ndarray, rows: int = 8192) -> np.ndarray:
+    """The head's outputs for the rows of ``x``, a block of ``rows`` at a time (numpy, float32)."""
+    jax, jnp, _ = libraries
+    run = _compiled_forward(jax, jnp)
+    parts = [np.asarray(run(layers, x[i:i + rows])) for i in range(0, len(x), rows)]
+    return np.concatenate(parts) if parts else np.zeros((0, layers[-1][1].shape[0]), np.float32)
+
+
+def choice_metrics(pred: np.ndarray, mask: np.ndarray, win: np.ndarray, constant: float) -> dict:
+    """Held-out error of one head over decisions (rows) of actions (columns, ``mask`` the real ones): the mean
+    absolute error of every action's value, and of the value of the action the net would choose; how often its
+    choice is the search's best; what choosing it costs in P(win) against the search's best (regret); and the error
+    of a constant (the training mean) for comparison."""
+    rows = np.arange(len(win))
+    chosen = np.where(mask, pred, -np.inf).argmax(axis=1)
+    best = np.where(mask, win, -np.inf).argmax(axis=1)
+    return {"decisions": len(win), "actions": int(mask.sum()), "mae": float(np.abs(pred - win)[mask].mean()),
+            "mae_chosen": float(np.abs(pred[rows, chosen] - win[rows, chosen]).mean()),
+            "agreement": float((chosen == best).mean()),
+            "regret": float((win[rows, best] - win[rows, chosen]).mean()),
+            "baseline_mae": float(np.abs(constant - win[mask]).mean())}
+
+
+def evaluate(libraries, params: dict, data: Data, train_data: Data) -> dict:
+    """:func:`choice_metrics` of each head on ``data``."""
     result = {}
-    with torch.no_grad():
-        if len(data.card_tensor):
-            pred = models["card"](torch.from_numpy(data.card_tensor)).numpy()
-            legal, win = data.card_legal, data.card_win
-            rows = np.arange(len(win))
-            chosen = np.where(legal, pred, -np.inf).argmax(axis=1)
-            best = np.where(legal, win, -np.inf).argmax(axis=1)
-            mean = float(train.card_win[train.card_legal].mean()) if train.card_legal.any() else 0.5
-            result["card"] = {
-                "decisions": len(win), "mae": float(np.abs(pred - win)[legal].mean()),
-                "mae_chosen": float(np.abs(pred[rows, chosen] - win[rows, chosen]).mean()),
-                "agreement": float((chosen == best).mean()),
-                "regret": float((win[rows, best] - win[rows, chosen]).mean()),
-                "baseline_mae": float(np.abs(mean - win[legal]).mean())}
-        if data.keep_decisions:
-            _, present, win, pred = _keep_batch(torch, data, np.arange(data.keep_decisions), models["keep"])
-            present, win, pred = present.numpy(), win.numpy(), pred.numpy()
-            rows = np.arange(len(win))
-            chosen = np.where(present, pred, -np.inf).argmax(axis=1)
-            best = np.where(present, win, -np.inf).argmax(axis=1)
-            mean = float(train.keep_win.mean()) if len(train.keep_win) else 0.5
-            result["keep"] = {
-                "decisions": len(win), "positions": int(present.sum()),
-                "mae": float(np.abs(pred - win)[present].mean()),
-                "mae_chosen": float(np.abs(pred[rows, chosen] - win[rows, chosen]).mean()),
-                "agreement": float((chosen == best).mean()),
-                "regret": float((win[rows, best] - win[rows, chosen]).mean()),
-                "baseline_mae": float(np.abs(mean - win[present]).mean())}
+    if len(data.card_tensor):
+        constant = float(train_data.card_win[train_data.card_legal].mean())
+        result["card"] = choice_metrics(predict(libraries, params["card"], data.card_tensor), data.card_legal,
+                                        data.card_win, constant)
+    if data.keep_decisions:
+        present = data.keep_groups >= 0
+        rows = np.where(present, data.keep_groups, 0)
+        pred = predict(libraries, params["keep"], data.keep_tensor)[:, 0][rows]
+        result["keep"] = choice_metrics(pred, present, data.keep_win[rows], float(train_data.keep_win.mean()))
     return result
 
 
@@ -235,56 +245,65 @@ class Settings:
     batch: int = 256
     lr: float = 1e-3
     seed: int = 0
-    threads: int = 1
     rank_weight: float = 0.0
 
 
-def train(torch, train_data: Data, held: Data, settings: Settings, progress=None) -> tuple[dict, list[dict]]:
-    """The two heads' models, trained; and each epoch's losses and held-out error."""
-    torch.manual_seed(settings.seed)
-    torch.use_deterministic_algorithms(True)
-    torch.set_num_threads(settings.threads)
-    models = {head: make_model(torch, settings.hidden, n_out) for head, n_out in HEAD_OUTPUTS.items()}
-    optimizers = {head: torch.optim.Adam(model.parameters(), lr=settings.lr) for head, model in models.items()}
-    shuffle = torch.Generator().manual_seed(settings.seed)
-    card_x, card_legal = torch.from_numpy(train_data.card_tensor), torch.from_numpy(train_data.card_legal)
-    card_win = torch.from_numpy(train_data.card_win)
+def _batches(data: Data, head: str, order: np.ndarray, batch: int):
+    """The training batches of one head, in ``order``: (inputs, mask, targets), as [decisions, actions] arrays."""
+    if head == "card":
+        for start in range(0, len(order), batch):
+            index = order[start:start + batch]
+            yield data.card_tensor[index], data.card_legal[index], data.card_win[index]
+        return
+    per_batch = max(1, batch // data.keep_groups.shape[1])  # about ``batch`` candidates
+    for start in range(0, len(order), per_batch):
+        groups = data.keep_groups[order[start:start + per_batch]]
+        rows = np.where(groups >= 0, groups, 0)
+        yield data.keep_tensor[rows], groups >= 0, data.keep_win[rows]
+
+
+def train(libraries, train_data: Data, held: Data, settings: Settings, progress=None) -> tuple[dict, list[dict]]:
+    """The two heads' layers, trained with Adam; and each epoch's losses and held-out error."""
+    jax, jnp, optax = libraries
+    key = jax.random.PRNGKey(settings.seed)
+    shuffle = np.random.default_rng(settings.seed)
+    optimizer = optax.adam(settings.lr)
+    params, states = {}, {}
+    for head, n_out in HEAD_OUTPUTS.items():
+        key, head_key = jax.random.split(key)
+        params[head] = init_head(jax, head_key, settings.hidden, n_out)
+        states[head] = optimizer.init(params[head])
+
+    def loss_of(layers, x, mask, win):
+        pred = forward(jnp, layers, x)
+        if pred.ndim == 3:  # keep: [decisions, candidates, 1]
+            pred = pred[..., 0]
+        return choice_loss(jax, jnp, pred, mask, win, settings.rank_weight)
+
+    @jax.jit
+    def step(layers, state, x, mask, win):
+        loss, grads = jax.value_and_grad(loss_of)(layers, x, mask, win)
+        updates, state = optimizer.update(grads, state, layers)
+        return optax.apply_updates(layers, updates), state, loss
+
+    counts = {"card": len(train_data.card_tensor), "keep": train_data.keep_decisions}
     history = []
     for epoch in range(1, settings.epochs + 1):
         started = time.perf_counter()
         losses = {}
-        for head, model in models.items():
-            model.train()
+        for head in HEAD_OUTPUTS:
             total, batches = 0.0, 0
-            if head == "card":
-                count = len(card_x)
-                per_batch = settings.batch
-            else:
-                count = train_data.keep_decisions
-                per_batch = max(1, settings.batch // max(1, train_data.keep_groups.shape[1]))
-            order = torch.randperm(count, generator=shuffle)
-            for start in range(0, count, per_batch):
-                index = order[start:start + per_batch]
-                if head == "card":
-                    loss = card_loss(torch, model(card_x[index]), card_legal[index], card_win[index],
-                                     settings.rank_weight)
-                else:
-                    _, present, win, pred = _keep_batch(torch, train_data, index.numpy(), model)
-                    loss = keep_loss(torch, pred, present, win, settings.rank_weight)
-                optimizers[head].zero_grad()
-                loss.backward()
-                optimizers[head].step()
-                total += loss.item()
+            for x, mask, win in _batches(train_data, head, shuffle.permutation(counts[head]), settings.batch):
+                params[head], states[head], loss = step(params[head], states[head], x, mask, win)
+                total += float(loss)
                 batches += 1
             losses[head] = total / max(1, batches)
-        for model in models.values():
-            model.eval()
-        row = {"epoch": epoch, "loss": losses, "held_out": evaluate(torch, models, held, train_data),
+        row = {"epoch": epoch, "loss": losses, "held_out": evaluate(libraries, params, held, train_data),
                "seconds": time.perf_counter() - started}
         history.append(row)
         if progress is not None:
             progress(row)
-    return models, history
+    return params, history
 
 
 # -- the command ----------------------------------------------------------------------------------------------------
@@ -308,7 +327,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--batch", type=int, default=defaults.batch, help="rows a batch (keep: candidates)")
     parser.add_argument("--lr", type=float, default=defaults.lr, help="Adam's learning rate")
     parser.add_argument("--seed", type=int, default=defaults.seed, help="the weights' start, shuffles and split")
-    parser.add_argument("--threads", type=int, default=defaults.threads, help="PyTorch's CPU threads")
+    parser.add_argument("--all-cores", action="store_true",
+                        help="let XLA use every core (default: one thread; the weights may differ between the two)")
     parser.add_argument("--rank-weight", type=float, default=defaults.rank_weight,
                         help="weight of a ranking term within each decision, beside the MSE (0: none)")
     parser.add_argument("--held-out", type=float, default=0.1, help="the fraction of chunks held out (1 at least)")
@@ -317,7 +337,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def check(args: argparse.Namespace) -> list[Path]:
     """The chunks to read; a one-line SmearError for any bad option, before any work."""
-    for name in ("hidden", "epochs", "batch", "threads"):
+    for name in ("hidden", "epochs", "batch"):
         if getattr(args, name) < 1:
             raise SmearError(f"--{name} must be at least 1, not {getattr(args, name)}")
     if not (args.lr > 0 and math.isfinite(args.lr)):
@@ -339,7 +359,12 @@ def check(args: argparse.Namespace) -> list[Path]:
     return paths
 
 
-def model_card(args, settings: Settings, torch_version: str, digest: str, summary: dict, sizes: dict,
+def _versions(libraries) -> str:
+    jax, _, optax = libraries
+    return f"jax {jax.__version__}, optax {optax.__version__}"
+
+
+def model_card(args, settings: Settings, library: str, digest: str, summary: dict, sizes: dict,
                history: list[dict], seconds: float) -> dict:
     last = history[-1]
     return {
@@ -350,8 +375,8 @@ def model_card(args, settings: Settings, torch_version: str, digest: str, summar
                                     else "P(win the game) of the position after trump and the keep")}
                   for head, n_out in HEAD_OUTPUTS.items()},
         "data": {"folder": str(args.data), **summary, **sizes},
-        "training": {"library": f"torch {torch_version}", "seed": settings.seed, "epochs": settings.epochs,
-                     "batch": settings.batch, "lr": settings.lr, "threads": settings.threads, "optimizer": "adam",
+        "training": {"library": library, "seed": settings.seed, "epochs": settings.epochs,
+                     "batch": settings.batch, "lr": settings.lr, "all_cores": args.all_cores, "optimizer": "adam",
                      "loss": {"card": "MSE over the legal cards' P(win)", "keep": "MSE over the candidates' P(win)",
                               "rank_weight": settings.rank_weight},
                      "final_loss": last["loss"]},
@@ -377,18 +402,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         paths = check(args)
-        try:
-            import torch
-        except ImportError:
-            raise SmearError("tools/train_net.py needs PyTorch: pip install -e '.[train]'") from None
+        libraries = load_libraries(args.all_cores)
         started = time.perf_counter()
         train_paths, held_paths = split_chunks(paths, args.held_out, args.seed)
         train_data, train_meta = read_chunks(train_paths)
         held_data, held_meta = read_chunks(held_paths)
-        settings = Settings(args.hidden, args.epochs, args.batch, args.lr, args.seed, args.threads, args.rank_weight)
+        settings = Settings(args.hidden, args.epochs, args.batch, args.lr, args.seed, args.rank_weight)
         print(f"training on {len(train_data.card_tensor):,} card decisions and {len(train_data.keep_tensor):,} keep "
               f"positions ({len(train_paths)} chunks), holding out {len(held_paths)} chunk(s)", file=sys.stderr)
-        models, history = train(torch, train_data, held_data, settings, _progress(args.epochs))
+        params, history = train(libraries, train_data, held_data, settings, _progress(args.epochs))
     except SmearError as exc:
         print(f"train_net.py: {one_line(str(exc))}", file=sys.stderr)
         return 2
@@ -399,10 +421,10 @@ def main(argv: list[str] | None = None) -> int:
              "keep_positions": len(train_data.keep_tensor) + len(held_data.keep_tensor),
              "keep_decisions": train_data.keep_decisions + held_data.keep_decisions,
              "held_out_chunks": [p.name for p in held_paths]}
-    heads = {head: exported(model) for head, model in models.items()}
+    heads = {head: exported(layers) for head, layers in params.items()}
     with signals_deferred():  # the weights and their card: both or neither
         digest = weights_digest(heads)
-        card = model_card(args, settings, torch.__version__, digest, data_summary(train_meta + held_meta), sizes,
+        card = model_card(args, settings, _versions(libraries), digest, data_summary(train_meta + held_meta), sizes,
                           history, time.perf_counter() - started)
         save_net(args.out / "net.npz", heads)
         with atomic_write(args.out / "net.json") as handle:

@@ -1,6 +1,6 @@
 """tools/train_net.py: a seconds-long run on made-up chunks writes a net that the kernels' loader reads, whose held-out
 error beats a constant's, the same weights again from the same seed; bad input is one line and status 2, before any
-work. The runs need PyTorch (the [train] extra), which CI does not install: they are skipped there."""
+work. The runs need JAX and optax (the [train] extra), which CI does not install: they are skipped there."""
 
 from __future__ import annotations
 
@@ -29,7 +29,8 @@ def chunks(tmp_path_factory) -> Path:
 
 
 def test_a_short_run_writes_a_net_that_loads_and_beats_a_constant(chunks, tmp_path):
-    pytest.importorskip("torch")
+    pytest.importorskip("jax")
+    pytest.importorskip("optax")
     args = [str(chunks), "--epochs", "12", "--hidden", "32", "--lr", "3e-3", "--seed", "4", "--rank-weight", "0.02"]
     done = _train(*args, "--out", str(tmp_path / "a"))
     assert done.returncode == 0, done.stderr
@@ -71,7 +72,7 @@ def test_a_folder_without_chunks_or_with_a_bad_one_is_refused_in_one_line(chunks
     (tmp_path / "one").mkdir()
     (tmp_path / "one" / "a.npz").write_bytes((chunks / "chunk_00000.npz").read_bytes())
     _one_line_refusal(_train(str(tmp_path / "one"), "--out", str(tmp_path)), "needs 2 at least")
-    pytest.importorskip("torch")  # the chunks are read after the library is found
+    pytest.importorskip("optax")  # the chunks are read after the library is found
     bad = tmp_path / "bad"
     bad.mkdir()
     for name in ("chunk_00000.npz", "chunk_00001.npz"):

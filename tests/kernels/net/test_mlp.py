@@ -98,8 +98,8 @@ def test_the_forward_pass_runs_without_reference_counting():
 
 
 def test_the_kernels_agree_with_the_training_librarys_forward_pass_on_saved_inputs():
-    """tests/golden/net/: a small net trained by tools/train_net.py's library, inputs, and that library's outputs on
-    them (tests/golden/make_net_golden.py). CI runs without the library: the kernels must give its numbers."""
+    """tests/golden/net/: a small net trained by tools/train_net.py (JAX), inputs, and JAX's outputs on them
+    (tests/golden/make_net_golden.py). CI runs without JAX: the kernels must give its numbers."""
     net = load_net(GOLDEN / "net.npz")
     card = json.loads((GOLDEN / "net.json").read_text(encoding="utf-8"))
     assert card["weights_sha256"] == net.digest
