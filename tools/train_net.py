@@ -41,7 +41,6 @@ CARD_ARRAYS = {"card_tensor": (np.float32, (VT_SIZE,)), "card_legal": (np.bool_,
                "card_win": (np.float32, (DECK_SIZE,))}
 KEEP_ARRAYS = {"keep_tensor": (np.float32, (VT_SIZE,)), "keep_win": (np.float32, ()),
                "keep_decision": (np.int64, ())}
-META_KEYS = ("seed", "hands", "policies", "K", "rules", "version")  # read from each chunk's meta, where given
 
 
 def layout_digest() -> str:
@@ -90,28 +89,48 @@ def _check_chunk(path: Path, data) -> dict[str, np.ndarray]:
     return arrays
 
 
+def _chunk_meta(data) -> dict:
+    """A chunk's metadata: its JSON ``meta``, and any other 0-d array it holds (the contract allows either)."""
+    meta = {}
+    if "meta" in data.files:
+        found = json.loads(str(data["meta"]))
+        meta.update(found if isinstance(found, dict) else {})
+    for key in data.files:
+        if key != "meta" and key not in CARD_ARRAYS and key not in KEEP_ARRAYS:
+            value = data[key]
+            if value.shape == ():
+                meta.setdefault(key, value.item())
+    return meta
+
+
+def decision_groups(decision: np.ndarray, offset: int = 0) -> np.ndarray:
+    """The rows of each keep decision (``keep_decision``'s values, in order) as a [decisions, widest] matrix of row
+    numbers (plus ``offset``), -1 past a decision's last candidate."""
+    order = np.argsort(decision, kind="stable")
+    _, starts, counts = np.unique(decision[order], return_index=True, return_counts=True)
+    groups = np.full((len(counts), max(1, counts.max(initial=1))), -1, dtype=np.int64)
+    within = np.arange(len(order)) - np.repeat(starts, counts)
+    groups[np.repeat(np.arange(len(counts)), counts), within] = order + offset
+    return groups
+
+
 def read_chunks(paths: list[Path]) -> tuple[Data, list[dict]]:
-    """The chunks' decisions, checked, and each chunk's metadata (its JSON ``meta``, where it has one)."""
+    """The chunks' decisions, checked, and each chunk's metadata."""
     parts, metas = [], []
     for path in paths:
         try:
             with np.load(path, allow_pickle=False) as data:
                 arrays = _check_chunk(path, data)
-                meta = json.loads(str(data["meta"])) if "meta" in data.files else {}
+                metas.append(_chunk_meta(data))
         except (OSError, ValueError, EOFError, AttributeError) as exc:
             raise SmearError(f"{path} is not a training data chunk: {exc}") from None
         parts.append(arrays)
-        metas.append(meta if isinstance(meta, dict) else {})
     groups, offset = [], 0
     for arrays in parts:
-        decision = arrays["keep_decision"]
-        for value in np.unique(decision):
-            groups.append(offset + np.flatnonzero(decision == value))
-        offset += len(decision)
-    widest = max((len(g) for g in groups), default=1)
-    keep_groups = np.full((len(groups), widest), -1, dtype=np.int64)
-    for row, members in enumerate(groups):
-        keep_groups[row, :len(members)] = members
+        groups.append(decision_groups(arrays["keep_decision"], offset))
+        offset += len(arrays["keep_decision"])
+    widest = max(g.shape[1] for g in groups)
+    keep_groups = np.concatenate([np.pad(g, ((0, 0), (0, widest - g.shape[1])), constant_values=-1) for g in groups])
     join = lambda key: np.concatenate([arrays[key] for arrays in parts])  # noqa: E731
     return Data(join("card_tensor"), join("card_legal"), join("card_win"), join("keep_tensor"), join("keep_win"),
                 keep_groups), metas
@@ -126,17 +145,16 @@ def split_chunks(paths: list[Path], held_out: float, seed: int) -> tuple[list[Pa
 
 
 def data_summary(metas: list[dict]) -> dict:
-    """What the chunks say of themselves: each meta key's distinct values, hands summed."""
+    """What the chunks say of themselves: each metadata key's distinct values in the order met (one value alone as
+    itself), hands summed; the chunk's own index left out."""
     summary: dict = {"chunks": len(metas)}
-    for key in META_KEYS:
-        values = [m[key] for m in metas if key in m]
-        if not values:
+    for key in sorted({key for meta in metas for key in meta} - {"chunk", "chunk_index"}):
+        values = [meta[key] for meta in metas if key in meta]
+        if key == "hands" and all(isinstance(v, int) for v in values):
+            summary[key] = sum(values)
             continue
-        if key == "hands":
-            summary[key] = int(sum(values))
-        else:
-            distinct = sorted({json.dumps(v, sort_keys=True) for v in values})
-            summary[key] = [json.loads(v) for v in distinct]
+        distinct = [json.loads(v) for v in dict.fromkeys(json.dumps(v, sort_keys=True) for v in values)]
+        summary[key] = distinct[0] if len(distinct) == 1 else distinct
     return summary
 
 

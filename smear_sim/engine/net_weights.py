@@ -12,7 +12,7 @@ float32 arrays that :mod:`smear_sim.kernels.net.mlp` takes (kernels never read f
 is a one-line :class:`~smear_sim.core.errors.SmearError`. :func:`save_net` writes one atomically.
 
 The net's version is :func:`weights_digest`: a sha256 of the arrays themselves (names, shapes and bytes, in a fixed
-order), not of the file, whose zip entries carry the time they were written.
+order), not of the file, so that it does not depend on how the file was written (the keys' order, compression).
 """
 
 from __future__ import annotations

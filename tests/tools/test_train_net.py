@@ -5,6 +5,7 @@ work. The runs need JAX and optax (the [train] extra), which CI does not install
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -87,3 +88,31 @@ def test_a_folder_without_chunks_or_with_a_bad_one_is_refused_in_one_line(chunks
 def test_help_gives_an_example():
     done = _train("--help")
     assert done.returncode == 0 and "python tools/train_net.py runs/net_data" in done.stdout
+
+
+def test_ctrl_c_stops_training_with_nothing_written(chunks, tmp_path):
+    pytest.importorskip("jax")
+    pytest.importorskip("optax")
+    out = tmp_path / "out"
+    run = subprocess.Popen([sys.executable, str(TOOL), str(chunks), "--epochs", "100000", "--hidden", "8", "--out",
+                            str(out)], cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    for line in run.stderr:
+        if line.startswith("epoch 1/"):  # training under way
+            break
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=300)
+    assert run.returncode == 130 and "stopped; nothing written" in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_a_decisions_candidates_are_grouped_in_one_row():
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import train_net
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    groups = train_net.decision_groups(np.array([2, 2, 0, 1, 1, 1, 7]), offset=10)
+    assert groups.tolist() == [[12, -1, -1], [13, 14, 15], [10, 11, -1], [16, -1, -1]]
+    assert train_net.data_summary([{"hands": 5, "seed": 1, "chunk": 0, "K": 8}, {"hands": 7, "seed": 1, "chunk": 1,
+                                                                                 "K": 16}]) == {
+        "chunks": 2, "hands": 12, "seed": 1, "K": [8, 16]}
