@@ -18,6 +18,7 @@ order), not of the file, so that it does not depend on how the file was written 
 from __future__ import annotations
 
 import hashlib
+import os
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,12 +32,13 @@ from ..core.errors import SmearError
 from ..core.io import atomic_write
 from ..core.view_layout import VT_SIZE
 
-__all__ = ["FORMAT", "HEAD_OUTPUTS", "LAYERS", "NetHead", "NetWeights", "check_heads", "layer_shapes", "load_net",
-           "save_net", "shipped_net_path", "weights_digest"]
+__all__ = ["FORMAT", "HEAD_OUTPUTS", "LAYERS", "NET_ENV", "NetHead", "NetWeights", "active_net_path", "check_heads",
+           "layer_shapes", "load_net", "save_net", "shipped_net_path", "weights_digest"]
 
 FORMAT = 1  # the layout of the file above; a change to it is a new format, refused by older code
 HEAD_OUTPUTS = {"card": DECK_SIZE, "keep": 1}  # each head's outputs: a value per card code; one value
 LAYERS = ("w0", "b0", "w1", "b1", "w2", "b2")
+NET_ENV = "SMEAR_SIM_NET"  # names a weights file to use instead of the shipped one
 _LIMIT = 256 * 2**20  # bytes of arrays: far more than any net of this shape (H = 1024 is about 20 MB)
 
 
@@ -73,6 +75,13 @@ class NetWeights:
 def shipped_net_path() -> Path:
     """Where the net that ships with the package lies (it may not be there yet)."""
     return Path(__file__).resolve().parent.parent / "data" / "net.npz"
+
+
+def active_net_path() -> Path:
+    """The weights the learned player and ``hint --evaluator net`` read: the file named by the environment variable
+    ``SMEAR_SIM_NET`` where it is set, else the shipped one."""
+    named = os.environ.get(NET_ENV)
+    return Path(named) if named else shipped_net_path()
 
 
 def layer_shapes(hidden: int, n_out: int) -> dict[str, tuple[int, ...]]:
