@@ -129,6 +129,16 @@ class _Evaluator:
         mine = view.kitty is not None and view.bidder == view.seat
         self.kitty = np.uint64(mask_of(view.kitty) if mine else 0)
 
+    def load_kernels(self) -> None:
+        """Run each kernel once on scratch (they load from Numba's cache the first time, in tenths of a second)."""
+        from ..kernels.net import before_play_state, forward, write_view_tensor
+
+        h = self.card[1].shape[0]
+        forward(self.card, np.zeros(VT_SIZE, np.float32), self.acc[:h], self.hidden[:h],
+                np.empty(len(self.card[5]), np.float32))
+        before_play_state(self.state, 0, np.uint64(0), 0, self.calls, 0, 0, 0, -1, 0, -1)
+        write_view_tensor(self.tensor, self.state, 0, self.kitty, self.rules, self.work)
+
     def _run(self, head: tuple, n_out: int, x: np.ndarray) -> np.ndarray:
         from ..kernels.net import forward
 
@@ -196,14 +206,17 @@ def net_hint(view: SeatView | Mapping[str, Any], *, net: NetWeights | None = Non
         raise SmearError("net_hint() takes a seat's view: a SeatView, or its JSON object (docs/formats.md)")
     if net is None:
         net = active_net()
-    start = time.perf_counter()
     decision = decision_of(view)
+    evaluator = None
+    if decision != CALL:
+        evaluator = _Evaluator(net, view)
+        evaluator.load_kernels()  # the kernels load from Numba's cache on first use: start-up, not the decision's
+    start = time.perf_counter()
     valued_by = _BY_NET
-    if decision == CALL:
+    if evaluator is None:
         actions = _call_values(view)
         valued_by = _BY_TABLES
     else:
-        evaluator = _Evaluator(net, view)
         if decision == CARD:
             out = evaluator.cards()
             actions = [NetAction(a, float(out[parse_card(a)])) for a in legal_actions(view)]

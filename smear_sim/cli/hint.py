@@ -49,6 +49,12 @@ def hint(
     threads: Threads = None,
     cluster: ClusterOpt = None,
     scheduler: SchedulerOpt = None,
+    evaluator: Annotated[str, typer.Option("--evaluator", metavar="search|net|both", help="search: play every "
+                                           "action out over worlds (the default); net: value every action by the "
+                                           "learned net alone, in milliseconds (calls by the equity tables, as the "
+                                           "net player calls; weights: SMEAR_SIM_NET or the shipped ones); both: "
+                                           "the search's values with the net's beside them, disagreements marked.")]
+    = "search",
     json_output: JsonFlag = False,
 ) -> None:
     """What to do at a seat's next decision: every legal action, valued from what that seat can see.
@@ -62,6 +68,12 @@ def hint(
     The best action is the one most likely to win the game; the table gives each other action's cost against it,
     paired world by world. A call is valued as 'smear-sim hand --position --auction' values it.
 
+    --evaluator net values every action by the learned net instead, in milliseconds, in P(win the game) only: a card
+    by the net's card head, a keep (and trump, each suit with its best keep) by its keep head; a call by the equity
+    tables, as the net player calls (docs/learned.md). --evaluator both shows the search's values and the net's side
+    by side, marking the actions where the net's value is outside twice the search's standard error, and the best
+    where the two differ.
+
     [bold]Examples[/bold]
 
       smear-sim hint view.json
@@ -71,27 +83,60 @@ def hint(
       smear-sim hint view.json --inference none --playout heuristic
 
       cat view.json | smear-sim hint - --rule round_points=true
+
+      smear-sim hint view.json --evaluator net --json
+
+      SMEAR_SIM_NET=my_net.npz smear-sim hint view.json --evaluator both
     """
     from ..analysis.decisions import INFERENCE
     from ..analysis.decisions import hint as hint_of
+    from ..analysis.net_hint import EVALUATORS, active_net, compare, net_hint
     from ..analysis.plan import RunPlan
-    from ..core.errors import BadValue
+    from ..core.errors import BadValue, SmearError
     from ..core.players import parse_playout, parse_policies
     from ..core.rules import rule_settings
     from ..reference.record import load_record
-    from ..reference.view import parse_view
+    from ..reference.view import CALL, decision_of, parse_view
 
+    if evaluator not in EVALUATORS:
+        raise BadValue("--evaluator", f"must be search, net or both, got {evaluator!r}")
+    if evaluator == "net":
+        for name, given in (("--samples", samples), ("--playout", playout)):
+            if given is not None:
+                raise SmearError(f"{name} is for the search; --evaluator net plays nothing out (use both)")
+    net = active_net() if evaluator != "search" else None  # no weights: one line, before any work
     if inference not in INFERENCE:
         raise BadValue("--inference", f"must be policy or none, got {inference!r}")
     parse_policies(policy)
     if playout is not None:
         parse_playout(playout)
     seat_view = parse_view(load_record(view), rule_settings(rules_file, rule or ()))
+    if net is not None:
+        if decision_of(seat_view) == CALL:
+            ready_players("equity", seat_view.rules)  # a call is valued by the equity tables, as the net calls
+        net_result = net_hint(seat_view, net=net)
+    if evaluator == "net":
+        if json_output:
+            print_json(net_result.to_json())
+        else:
+            from ..output.terminal import print_net_hint
+
+            print_net_hint(net_result)
+        return
     ready_players(policy, seat_view.rules)
     with executor_for(threads, cluster, scheduler) as executor:
         plan = RunPlan.of(policy, seat_view.rules, executor=executor)
         result = hint_of(seat_view, samples=samples, seed=seed, inference=inference, playout=playout, plan=plan,
                          equity_hands=equity_hands)
+    if net is not None:
+        both = compare(seat_view, result, net, net_result)
+        if json_output:
+            print_json(both.to_json())
+        else:
+            from ..output.terminal import print_hint_comparison
+
+            print_hint_comparison(both)
+        return
     if json_output:
         print_json(result.to_json())
     else:

@@ -6,7 +6,7 @@
 """
 
 from .console import console, progress_bar, status_line
-from .decisions import print_hint
+from .decisions import print_hint, print_hint_comparison, print_net_hint
 from .hands import PLACE_WORDS, call_word, print_auction, print_count, print_hand, print_hand_moon
 from .records import print_game_score, print_rules, print_score, print_solve
 from .review import print_review
@@ -28,8 +28,10 @@ __all__ = [
     "print_hand",
     "print_hand_moon",
     "print_hint",
+    "print_hint_comparison",
     "print_match",
     "print_moon_table",
+    "print_net_hint",
     "print_position_table",
     "print_review",
     "print_rules",
