@@ -72,14 +72,15 @@ class NetAction:
     """One legal action and the net's P(win the game) of it (``keep``: for a trump, the six cards kept with it)."""
 
     action: Any
-    win: float
+    win: float | None  # None for the pass left after a moon, the only call, which the tables do not weigh
     keep: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         row: dict[str, Any] = {"action": self.action}
         if self.keep is not None:
             row["keep"] = list(self.keep)
-        row |= {"points": None, "points_se": None, "win": round(self.win, 4), "win_se": 0}
+        win = None if self.win is None else round(self.win, 4)
+        row |= {"points": None, "points_se": None, "win": win, "win_se": None if win is None else 0}
         return row
 
 
@@ -233,7 +234,7 @@ def net_hint(view: SeatView | Mapping[str, Any], *, net: NetWeights | None = Non
                           for keep in _best_keeps(view, t, KEEP_CANDIDATES, scores)]
                 win, keep = max(valued, key=lambda pair: pair[0])  # the first of equals
                 actions.append(NetAction(SUIT_NAMES[t], win, tuple(card_name(c) for c in keep)))
-    order = sorted(range(len(actions)), key=lambda a: (-actions[a].win, a))
+    order = sorted(range(len(actions)), key=lambda a: (-(actions[a].win or 0.0), a))
     return NetHint(view.seat, decision, tuple(actions[a] for a in order), valued_by, net.digest,
                    time.perf_counter() - start)
 
@@ -250,6 +251,8 @@ def _call_values(view: SeatView) -> list[NetAction]:
     arrays = player_bidder_arrays(parse_policies("equity"), rules)
     header, bucket_of_class, _, cell_n = arrays[:4]
     calls = np.array([parse_call(b) for b in view.bids], dtype=np.int64)
+    if (calls == L.MOON).any():
+        return [NetAction(call, None) for call in legal_actions(view)]  # only a pass is left: nothing to weigh
     n_calls = len(calls)
     max_points = rules.max_points
     decision = (n_calls * (2 * max_points + 1) + situation(calls, n_calls)) * header[L.BM_BUCKETS]
@@ -300,7 +303,7 @@ class Comparison:
 
     search: Hint
     net: NetHint
-    net_win: tuple[float, ...]
+    net_win: tuple[float | None, ...]
     marked: tuple[bool, ...]
 
     @property
@@ -310,7 +313,7 @@ class Comparison:
     def to_json(self) -> dict[str, Any]:
         obj = self.search.to_json()
         for row, win, mark in zip(obj["actions"], self.net_win, self.marked, strict=True):
-            row["net_win"] = round(win, 4)
+            row["net_win"] = None if win is None else round(win, 4)
             row["net_disagrees"] = mark
         obj["evaluator"] = "both"
         obj["net_best"] = self.net.best
@@ -339,7 +342,7 @@ def compare(view: SeatView, search: Hint, net: NetWeights, net_result: NetHint |
     net_best_trump = net_result.decision == TRUMP
     marked = []
     for i, a in enumerate(search.actions):
-        outside = abs(wins[i] - a.win.value) > DISAGREE_SE * a.win.se
+        outside = wins[i] is not None and abs(wins[i] - a.win.value) > DISAGREE_SE * a.win.se
         search_best = i == 0
         if net_best_trump:  # a trump is the net's best by its suit (its keep may differ)
             net_best = a.action == net_result.best

@@ -79,6 +79,9 @@ def print_net_hint(result) -> None:
     best = result.actions[0].win
     for value in result.actions:
         first = value is result.actions[0]
+        if value.win is None:  # the pass left after a moon
+            table.add_row(_net_action(value), "", "only call")
+            continue
         table.add_row(_net_action(value), f"{value.win:.3f}", "best" if first else f"{best - value.win:.3f}")
     out.print(table)
 
@@ -92,7 +95,7 @@ def print_hint_comparison(both) -> None:
     for name, justify in [("action", "left"), ("search P(win)", "right"), ("net P(win)", "right"), ("", "left")]:
         table.add_column(name, justify=justify)
     for value, net_win, mark in zip(result.actions, both.net_win, both.marked, strict=True):
-        table.add_row(_action(value), value.win.concise(), f"{net_win:.3f}", "[bold red]disagree[/]" if mark else "")
+        table.add_row(_action(value), value.win.concise(), "" if net_win is None else f"{net_win:.3f}", "[bold red]disagree[/]" if mark else "")
     out.print(table)
     marked = sum(both.marked)
     verdict = "The net agrees with the search" if not marked else f"The net disagrees on {marked} of the actions"
