@@ -64,3 +64,75 @@ def test_a_view_without_a_seat_says_so_in_its_own_words(tmp_path):
         line = assert_clean_failure(invoke("hint", str(path)))
         assert line == f"error: seat must be the seat 0-3 whose decision is asked, {words}"
         assert "None" not in line
+
+
+# -- --evaluator net and both (the tiny golden net through SMEAR_SIM_NET) --------------------------------
+
+GOLDEN_NET = Path(__file__).parents[1] / "golden" / "net" / "net.npz"
+
+
+def write_changed(tmp_path: Path, seat: int, plays: int, **changes) -> str:
+    path = Path(write_view(tmp_path, seat, plays))
+    path.write_text(json.dumps(json.loads(path.read_text()) | changes))
+    return str(path)
+
+
+def net_json(*args: str) -> dict:
+    return json.loads(ok("hint", *args, "--evaluator", "net", "--json").stdout)
+
+
+def test_the_net_hint_json_has_the_search_hints_shape(tmp_path, monkeypatch):
+    monkeypatch.setenv("SMEAR_SIM_NET", str(GOLDEN_NET))
+    out = net_json(write_view(tmp_path, 1, 8))
+    assert set(out) >= {"seat", "decision", "actions", "best"} and out["evaluator"] == "net"
+    assert out["seat"] == 1 and out["decision"] == "card" and out["valued_by"] == "net"
+    assert {a["action"] for a in out["actions"]} == {"AS", "6C", "9S", "3D"}
+    for a in out["actions"]:
+        assert set(a) == {"action", "points", "points_se", "win", "win_se"}
+        assert a["points"] is None and a["points_se"] is None and a["win_se"] == 0
+        assert 0 <= a["win"] <= 1
+    assert out["best"] == out["actions"][0]["action"]
+    assert [a["win"] for a in out["actions"]] == sorted((a["win"] for a in out["actions"]), reverse=True)
+    table = ok("hint", write_view(tmp_path, 1, 8), "--evaluator", "net").stdout
+    assert "Valued by the net" in table and "AS" in table
+
+
+def test_the_net_hint_of_trump_and_of_a_keep(tmp_path, monkeypatch):
+    monkeypatch.setenv("SMEAR_SIM_NET", str(GOLDEN_NET))
+    trump = net_json(write_changed(tmp_path, 0, 0, trump=None, discards=None))
+    assert trump["decision"] == "trump" and sorted(a["action"] for a in trump["actions"]) == ["C", "D", "H", "S"]
+    held = set(BASIC["hands"][0]) | set(BASIC["kitty"])
+    for a in trump["actions"]:
+        assert len(a["keep"]) == 6 and set(a["keep"]) <= held and a["points"] is None
+    keep = net_json(write_changed(tmp_path, 1, 0, discards=None))
+    assert keep["decision"] == "keep"
+    for a in keep["actions"]:
+        assert len(a["action"]) == 6 and set(a["action"]) <= set(BASIC["hands"][1])
+    assert keep["best"] == keep["actions"][0]["action"]
+
+
+def test_the_net_hint_reads_only_what_the_seat_sees(tmp_path, monkeypatch):
+    """The other seats' hands and discards given, or null: the same bytes, the timing aside."""
+    monkeypatch.setenv("SMEAR_SIM_NET", str(GOLDEN_NET))
+    for seat, plays, changes in [(1, 8, {}), (0, 0, {"trump": None, "discards": None}), (1, 0, {"discards": None})]:
+        bare = net_json(write_changed(tmp_path, seat, plays, **changes))
+        given = net_json(write_changed(tmp_path, seat, plays, **changes, hands=BASIC["hands"],
+                                       **({} if "discards" in changes else {"discards": BASIC["discards"]})))
+        bare.pop("milliseconds"), given.pop("milliseconds")
+        assert json.dumps(bare) == json.dumps(given)
+
+
+def test_no_weights_is_one_line_before_any_work(tmp_path, monkeypatch):
+    monkeypatch.setenv("SMEAR_SIM_NET", str(tmp_path / "none.npz"))
+    for evaluator in ("net", "both"):
+        line = assert_clean_failure(invoke("hint", str(tmp_path / "nothing.json"), "--evaluator", evaluator))
+        assert "no net weights at" in line and "none.npz" in line  # before the view is even read
+    assert "--evaluator" in assert_clean_failure(invoke("hint", write_view(tmp_path, 1, 8), "--evaluator", "guess"))
+    monkeypatch.setenv("SMEAR_SIM_NET", str(GOLDEN_NET))
+    line = assert_clean_failure(invoke("hint", write_view(tmp_path, 1, 8), "--evaluator", "net", "--samples", "9"))
+    assert "--samples is for the search" in line
+
+
+def test_help_shows_the_net_evaluator():
+    out = ok("hint", "--help").stdout
+    assert "smear-sim hint view.json --evaluator net" in out and "search|net|both" in out
