@@ -136,3 +136,21 @@ def test_no_weights_is_one_line_before_any_work(tmp_path, monkeypatch):
 def test_help_shows_the_net_evaluator():
     out = ok("hint", "--help").stdout
     assert "smear-sim hint view.json --evaluator net" in out and "search|net|both" in out
+
+
+def test_both_sets_the_nets_values_beside_the_search(tmp_path, monkeypatch):
+    monkeypatch.setenv("SMEAR_SIM_NET", str(GOLDEN_NET))
+    view = write_view(tmp_path, 1, 8)
+    net = {a["action"]: a["win"] for a in net_json(view)["actions"]}
+    out = json.loads(ok("hint", view, "--samples", "16", "--equity-hands", "2000", "--evaluator", "both",
+                        "--json").stdout)
+    assert out["evaluator"] == "both" and out["net_best"] == max(net, key=net.get)
+    for a in out["actions"]:
+        assert a["net_win"] == net[a["action"]] and isinstance(a["net_disagrees"], bool)
+        if abs(a["net_win"] - a["win"]) > 2 * a["win_se"]:
+            assert a["net_disagrees"]
+    assert out["net_disagrees"] == any(a["net_disagrees"] for a in out["actions"])
+    if out["net_best"] != out["best"]:
+        assert out["net_disagrees"] and out["actions"][0]["net_disagrees"]
+    table = ok("hint", view, "--samples", "16", "--equity-hands", "2000", "--evaluator", "both").stdout
+    assert "net P(win)" in table and "its best is" in table
