@@ -188,7 +188,8 @@ _PARAMETERS = {p.name: (p.parameter.meaning, p.parameter.default, p.parameter.lo
 EXPERT_PARTS = {part.name: part.instead for part in _BY_NAME["expert"].parts}
 EXPERT_PART_BITS = {part: 1 << i for i, part in enumerate(EXPERT_PARTS)}  # the bit of each part left out
 # Policies that cannot play out a hint's worlds: expert searches at every card (a search in every world of a
-# search), and oracle would see the cards the hint must not.
+# search), oracle would see the cards the hint must not, and net plays its cards only in the hand that keeps the calls
+# (a hint's worlds are played out by the plain card decision).
 _NO_PLAYOUT = tuple(p.name for p in PLAYERS if not p.plays_out)
 
 
@@ -321,8 +322,8 @@ def parse_playout(text: str) -> str:
     one that cannot (``expert``, ``oracle``)."""
     name = parse_policies(text)[0]
     if name.split(":")[0] in _NO_PLAYOUT:
-        raise SmearError(f"--playout {name} cannot play out a hint's worlds (it searches every card, or sees them "
-                         "all): give a fast player or pimc:K")
+        raise SmearError(f"--playout {name} cannot play out a hint's worlds (it searches every card, sees them "
+                         "all, or plays its cards only in a hand that keeps the calls): give a fast player or pimc:K")
     return name
 
 
