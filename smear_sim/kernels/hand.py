@@ -311,7 +311,7 @@ def play_contract(state, hands, known, hs, score0, score1, rules, policies, seat
     score_state(hs, rules, rec)
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)  # it makes the learned player's scratch each hand: refcounted, to be freed
 def search_contract(state, hands, known, hs, dealer, calls, score0, score1, rules, policies, bidder_arrays, seated, bidder, bid,
                   trump, give, keep, rec, trace):
     """The hand after the auction: ``bidder`` takes the kitty and names trump (``trump`` -1: by its policy),

@@ -189,3 +189,34 @@ def test_the_registry_entry():
 
 def test_without_a_net_its_decisions_leave_it_to_the_heuristic():
     assert not netp.net_loaded(no_bidder_arrays())
+
+
+def test_hands_with_the_net_free_every_array_they_allocate(arrays):
+    """The hand that keeps the calls makes the net's scratch each hand (kernels/hand.py): each is freed."""
+    from numba.core.runtime import _nrt_python, rtsys
+
+    from smear_sim.analysis.session_tables import loaded_tables
+    from smear_sim.core.players import parse_policies, policy_array
+    from smear_sim.kernels import drivers
+
+    rules = Rules()
+    codes = policy_array(parse_policies("net,heuristic"))
+    table_arrays = with_net(loaded_tables(rules).arrays(), arrays[8:])
+    seated = drivers.seated_arg(codes)
+
+    def run() -> None:
+        drivers.simulate_hands(np.uint64(5), 0, 200, 2, rules.to_array(), codes, table_arrays, seated)
+
+    run()
+    was_on = _nrt_python.memsys_stats_enabled()
+    _nrt_python.memsys_enable_stats()
+    try:
+        before = rtsys.get_allocation_stats()
+        run()
+        after = rtsys.get_allocation_stats()
+    finally:
+        if not was_on:
+            _nrt_python.memsys_disable_stats()
+    allocated = after.alloc - before.alloc
+    assert allocated > 200  # the scratch, hand by hand
+    assert after.free - before.free == allocated
