@@ -536,9 +536,11 @@ from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.players import policy_code
 from smear_sim.kernels import compile_units, players as kp, solver
 from smear_sim.kernels.players import expert, pimc
+from smear_sim.kernels.players.net import new_net_work
 def signature(seated):
     return (numba.int64, numba.typeof(seated), numba.uint64[::1], numba.int64[::1], numba.uint64,
-            numba.int64[::1], numba.int64[:, ::1], numba.int64[::1], numba.typeof(no_bidder_arrays()))
+            numba.int64[::1], numba.int64[:, ::1], numba.int64[::1], numba.typeof(no_bidder_arrays()),
+            numba.typeof(new_net_work(no_bidder_arrays())))
 def counts():
     print(len(pimc.play.signatures), len(expert.play.signatures), len(solver.card_value.signatures))
 kp.search_play.compile(signature(kp.seated_arg([policy_code('pimc:2')])))
