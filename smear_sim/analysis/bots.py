@@ -66,6 +66,7 @@ def bot_action(record: HandRecord, seat: int, decision: str, policy: str, *, see
     from ..kernels import hand as kh
     from ..kernels import players as kp
     from ..kernels import state as ks
+    from ..kernels.players.net import new_net_work
 
     rules = record.rules
     array = rules.to_array()
@@ -83,11 +84,12 @@ def bot_action(record: HandRecord, seat: int, decision: str, policy: str, *, see
     give, keep_scores = kp.policy_tables(array)
     policies = np.array([code, code], dtype=np.int64)
     bidder_arrays = player_bidder_arrays((policy, policy), rules)
+    net_work = new_net_work(bidder_arrays)  # the learned player's scratch
     calls = np.array([parse_call(b) for b in record.bids], dtype=np.int64)
     # The search player (expert) chooses trump and keep together, and a defender's keep, on worlds that read the
     # auction; the kernels answer ZERO for a player that does not search them (as in a simulated hand).
     search = (np.int64(record.dealer), calls, np.int64(4), np.int64(record.scores_before[0]),
-              np.int64(record.scores_before[1]), np.int64(parse_call(won[1])), array, keep_scores, policies, bidder_arrays)
+              np.int64(record.scores_before[1]), np.int64(parse_call(won[1])), array, keep_scores, policies, bidder_arrays, net_work)
     if decision in ("trump", "keep") and seat == bidder:
         t = -1 if decision == "trump" else record.trump
         searched = int(kp.search_trump_keep(code, seated, stream, np.uint64(mask_of(record.hands[seat])),
@@ -113,8 +115,9 @@ def bot_action(record: HandRecord, seat: int, decision: str, policy: str, *, see
         hs[L.ST_DEALER] = record.dealer  # the auction, for a player that reads it (as a simulated hand has it)
         hs[L.ST_N_CALLS] = 4
         hs[L.ST_CALLS: L.ST_CALLS + 4] = calls
+        hs[L.ST_KITTY] = np.int64(mask_of(record.kitty))  # read for the bidder's seat only, as in a simulated hand
         legal = np.uint64(ks.legal_cards(hs, array))  # a uint64, as in the kernels' hands: one compiled card play
-        c = int(kp.search_play(code, seated, stream, hs, legal, array, give, policies, bidder_arrays))
+        c = int(kp.search_play(code, seated, stream, hs, legal, array, give, policies, bidder_arrays, net_work))
         return card_name(c)
     raise SmearError(f"unknown decision {decision!r}: call, trump, keep or card")
 

@@ -38,7 +38,7 @@ from ..core.calls import call_name, parse_call
 from ..core.cards import SUIT_NAMES, card_name, mask_of, parse_card, parse_cards, parse_suit
 from ..core.errors import SmearError
 from ..core.view_layout import VT_SIZE
-from ..engine.net_weights import NetHead, NetWeights, active_net_path, load_net
+from ..engine.net_weights import NetHead, NetWeights, load_net, net_path
 from ..reference import hand as ref
 from ..reference.view import CALL, CARD, KEEP, TRUMP, SeatView, decision_of, legal_actions, parse_view
 from ..reference.view_tensor import view_tensor
@@ -59,8 +59,8 @@ _BY_TABLES = "equity tables"
 
 
 def active_net() -> NetWeights:
-    """The net a hint reads (:func:`~smear_sim.engine.net_weights.active_net_path`): one line where there is none."""
-    path = active_net_path()
+    """The net a hint reads (:func:`~smear_sim.engine.net_weights.net_path`): one line where there is none."""
+    path = net_path()
     if not path.exists():
         raise SmearError(f"no net weights at {path}: train one (tools/train_net.py) or name one with SMEAR_SIM_NET; "
                          "use --evaluator search meanwhile")

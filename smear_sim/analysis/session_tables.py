@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.bidder import BidderTables, no_bidder_arrays
+from ..core.bidder import BidderTables, no_bidder_arrays, with_net
 from ..core.errors import SmearError
-from ..core.players import reads_tables
+from ..core.players import reads_net, reads_tables
 from ..core.rules import Rules
 from ..engine.bidder_store import load_tables
+from ..engine.net_weights import NetWeights, kernel_arrays, load_net, net_path
 
-__all__ = ["TablesMissing", "loaded_tables", "player_bidder_arrays", "remember_tables", "tables_ready"]
+__all__ = ["TablesMissing", "loaded_net", "loaded_tables", "player_bidder_arrays", "remember_tables", "tables_ready"]
 
 _LOADED: dict[Rules, tuple[BidderTables, tuple[np.ndarray, ...]]] = {}  # this session's tables, and their arrays
+_NETS: dict[tuple[str, int, int], NetWeights] = {}  # the nets loaded, by path, size and time written
 
 
 class TablesMissing(SmearError):
@@ -48,11 +50,31 @@ def tables_ready(rules: Rules) -> bool:
     return rules in _LOADED or load_tables(rules) is not None
 
 
+def loaded_net() -> NetWeights:
+    """The net the ``net`` player plays by (:func:`smear_sim.engine.net_weights.net_path`: ``SMEAR_SIM_NET`` or the
+    shipped one), loaded once while the file stays the same; a one-line SmearError where there is none, or it is not
+    a net."""
+    path = net_path()
+    try:
+        stat = path.stat()
+        key = (str(path), stat.st_size, stat.st_mtime_ns)
+    except OSError:
+        key = (str(path), -1, -1)
+    if key not in _NETS:
+        _NETS[key] = load_net(path)
+    return _NETS[key]
+
+
 def player_bidder_arrays(policies: tuple[str, str], rules: Rules) -> tuple[np.ndarray, ...]:
-    """The tables the kernels' players read: the equity bidder's when it plays, else :func:`no_bidder_arrays`."""
+    """The tables the kernels' players read: the equity bidder's when it plays, else :func:`no_bidder_arrays`; with
+    the learned net's weights (:func:`loaded_net`) where the ``net`` player plays."""
     if not reads_tables(policies):
-        return no_bidder_arrays()
-    if loaded_tables(rules) is None:
+        arrays = no_bidder_arrays()
+    elif loaded_tables(rules) is None:
         raise TablesMissing(f"the equity bidder's tables for {rules.summary()} are not made yet: make them first "
                             "(smear_sim.bidder_tables(rules); the command line does it on first use)")
-    return _LOADED[rules][1]
+    else:
+        arrays = _LOADED[rules][1]
+    if reads_net(policies):
+        arrays = with_net(arrays, kernel_arrays(loaded_net()))
+    return arrays

@@ -342,9 +342,14 @@ def checkpoint_beside(output: Path | None, arguments: Mapping[str, Any],
 
 def ready_players(policy: str, rules) -> None:
     """When the equity bidder plays under rules whose tables are neither shipped nor cached, make them now, with a
-    progress bar and the time left after each step, before the command's own work (analysis/bidder_tables.py)."""
-    from ..core.players import parse_policies, reads_tables
+    progress bar and the time left after each step, before the command's own work (analysis/bidder_tables.py); where
+    the learned player plays, its net must load first."""
+    from ..core.players import parse_policies, reads_net, reads_tables
 
+    if reads_net(parse_policies(policy)):  # no net, or a file that is not one: one line, before any work
+        from ..analysis.session_tables import loaded_net
+
+        loaded_net()
     if not reads_tables(parse_policies(policy)):
         return  # the bidder's module imports the analyses (and their kernels): only where they are needed
     from ..analysis.bidder_tables import ready_tables

@@ -45,10 +45,14 @@ __all__ = [
     "FORMAT",
     "MARGIN",
     "MIN_COUNT",
+    "NET_AT",
+    "NET_LAYERS",
     "N_BUCKETS",
     "BidderTables",
     "no_bidder_arrays",
+    "no_net_arrays",
     "table_shape",
+    "with_net",
 ]
 
 FORMAT = 1  # the file layout; a file of another format is refused (and a cached one made again)
@@ -64,12 +68,40 @@ def table_shape(rules: Rules) -> tuple[int, ...]:
     return (L.N_POSITIONS, rules.n_situations, N_BUCKETS, rules.n_call_slots, L.N_OUTCOMES)
 
 
+# The players' arrays (``bidder_arrays``) are the equity bidder's 8 tables, then from NET_AT the learned player's
+# weights (kernels/players/net.py): the ``card`` head's NET_LAYERS layers (w0, b0, w1, b1, w2, b2, float32), then the
+# ``keep`` head's. They travel together because they reach every decision the same way; a game without a net carries
+# the placeholders of :func:`no_net_arrays`, of the same types.
+NET_AT = 8
+NET_LAYERS = 6
+_NET_OUTPUTS = (54, 1)  # the card head's outputs (one per card code) and the keep head's
+
+
+def no_net_arrays() -> tuple[np.ndarray, ...]:
+    """The learned player's arrays where no net is loaded: one-unit layers of the right types (a loaded net's first
+    layer has a row per view-tensor entry; the kernels tell the two apart by that)."""
+    arrays = []
+    for n_out in _NET_OUTPUTS:
+        arrays += [np.zeros((1, 1), dtype=np.float32), np.zeros(1, dtype=np.float32),
+                   np.zeros((1, 1), dtype=np.float32), np.zeros(1, dtype=np.float32),
+                   np.zeros((1, n_out), dtype=np.float32), np.zeros(n_out, dtype=np.float32)]
+    return tuple(arrays)
+
+
+def with_net(bidder_arrays: tuple[np.ndarray, ...], net_arrays: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+    """``bidder_arrays`` with the learned player's arrays replaced by ``net_arrays`` (card head, then keep head)."""
+    if len(net_arrays) != 2 * NET_LAYERS:
+        raise SmearError(f"a net's arrays are {2 * NET_LAYERS} (two heads of {NET_LAYERS} layers), not "
+                         f"{len(net_arrays)}")
+    return tuple(bidder_arrays[:NET_AT]) + tuple(net_arrays)
+
+
 def no_bidder_arrays() -> tuple[np.ndarray, ...]:
     """The arrays of a game without the equity bidder: the kernels' arguments have the same types either way."""
     header = np.zeros(L.BM_HEADER, dtype=np.int64)
     return (header, np.zeros(1, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.int64),
             np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.float64), np.zeros((2, 1, 1), dtype=np.float64),
-            np.full(1, -1, dtype=np.int64))
+            np.full(1, -1, dtype=np.int64)) + no_net_arrays()
 
 
 @dataclass(frozen=True)
@@ -122,7 +154,7 @@ class BidderTables:
             settled[:] = self.settled.reshape(-1)
         return (header, self.bucket_of_class.astype(np.int64), cell_start, decisions.astype(np.int64),
                 code.astype(np.int64), weights.astype(np.float64), np.ascontiguousarray(self.grid, dtype=np.float64),
-                settled)
+                settled) + no_net_arrays()
 
     # -- files ------------------------------------------------------------------------------------------------
 

@@ -94,6 +94,9 @@ ST_N_CALLS = _st.add()  # how many of them were made: 4 after an auction, 0 in h
 # those that fell back to a world ignoring the calls (none fitting in MAX_TRIES draws).
 ST_WORLDS = _st.add()
 ST_FALLBACKS = _st.add()
+# The kitty, written where the auction is (the hand that keeps the calls): the bidder's view holds it (the net player
+# reads it for the bidder's seat only, kernels/players/net.py).
+ST_KITTY = _st.add()
 ST_SIZE = _st.size
 # A searched trump and keep travels as one number: the kept cards' mask, with the trump in the bits from this one.
 SEARCHED_TRUMP_SHIFT = 56

@@ -32,6 +32,7 @@ __all__ = [
     "EXPERT_PART_BITS",
     "EXPERT_WITHOUT_SCALE",
     "FAST_POLICIES",
+    "NET_POLICIES",
     "PARAM_SCALE",
     "PLAYERS",
     "POLICIES",
@@ -49,6 +50,7 @@ __all__ = [
     "policy_choices",
     "policy_code",
     "policy_help",
+    "reads_net",
     "reads_tables",
 ]
 
@@ -103,7 +105,9 @@ class Player:
     ``seated``; None: compiled into every kernel, as ``heuristic`` is). ``searches``: a search player, slow (seconds
     a hand), which the page offers with its cost; ``fast``: about a million hands a second; ``plays_out``: it may play
     out a hint's worlds; ``sees_all``: it sees every hand (an upper bound, never a fair seat); ``bot``: named first
-    among the page's bots; ``twin``: the fast player whose calls it makes, which a hint at its table models it by.
+    among the page's bots; ``twin``: the fast player whose calls it makes, which a hint at its table models it by;
+    ``reads_net``: it decides by the learned net's weights (:func:`smear_sim.engine.net_weights.load_net`), which must
+    be at hand before it plays.
     """
 
     name: str
@@ -114,6 +118,7 @@ class Player:
     parts: tuple[Part, ...] = ()
     calls_as: str | None = None
     reads_tables: bool = False
+    reads_net: bool = False
     searches: bool = False
     fast: bool = False
     plays_out: bool = True
@@ -163,12 +168,18 @@ PLAYERS = (
            calls_as="equity", reads_tables=True, searches=True, plays_out=False),
     Player("oracle", "sees every hand and plays each card by the exact solve (an upper bound)", ("search_play",),
            group="oracle", searches=True, plays_out=False, sees_all=True),
+    Player("net", "calls as equity; values its trump with its keep, each keep and each card by the learned net",
+           ("bid", "search_trump_keep", "search_keep", "search_play"), group="net", calls_as="equity",
+           reads_tables=True, reads_net=True, plays_out=False),
 )
 _BY_NAME = {p.name: p for p in PLAYERS}
 POLICIES = tuple(p.name for p in PLAYERS)
 FAST_POLICIES = tuple(p.name for p in PLAYERS if p.fast)  # the ones that play about a million hands a second
 # Policies whose kernels read the equity bidder's tables (``bidder_arrays``): they must be at hand before such a run.
 TABLE_POLICIES = tuple(p.name for p in PLAYERS if p.reads_tables)
+# Policies whose kernels read the learned net's weights (``bidder_arrays`` from core.bidder.NET_AT): a run where one
+# plays needs a net file (engine.net_weights) before any work.
+NET_POLICIES = tuple(p.name for p in PLAYERS if p.reads_net)
 # Policies that take a parameter: (meaning, default, smallest, largest).
 _PARAMETERS = {p.name: (p.parameter.meaning, p.parameter.default, p.parameter.low, p.parameter.high)
                for p in PLAYERS if p.parameter is not None}
@@ -177,7 +188,8 @@ _PARAMETERS = {p.name: (p.parameter.meaning, p.parameter.default, p.parameter.lo
 EXPERT_PARTS = {part.name: part.instead for part in _BY_NAME["expert"].parts}
 EXPERT_PART_BITS = {part: 1 << i for i, part in enumerate(EXPERT_PARTS)}  # the bit of each part left out
 # Policies that cannot play out a hint's worlds: expert searches at every card (a search in every world of a
-# search), and oracle would see the cards the hint must not.
+# search), oracle would see the cards the hint must not, and net plays its cards only in the hand that keeps the calls
+# (a hint's worlds are played out by the plain card decision).
 _NO_PLAYOUT = tuple(p.name for p in PLAYERS if not p.plays_out)
 
 
@@ -310,8 +322,8 @@ def parse_playout(text: str) -> str:
     one that cannot (``expert``, ``oracle``)."""
     name = parse_policies(text)[0]
     if name.split(":")[0] in _NO_PLAYOUT:
-        raise SmearError(f"--playout {name} cannot play out a hint's worlds (it searches every card, or sees them "
-                         "all): give a fast player or pimc:K")
+        raise SmearError(f"--playout {name} cannot play out a hint's worlds (it searches every card, sees them "
+                         "all, or plays its cards only in a hand that keeps the calls): give a fast player or pimc:K")
     return name
 
 
@@ -326,14 +338,24 @@ def policy_array(policies: tuple[str, str]) -> np.ndarray:
     return np.array([policy_code(p) for p in policies], dtype=np.int64)
 
 
-def reads_tables(policies: str | tuple[str, ...] | list[str]) -> bool:
-    """Whether any of ``policies`` (one name, ``"a,b"``, or a sequence of names) reads the equity bidder's tables
-    (:data:`TABLE_POLICIES`). A name that is not a policy reads none (the parse that rejects it comes later)."""
+def _any_of(policies: str | tuple[str, ...] | list[str], among: tuple[str, ...]) -> bool:
     names = policies.split(",") if isinstance(policies, str) else list(policies)
     for name in names:
         try:
-            if parse_policy(str(name)).name in TABLE_POLICIES:
+            if parse_policy(str(name)).name in among:
                 return True
         except SmearError:
             continue
     return False
+
+
+def reads_tables(policies: str | tuple[str, ...] | list[str]) -> bool:
+    """Whether any of ``policies`` (one name, ``"a,b"``, or a sequence of names) reads the equity bidder's tables
+    (:data:`TABLE_POLICIES`). A name that is not a policy reads none (the parse that rejects it comes later)."""
+    return _any_of(policies, TABLE_POLICIES)
+
+
+def reads_net(policies: str | tuple[str, ...] | list[str]) -> bool:
+    """Whether any of ``policies`` (as for :func:`reads_tables`) reads the learned net's weights
+    (:data:`NET_POLICIES`)."""
+    return _any_of(policies, NET_POLICIES)

@@ -15,10 +15,12 @@ from typing import Any
 import numpy as np
 
 from ..core import layout as L
-from ..core.bidder import no_bidder_arrays
+from ..core.bidder import no_bidder_arrays, with_net
+from ..core.errors import SmearError
 from ..core.players import FAST_POLICIES, policy_array
 from ..core.rules import Rules
 from .bidder_store import load_tables
+from .net_weights import kernel_arrays, load_net
 from .runner import Pace, available_threads, check_count, kernels, paced_calls, seed_value, thread_count
 
 __all__ = ["run_bench"]
@@ -28,6 +30,7 @@ __all__ = ["run_bench"]
 SEARCH_POLICIES = ("pimc:16", "expert:16")
 MAX_SEARCH_HANDS = 100_000
 SEARCH_WARM_UP = 4  # hands: enough to compile (or load) the kernel
+NET_SHARE = 50  # the learned player's runs are hands // NET_SHARE hands (it plays tens of times slower than heuristic)
 
 
 def _median_rate(run, hands: int, repeats: int, warm_up: int = 1000,
@@ -58,7 +61,8 @@ def run_bench(
     """The bench figures of docs/formats.md, the same for every fast policy under ``rules`` (the equity bidder
     where its tables are at hand), complete games, and the search players: ``pimc:16`` and ``expert:16`` against
     ``heuristic`` over ``search_hands`` hands a run (0: not measured; they play thousands of times slower, and
-    ``expert`` only where the equity bidder's tables are at hand, since it calls by them).
+    ``expert`` only where the equity bidder's tables are at hand, since it calls by them); and the learned player
+    ``net`` against ``heuristic`` over ``hands // NET_SHARE`` hands a run (None where no net or no tables are at hand).
 
     Games are played from 0-0 with the default policy, ``hands // 10`` of them per timed run (about as many
     hands as a run of hands). ``game_hand_ratio`` is games/s times the mean hands per game over full hands/s:
@@ -126,6 +130,17 @@ def run_bench(
                                                                           none, 0, 0, 3, seated).sum(axis=0),
                                0, n, threads, games_pace))
 
+    # The learned player against heuristic, where it can play: its net and the equity tables (it calls by them) at hand.
+    net_rate = None
+    try:
+        net = load_net() if tables is not None else None
+    except SmearError:
+        net = None
+    if net is not None:
+        net_hands = max(hands // NET_SHARE, 1000)
+        run = full("net", threads, with_net(arrays["equity"], kernel_arrays(net)), "heuristic")
+        net_rate = round(_median_rate(run, net_hands, repeats, say=saying("net against heuristic")), 1)
+
     search: dict[str, float] = {}
     if search_hands:
         for policy in SEARCH_POLICIES:
@@ -151,6 +166,7 @@ def run_bench(
         "policy": "heuristic",
         "policies": per_policy,
         **search,
+        "net_hand_per_s": net_rate,
         "search_hands_per_run": search_hands,
         "rules": rules.as_dict(),
         "hands_per_run": hands,

@@ -32,13 +32,13 @@ from ..core.errors import SmearError
 from ..core.io import atomic_write
 from ..core.view_layout import VT_SIZE
 
-__all__ = ["FORMAT", "HEAD_OUTPUTS", "LAYERS", "NET_ENV", "NetHead", "NetWeights", "active_net_path", "check_heads",
-           "layer_shapes", "load_net", "save_net", "shipped_net_path", "weights_digest"]
+__all__ = ["FORMAT", "HEAD_OUTPUTS", "LAYERS", "NET_ENV", "NetHead", "NetWeights", "check_heads", "kernel_arrays",
+           "layer_shapes", "load_net", "net_path", "save_net", "shipped_net_path", "weights_digest"]
 
 FORMAT = 1  # the layout of the file above; a change to it is a new format, refused by older code
 HEAD_OUTPUTS = {"card": DECK_SIZE, "keep": 1}  # each head's outputs: a value per card code; one value
 LAYERS = ("w0", "b0", "w1", "b1", "w2", "b2")
-NET_ENV = "SMEAR_SIM_NET"  # names a weights file to use instead of the shipped one
+NET_ENV = "SMEAR_SIM_NET"  # names the net the ``net`` player plays by, in place of the shipped one
 _LIMIT = 256 * 2**20  # bytes of arrays: far more than any net of this shape (H = 1024 is about 20 MB)
 
 
@@ -77,11 +77,17 @@ def shipped_net_path() -> Path:
     return Path(__file__).resolve().parent.parent / "data" / "net.npz"
 
 
-def active_net_path() -> Path:
-    """The weights the learned player and ``hint --evaluator net`` read: the file named by the environment variable
-    ``SMEAR_SIM_NET`` where it is set, else the shipped one."""
-    named = os.environ.get(NET_ENV)
-    return Path(named) if named else shipped_net_path()
+def net_path() -> Path:
+    """The net the ``net`` player plays by: the file named by the environment variable ``SMEAR_SIM_NET`` where it is
+    set (to compare nets, or in expert iteration), else the shipped one."""
+    named = os.environ.get(NET_ENV, "").strip()
+    return Path(named).expanduser() if named else shipped_net_path()
+
+
+def kernel_arrays(net: NetWeights) -> tuple[np.ndarray, ...]:
+    """The net's arrays as the kernels' players take them (:data:`smear_sim.core.bidder.NET_AT`): the card head's
+    layers, then the keep head's."""
+    return tuple(net["card"]) + tuple(net["keep"])
 
 
 def layer_shapes(hidden: int, n_out: int) -> dict[str, tuple[int, ...]]:
@@ -138,9 +144,14 @@ def _integer(data, key: str, source: str) -> int:
 
 
 def load_net(path: str | Path | None = None) -> NetWeights:
-    """The net in ``path`` (default: the shipped one), checked (:func:`check_heads`, ``format``, ``vt_size``)."""
-    path = shipped_net_path() if path is None else Path(path)
+    """The net in ``path`` (default: :func:`net_path`, ``SMEAR_SIM_NET`` or the shipped one), checked
+    (:func:`check_heads`, ``format``, ``vt_size``)."""
+    path = net_path() if path is None else Path(path)
     source = str(path)
+    if not path.is_file():
+        where = f" (set by {NET_ENV})" if os.environ.get(NET_ENV, "").strip() else ""
+        raise SmearError(f"the net player has no weights: {source}{where} does not exist; train one "
+                         f"(tools/train_net.py) or name one with {NET_ENV}=PATH")
     try:
         data = np.load(path, allow_pickle=False)
         if not isinstance(data, np.lib.npyio.NpzFile):

@@ -59,6 +59,7 @@ from ..core.layout import (
     ST_CALLS,
     ST_DEALER,
     ST_HANDS,
+    ST_KITTY,
     ST_LEADER,
     ST_LED_SUIT,
     ST_N_CALLS,
@@ -79,6 +80,7 @@ from .players import (
 )
 from .players.bids import legal_calls as legal_calls  # where the tests and older callers find it
 from .players.bids import policy_call, when
+from .players.net import new_net_work
 from .rng import below
 from .scoring import score_state
 from .state import play_card, start_play
@@ -309,7 +311,7 @@ def play_contract(state, hands, known, hs, score0, score1, rules, policies, seat
     score_state(hs, rules, rec)
 
 
-@njit(cache=True)
+@njit(cache=True, **REFCOUNTED)  # it makes the learned player's scratch each hand: refcounted, to be freed
 def search_contract(state, hands, known, hs, dealer, calls, score0, score1, rules, policies, bidder_arrays, seated, bidder, bid,
                   trump, give, keep, rec, trace):
     """The hand after the auction: ``bidder`` takes the kitty and names trump (``trump`` -1: by its policy),
@@ -325,8 +327,9 @@ def search_contract(state, hands, known, hs, dealer, calls, score0, score1, rule
         known[seat] = hands[seat]
     known[bidder] |= hands[4]
     # A search player chooses trump and keep together (ZERO: the policy does not search them).
+    net_work = new_net_work(bidder_arrays)  # the learned player's scratch, once a hand
     searched = search_trump_keep(policies[bidder & 1], seated, state, hands[bidder], hands[4], bidder, trump, dealer,
-                                 calls, n_calls, score0, score1, bid, rules, keep, policies, bidder_arrays)
+                                 calls, n_calls, score0, score1, bid, rules, keep, policies, bidder_arrays, net_work)
     if searched != ZERO:
         trump = np.int64(searched >> _TRUMP_SHIFT)
     elif trump < 0:
@@ -340,7 +343,7 @@ def search_contract(state, hands, known, hs, dealer, calls, score0, score1, rule
             kept = ZERO
             if seat != bidder:
                 kept = search_keep(policies[seat & 1], seated, state, known[seat], seat, bidder, t, dealer, calls,
-                                   n_calls, score0, score1, bid, rules, keep, policies, bidder_arrays)
+                                   n_calls, score0, score1, bid, rules, keep, policies, bidder_arrays, net_work)
             if kept == ZERO:
                 kept = choose_keep(policies[seat & 1], seated, state, known[seat], t, keep[t])
         if trace:
@@ -352,11 +355,12 @@ def search_contract(state, hands, known, hs, dealer, calls, score0, score1, rule
     hs[ST_N_CALLS] = n_calls
     for i in range(n_calls):
         hs[ST_CALLS + i] = calls[i]
+    hs[ST_KITTY] = np.int64(hands[4])
     anytime = rules[R_TRUMP_ANYTIME] == 1
     for k in range(24):
         seat = (hs[ST_LEADER] + hs[ST_N_IN_TRICK]) % 4  # state.to_play, and legal_cards below, by hand:
         legal = legal_mask(np.uint64(hs[ST_HANDS + seat]), t, hs[ST_LED_SUIT], anytime)  # no array arguments
-        c = search_play(policies[seat & 1], seated, state, hs, legal, rules, give, policies, bidder_arrays)
+        c = search_play(policies[seat & 1], seated, state, hs, legal, rules, give, policies, bidder_arrays, net_work)
         rec[REC_PLAYS + k] = c
         winner = play_card(hs, c, anytime)
         if winner >= 0:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from ..core.errors import SmearError
-from ..core.players import reads_tables
+from ..core.players import reads_net, reads_tables
 from ..core.rules import Rules
 
-__all__ = ["MAX_HINT_SAMPLES", "check_equity_tables", "check_hint_samples"]
+__all__ = ["MAX_HINT_SAMPLES", "check_equity_tables", "check_hint_samples", "check_net"]
 
 MAX_HINT_SAMPLES = 20_000  # worlds one hint may play out (each plays every legal action, double dummy)
 
@@ -20,6 +20,15 @@ def check_equity_tables(policy: str | None, rules: Rules) -> None:
         if not tables_ready(rules):
             raise SmearError(f"the equity player's tables for {rules.summary()} are not made yet: make them once with "
                              "'smear-sim simulate --hands 1000 --policy equity' and these rules (a few minutes)")
+
+
+def check_net(policy: str | None) -> None:
+    """Refuse the learned player (``net``) where its net does not load (none shipped, or SMEAR_SIM_NET names a file
+    that is not one): one line, before any work."""
+    if policy is not None and reads_net(policy):
+        from ..analysis.session_tables import loaded_net
+
+        loaded_net()
 
 
 def check_hint_samples(samples: int | None) -> None:

@@ -37,13 +37,13 @@ from ..analysis.review import mark_of
 from ..core.calls import call_name, parse_call
 from ..core.cards import SUIT_NAMES, card_name, parse_card
 from ..core.errors import CardError, OutputError, SmearError
-from ..core.players import FAST_POLICIES, PLAYERS, parse_policy, player
+from ..core.players import FAST_POLICIES, NET_POLICIES, PLAYERS, parse_policy, player
 from ..core.rules import Rules
 from ..reference import hand as ref
 from ..reference.game import FIRST_DEALER, next_dealer
 from ..reference.record import GameRecord, HandRecord, replay, replay_position
 from ..reference.view import SeatView, legal_actions, parse_view
-from .checks import check_equity_tables
+from .checks import check_equity_tables, check_net
 from .games import GameFolder
 
 __all__ = ["BOT_PLAYERS", "DEFAULT_IDLE_EXPIRY", "DEFAULT_MAX_TABLES", "IDLE_EXPIRY_RANGE", "MAX_PIMC",
@@ -94,11 +94,12 @@ def _bots(value: Any, rules: Rules) -> str:
         if spec.param > MAX_PIMC:
             raise SmearError(f"bots {spec.name}:{spec.param} plays out too many deals a card for the page: at most "
                              f"{spec.name}:{MAX_PIMC}")
-    elif spec.name not in FAST_POLICIES:
+    elif spec.name not in FAST_POLICIES and spec.name not in NET_POLICIES:
         searchers = " or ".join(f"{name}:K" for name in SEARCH_BOTS)
         raise SmearError(f"bots {value!r} is not offered: choose {', '.join(BOT_PLAYERS)}, {searchers}")
     name = str(spec)
     check_equity_tables(name, rules)
+    check_net(name)
     return name
 
 

@@ -15,7 +15,7 @@ def test_parse_policies():
     assert parse_policies(["random", "heuristic"]) == ("random", "heuristic")
     assert parse_policies("pimc, heuristic-v1") == ("pimc:16", "heuristic-v1")
     assert parse_policies("PIMC:8") == ("pimc:8", "pimc:8")
-    with pytest.raises(SmearError, match="choose random, heuristic, heuristic-v1, pimc:K, equity, count, expert:K or oracle"):
+    with pytest.raises(SmearError, match="choose random, heuristic, heuristic-v1, pimc:K, equity, count, expert:K, oracle or net"):
         parse_policies("greedy")
     with pytest.raises(SmearError, match="two separated by a comma"):
         parse_policies("random,random,random")
@@ -88,6 +88,7 @@ def test_the_lists_of_players_come_from_the_registry():
         DECISIONS,
         EXPERT_PARTS,
         FAST_POLICIES,
+        NET_POLICIES,
         PLAYERS,
         TABLE_POLICIES,
         parse_playout,
@@ -96,11 +97,12 @@ def test_the_lists_of_players_come_from_the_registry():
     )
 
     assert POLICIES == tuple(p.name for p in PLAYERS) == (
-        "random", "heuristic", "heuristic-v1", "pimc", "equity", "count", "expert", "oracle")
+        "random", "heuristic", "heuristic-v1", "pimc", "equity", "count", "expert", "oracle", "net")
     assert FAST_POLICIES == ("random", "heuristic", "heuristic-v1", "equity", "count")
-    assert TABLE_POLICIES == ("equity", "expert")
+    assert TABLE_POLICIES == ("equity", "expert", "net")
+    assert NET_POLICIES == ("net",)
     assert tuple(EXPERT_PARTS) == tuple(part.name for part in player("expert").parts)
-    assert policy_choices() == "random, heuristic, heuristic-v1, pimc:K, equity, count, expert:K or oracle"
+    assert policy_choices() == "random, heuristic, heuristic-v1, pimc:K, equity, count, expert:K, oracle or net"
     assert policy_choices(("heuristic",)) == "heuristic"
     for p in PLAYERS:
         assert set(p.decisions) <= set(DECISIONS) and p.summary
@@ -113,5 +115,6 @@ def test_the_lists_of_players_come_from_the_registry():
                 parse_playout(p.name)
     assert [p.name for p in PLAYERS if p.group is None] == ["heuristic"]  # the one every other falls back on
     assert (player("expert").twin, player("pimc").twin, player("count").twin) == ("equity", "heuristic", "count")
+    assert player("net").twin == "equity"
     with pytest.raises(SmearError, match="unknown policy 'greedy': choose random"):
         player("greedy")

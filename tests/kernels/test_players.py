@@ -30,6 +30,7 @@ from smear_sim.core.tables import TABLES, jick_of
 from smear_sim.kernels import players as kp
 from smear_sim.kernels import state as ks
 from smear_sim.kernels.players import heuristic, heuristic_v1, policy_tables
+from smear_sim.kernels.players.net import new_net_work
 from smear_sim.kernels.rng import stream_key
 from smear_sim.reference import hand as ref
 from smear_sim.reference.record import parse_record, replay_position
@@ -406,7 +407,7 @@ def play(policy: int, hs: np.ndarray, rules: Rules | None = None) -> int:
     give, _ = policy_tables(array)
     legal = np.uint64(ks.legal_cards(hs, array))  # a uint64, as the kernels' hands pass it
     return int(kp.search_play(policy, kp.seated_arg([policy]), new_state(), hs, legal, array, give,
-                              np.array([policy, policy], dtype=np.int64), NO_MODEL))
+                              np.array([policy, policy], dtype=np.int64), NO_MODEL, new_net_work(NO_MODEL)))
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(trump_anytime=True, round_points=True, low_to="taker")],
@@ -421,7 +422,7 @@ def test_choose_play_is_always_legal(rules):
         assert cards_in(kernel_legal) == legal
         for policy in (kp.RANDOM, kp.HEURISTIC, kp.HEURISTIC_V1, policy_code("pimc:2"), policy_code("expert:2")):
             c = kp.search_play(policy, kp.seated_arg([policy]), state, hs, kernel_legal, array, give,
-                               np.array([policy, policy], dtype=np.int64), NO_MODEL)
+                               np.array([policy, policy], dtype=np.int64), NO_MODEL, new_net_work(NO_MODEL))
             assert c in legal, (policy, legal)
         n += 1
     assert n == 40 * 24
@@ -535,9 +536,11 @@ from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.players import policy_code
 from smear_sim.kernels import compile_units, players as kp, solver
 from smear_sim.kernels.players import expert, pimc
+from smear_sim.kernels.players.net import new_net_work
 def signature(seated):
     return (numba.int64, numba.typeof(seated), numba.uint64[::1], numba.int64[::1], numba.uint64,
-            numba.int64[::1], numba.int64[:, ::1], numba.int64[::1], numba.typeof(no_bidder_arrays()))
+            numba.int64[::1], numba.int64[:, ::1], numba.int64[::1], numba.typeof(no_bidder_arrays()),
+            numba.typeof(new_net_work(no_bidder_arrays())))
 def counts():
     print(len(pimc.play.signatures), len(expert.play.signatures), len(solver.card_value.signatures))
 kp.search_play.compile(signature(kp.seated_arg([policy_code('pimc:2')])))

@@ -43,6 +43,7 @@ from ...core.layout import (
     REC_MISDEALS,
     SEARCHED_TRUMP_SHIFT,
     ST_HANDS,
+    ST_KITTY,
     ST_LEADER,
     ST_LED_SUIT,
     ST_N_IN_TRICK,
@@ -73,6 +74,7 @@ from ..players.expert import (
     game_leaves,
     keep_values,
 )
+from ..players.net import new_net_work
 from ..rng import below, mix64, stream_key
 from ..solver import LEAF_SIZE, new_solver, solve_cards, use_leaf_values
 from ..state import play_card, start_play
@@ -159,6 +161,7 @@ def net_data(seed, start, count, rules, policies, bidder_arrays, k, random_score
     points_aw = np.zeros((MAX_CANDIDATES, n_worlds), dtype=np.int64)
     work = new_work()
     solver = new_solver(TT_BITS)
+    net_work = new_net_work(bidder_arrays)
     misdeal_rule = rules[R_MISDEAL] == 1
     anytime = rules[R_TRUMP_ANYTIME] == 1
     target = rules[R_TARGET]
@@ -201,7 +204,7 @@ def net_data(seed, start, count, rules, policies, bidder_arrays, k, random_score
         row[NET_N_KEEP_DECISIONS] += 1
         searched = search_trump_keep(policies[bidder & 1], seated, state, hands[bidder], kitty, bidder, np.int64(-1),
                                      dealer, calls, np.int64(4), score0, score1, bid, rules, keep, policies,
-                                     bidder_arrays)
+                                     bidder_arrays, net_work)
         if searched != ZERO:
             t = np.int64(searched >> _TRUMP_SHIFT)
         else:
@@ -222,7 +225,7 @@ def net_data(seed, start, count, rules, policies, bidder_arrays, k, random_score
                                          keep_row, row[NET_N_KEEP_DECISIONS])
                 row[NET_N_KEEP_DECISIONS] += 1
                 chosen = search_keep(policies[s & 1], seated, state, known[s], s, bidder, t, dealer, calls,
-                                     np.int64(4), score0, score1, bid, rules, keep, policies, bidder_arrays)
+                                     np.int64(4), score0, score1, bid, rules, keep, policies, bidder_arrays, net_work)
             if chosen == ZERO:
                 chosen = choose_keep(policies[s & 1], seated, state, known[s], t, keep[t])
             kept[s] = chosen
@@ -230,6 +233,7 @@ def net_data(seed, start, count, rules, policies, bidder_arrays, k, random_score
 
         start_play(hs, kept, known, t, bidder, bid, score0, score1)
         set_auction(hs, dealer, calls, np.int64(4))
+        hs[ST_KITTY] = np.int64(kitty)  # as the hand that keeps the calls writes it: the net player reads it
         for _ in range(24):
             seat = (hs[ST_LEADER] + hs[ST_N_IN_TRICK]) % 4
             legal = legal_mask(np.uint64(hs[ST_HANDS + seat]), t, hs[ST_LED_SUIT], anytime)
@@ -250,7 +254,8 @@ def net_data(seed, start, count, rules, policies, bidder_arrays, k, random_score
                     card_wins[card_row, c] += win
                     card_points[card_row, c] += points
             card_row += 1
-            c = search_play(policies[seat & 1], seated, state, hs, legal, rules, give, policies, bidder_arrays)
+            c = search_play(policies[seat & 1], seated, state, hs, legal, rules, give, policies, bidder_arrays,
+                            net_work)
             play_card(hs, c, anytime)
         row[NET_N_CARD] = card_row - i * CARD_ROWS
     keep_alive((pool_owner, tables, owner))

@@ -117,18 +117,20 @@ keep_choice = dispatcher("keep_choice", "policy, seated, state, cards, room, kee
 # ``policies`` and ``bidder_arrays`` model the others' calls.
 search_trump_keep = dispatcher(
     "search_trump_keep", "policy, seated, state, own9, kitty, bidder, trump, dealer, calls, n_calls, score0, score1, "
-    "bid, rules, keep, policies, bidder_arrays", "search_trump_keep", _no_cards, default="ZERO",
+    "bid, rules, keep, policies, bidder_arrays, net_work", "search_trump_keep", _no_cards, default="ZERO",
     namespace=_HERE | {"ZERO": ZERO})
 # A defender's searched keep (``expert``), or ZERO for a policy that does not search it (then :func:`choose_keep`
 # decides).
 search_keep = dispatcher(
     "search_keep", "policy, seated, state, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid, rules, "
-    "keep, policies, bidder_arrays", "search_keep", _no_cards, default="ZERO", namespace=_HERE | {"ZERO": ZERO})
+    "keep, policies, bidder_arrays, net_work", "search_keep", _no_cards, default="ZERO", namespace=_HERE | {"ZERO": ZERO})
 # :func:`choose_play` at a table where ``expert`` or ``oracle`` may sit: ``policies`` (the teams' codes) and ``bidder_arrays``
 # are what expert models the others' calls by. Only the hands of such tables run this
-# (:func:`smear_sim.kernels.hand.contract`), so that the fast players' card loop stays as it was.
+# (:func:`smear_sim.kernels.hand.contract`), so that the fast players' card loop stays as it was. ``net_work`` (every
+# searched decision's last argument) is the learned player's scratch, made once per hand
+# (:func:`smear_sim.kernels.players.net.new_net_work`).
 search_play = dispatcher(
-    "search_play", "policy, seated, state, hs, legal, rules, give, policies, bidder_arrays", "search_play", _no_card,
+    "search_play", "policy, seated, state, hs, legal, rules, give, policies, bidder_arrays, net_work", "search_play", _no_card,
     default="choose_play(policy, seated, state, hs, legal, rules, give)",
     namespace=_HERE | {"choose_play": choose_play})
 

@@ -77,7 +77,7 @@ def situation(calls, n_calls):
 @njit(cache=True, inline="always")
 def call_win(bidder_arrays, cell, us, them, next_dealer, target):
     """P(win the game) of one call: its outcome distribution (cell ``cell``) weighed by the equity table."""
-    _, _, cell_start, _, codes, weights, grid, _ = bidder_arrays
+    _, _, cell_start, _, codes, weights, grid, _ = bidder_arrays[:8]
     floor = bidder_arrays[0][BM_SOLVE_FLOOR]
     win = 0.0
     for k in range(cell_start[cell], cell_start[cell + 1]):
@@ -88,7 +88,7 @@ def call_win(bidder_arrays, cell, us, them, next_dealer, target):
 @njit(cache=True)
 def call_spread(bidder_arrays, cell, us, them, next_dealer, target):
     """The variance of one call's P(win the game) over its outcome distribution (cell ``cell``)."""
-    _, _, cell_start, _, codes, weights, grid, _ = bidder_arrays
+    _, _, cell_start, _, codes, weights, grid, _ = bidder_arrays[:8]
     floor = bidder_arrays[0][BM_SOLVE_FLOOR]
     win = 0.0
     square = 0.0
@@ -119,7 +119,7 @@ def call_of(slot, max_points):
 def bid(bidder_arrays, state, hand, seat, dealer, calls, n_calls, us, them, low, high, moon_ok, must, rules, max_points):
     """The call of highest P(win the game) (module docstring); the arguments are those of
     :func:`smear_sim.kernels.players.choose_bid`, with ``bidder_arrays`` the bidder's tables."""
-    header, bucket_of_class, _, cell_n, _, _, _, settled = bidder_arrays
+    header, bucket_of_class, _, cell_n, _, _, _, settled = bidder_arrays[:8]
     decision = -1
     if header[BM_LOADED] == 1:
         decision = (n_calls * (2 * max_points + 1) + situation(calls, n_calls)) * header[BM_BUCKETS]

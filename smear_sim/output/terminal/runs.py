@@ -146,3 +146,5 @@ def print_bench(figures: dict) -> None:
         if f"{name}_hand_per_s" in figures:
             out.print(f"Search, {name}:16 against heuristic: {figures[f'{name}_hand_per_s']:,.1f} hands/s "
                       f"({figures['search_hands_per_run']:,} hands a run).")
+    if figures.get("net_hand_per_s") is not None:
+        out.print(f"Learned player, net against heuristic: {figures['net_hand_per_s']:,.1f} hands/s.")
