@@ -51,3 +51,28 @@ def dask_client(dask_scheduler):
     with Client(dask_scheduler, set_as_default=False) as client:
         yield client
 
+
+
+# Test files that compile the same slow kernels, sent to one xdist worker together: each worker has its own Numba cache
+# (above), so two workers each compiling the learned player's and the training data's kernels from an empty cache
+# would pay for them twice. Other files go one by one, as --dist loadfile sends them.
+COMPILE_GROUPS = {
+    "net": ("tests/kernels/players/test_net.py", "tests/cli/test_net_player.py", "tests/analysis/test_bots_net.py",
+            "tests/kernels/drivers/test_net_data_net.py", "tests/kernels/drivers/test_net_data.py",
+            "tests/analysis/test_net_data.py", "tests/test_tools.py"),
+}
+_GROUP_OF = {path: group for group, paths in COMPILE_GROUPS.items() for path in paths}
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """--dist loadfile, with the files of a compile group (COMPILE_GROUPS) as one unit of work."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class ByCompileGroup(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = super()._split_scope(nodeid)
+            return _GROUP_OF.get(path, path)
+
+    return ByCompileGroup(config, log)

@@ -12,7 +12,7 @@ chunks written stay, and only the missing ones are made.
 
 Example (about 15 s on two cores after the first compile, which takes two minutes):
 
-    python tools/make_net_data.py data/net/heuristic --hands 200 --worlds 16 --threads 2
+    python tools/make_net_data.py runs/net/heuristic --hands 200 --worlds 16 --threads 2
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from smear_sim.core.rules import Rules
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python tools/make_net_data.py", description=__doc__.split("\n\n")[0],
-        epilog="example: python tools/make_net_data.py data/net/heuristic --hands 200 --worlds 16 --threads 2",
+        epilog="example: python tools/make_net_data.py runs/net/heuristic --hands 200 --worlds 16 --threads 2",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out_dir", help="the folder of the chunks (made if missing; the same folder resumes a run)")
     parser.add_argument("--hands", type=int, default=10_000, help="hands to play (default 10,000)")

@@ -12,7 +12,7 @@ The same data and --seed give the same weights (seeded draws and shuffles; XLA o
 
 Example (a seconds-long run on a small folder of chunks, writing beside it rather than into the package):
 
-    python tools/train_net.py runs/net_data --out runs/net --epochs 10 --hidden 64 --seed 1
+    python tools/train_net.py runs/net/heuristic --out runs/try --epochs 10 --hidden 64 --seed 1
 """
 
 from __future__ import annotations
@@ -336,7 +336,8 @@ class _Parser(argparse.ArgumentParser):
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = _Parser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("data", type=Path, help="a folder of training data chunks (*.npz)")
+    parser.add_argument("data", type=Path, nargs="+",
+                        help="folders of training data chunks (*.npz), read in the order given")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
                         help="the folder for net.npz and net.json (default: smear_sim/data, the shipped net)")
     defaults = Settings()
@@ -366,12 +367,14 @@ def check(args: argparse.Namespace) -> list[Path]:
         raise SmearError(f"--held-out must be between 0 and 1, not {args.held_out}")
     if args.seed < 0:
         raise SmearError(f"--seed must be 0 or more, not {args.seed}")
-    if not args.data.is_dir():
-        raise SmearError(f"{args.data} is not a folder of training data chunks")
-    paths = sorted(args.data.glob("*.npz"))
+    paths = []
+    for folder in args.data:
+        if not folder.is_dir():
+            raise SmearError(f"{folder} is not a folder of training data chunks")
+        paths += sorted(folder.glob("*.npz"))
     if len(paths) < 2:
-        raise SmearError(f"{args.data} holds {len(paths)} chunk(s) (*.npz); training holds whole chunks out, so it "
-                         "needs 2 at least")
+        raise SmearError(f"{' '.join(map(str, args.data))} hold(s) {len(paths)} chunk(s) (*.npz); training holds "
+                         "whole chunks out, so it needs 2 at least")
     for name in ("net.npz", "net.json"):
         check_output_file(args.out / name, "--out")
     return paths
@@ -392,7 +395,7 @@ def model_card(args, settings: Settings, library: str, digest: str, summary: dic
                          "target": ("each legal card's P(win the game) under the search" if head == "card"
                                     else "P(win the game) of the position after trump and the keep")}
                   for head, n_out in HEAD_OUTPUTS.items()},
-        "data": {"folder": str(args.data), **summary, **sizes},
+        "data": {"folders": [str(folder) for folder in args.data], **summary, **sizes},
         "training": {"library": library, "seed": settings.seed, "epochs": settings.epochs,
                      "batch": settings.batch, "lr": settings.lr, "all_cores": args.all_cores, "optimizer": "adam",
                      "loss": {"card": "MSE over the legal cards' P(win)", "keep": "MSE over the candidates' P(win)",
@@ -438,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = {"card_decisions": len(train_data.card_tensor) + len(held_data.card_tensor),
              "keep_positions": len(train_data.keep_tensor) + len(held_data.keep_tensor),
              "keep_decisions": train_data.keep_decisions + held_data.keep_decisions,
-             "held_out_chunks": [p.name for p in held_paths]}
+             "held_out_chunks": [f"{p.parent.name}/{p.name}" for p in held_paths]}
     heads = {head: exported(layers) for head, layers in params.items()}
     with signals_deferred():  # the weights and their card: both or neither
         digest = weights_digest(heads)

@@ -207,13 +207,13 @@ def test_tables_save_and_load(shipped, tmp_path):
     back = CB.BidderTables.load(path)
     assert np.array_equal(back.counts, shipped.counts) and np.array_equal(back.grid, shipped.grid)
     assert back.rules == shipped.rules and back.meta["iterations"] == shipped.meta["iterations"]
-    header, buckets, cell_start, cell_n, codes, weights, grid, settled = back.arrays()
+    header, buckets, cell_start, cell_n, codes, weights, grid, settled = back.arrays()[:CB.NET_AT]
     assert header[L.BM_LOADED] == 1 and len(buckets) == L.N_CLASSES and cell_start[-1] == len(codes) == len(weights)
     assert header[L.BM_KEEP_Z] == 0 and (settled == -1).all() and len(settled) == len(cell_n)
     settling = _with_settled_calls(shipped, 2.0)
     back = CB.BidderTables.load(settling.save(tmp_path / "s.npz"))
     assert np.array_equal(back.settled, settling.settled) and back.keep_z == 2.0
-    assert np.array_equal(back.arrays()[-1], settling.settled.reshape(-1))
+    assert np.array_equal(back.arrays()[CB.NET_AT - 1], settling.settled.reshape(-1))
     (tmp_path / "bad.npz").write_bytes(b"not a zip")
     with pytest.raises(SmearError, match="not a file of equity bidder tables"):
         CB.BidderTables.load(tmp_path / "bad.npz")

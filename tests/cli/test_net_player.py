@@ -22,6 +22,11 @@ def test_match_net_against_heuristic(golden_net):
     assert result["wins"] + result["losses"] + result["unfinished"] <= result["games_played"] == 8
 
 
+def test_bench_times_the_net_against_heuristic(golden_net):
+    data = ok_json("bench", "--hands", "1000", "--repeats", "1", "--threads", "1", "--search-hands", "0")
+    assert data["net_hand_per_s"] > 0
+
+
 def test_simulate_with_the_net(golden_net):
     result = ok_json("simulate", "--policy", "net", "--hands", "40")
     assert result["hands"] == 40 and result["policies"] == ["net", "net"]

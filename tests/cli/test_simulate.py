@@ -150,12 +150,14 @@ def test_equity_under_new_rules_makes_its_tables_first_with_the_steps_and_time_l
     assert "first use" not in again.stderr
 
 
-def test_bench_json_fields():
+def test_bench_json_fields(monkeypatch, tmp_path):
+    monkeypatch.setenv("SMEAR_SIM_NET", str(tmp_path / "no-net.npz"))  # the net's figure: tests/cli/test_net_player.py
     out = ok("bench", "--hands", "1000", "--repeats", "1", "--threads", "1", "--search-hands", "2").stdout
     assert "Throughput" in out and "Complete games" in out and "Search, expert:16 against heuristic" in out
     # all threads again afterwards; bench takes the rule options like every command that simulates
     data = ok_json("bench", "--hands", "1000", "--repeats", "1", "--rule", "round_points=true", "--search-hands", "0")
     assert "pimc_hand_per_s" not in data and "expert_hand_per_s" not in data
+    assert data["net_hand_per_s"] is None  # no net at hand: null, not a failure
     assert data["rules"] == Rules(round_points=True).as_dict()
     for name in ("threads", "deal_only_per_s", "full_hand_per_s", "full_hand_per_s_single", "ratio_to_deal_only",
                  "full_game_per_s", "hands_per_game", "game_hand_ratio"):
