@@ -87,7 +87,7 @@ def test_a_folder_without_chunks_or_with_a_bad_one_is_refused_in_one_line(chunks
 
 def test_help_gives_an_example():
     done = _train("--help")
-    assert done.returncode == 0 and "python tools/train_net.py runs/net_data" in done.stdout
+    assert done.returncode == 0 and "python tools/train_net.py runs/net/heuristic" in done.stdout
 
 
 def test_ctrl_c_stops_training_with_nothing_written(chunks, tmp_path):
