@@ -54,12 +54,14 @@ def dask_client(dask_scheduler):
 
 
 # Test files that compile the same slow kernels, sent to one xdist worker together: each worker has its own Numba cache
-# (above), so two workers each compiling the learned player's and the training data's kernels from an empty cache
-# would pay for them twice. Other files go one by one, as --dist loadfile sends them.
+# (above), so two workers each compiling the same kernels from an empty cache would pay for them twice. Other files go
+# one by one, as --dist loadfile sends them.
 COMPILE_GROUPS = {
     "net": ("tests/kernels/players/test_net.py", "tests/cli/test_net_player.py", "tests/analysis/test_bots_net.py",
             "tests/kernels/drivers/test_net_data_net.py", "tests/kernels/drivers/test_net_data.py",
             "tests/analysis/test_net_data.py", "tests/test_tools.py"),
+    # matches with the search players at the table, from the command line and the API
+    "search-match": ("tests/cli/test_simulate.py", "tests/analysis/test_match.py", "tests/cli/test_signals.py"),
 }
 _GROUP_OF = {path: group for group, paths in COMPILE_GROUPS.items() for path in paths}
 
