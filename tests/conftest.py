@@ -60,8 +60,9 @@ COMPILE_GROUPS = {
     "net": ("tests/kernels/players/test_net.py", "tests/cli/test_net_player.py", "tests/analysis/test_bots_net.py",
             "tests/kernels/drivers/test_net_data_net.py", "tests/kernels/drivers/test_net_data.py",
             "tests/analysis/test_net_data.py", "tests/test_tools.py"),
-    # matches with the search players at the table, from the command line and the API
-    "search-match": ("tests/cli/test_simulate.py", "tests/analysis/test_match.py", "tests/cli/test_signals.py"),
+    # the search players at the table: their matches (command line, API, signals) and hands
+    "search": ("tests/cli/test_simulate.py", "tests/analysis/test_match.py", "tests/cli/test_signals.py",
+               "tests/kernels/test_expert.py", "tests/kernels/test_players.py", "tests/web/test_practice_search_bots.py"),
 }
 _GROUP_OF = {path: group for group, paths in COMPILE_GROUPS.items() for path in paths}
 
