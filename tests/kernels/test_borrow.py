@@ -10,9 +10,9 @@ import textwrap
 
 import numpy as np
 import pytest
+from allocations import allocations_during
 from numba import njit
 from numba.core.errors import TypingError
-from numba.core.runtime import _nrt_python, rtsys
 
 from smear_sim import kernels
 from smear_sim.core.bidder import no_bidder_arrays
@@ -77,15 +77,7 @@ def test_the_drivers_free_every_array_they_allocate():
         drivers.simulate_games(np.uint64(5), 0, 4, 2, *args, 0, 0, 3, seated)
 
     run()  # compiled (or loaded) before counting
-    was_on = _nrt_python.memsys_stats_enabled()  # as NUMBA_NRT_STATS=1 does
-    _nrt_python.memsys_enable_stats()
-    try:
-        before = rtsys.get_allocation_stats()
-        run()
-        after = rtsys.get_allocation_stats()
-    finally:
-        if not was_on:
-            _nrt_python.memsys_disable_stats()
+    before, after = allocations_during(run)
     allocated = after.alloc - before.alloc
     assert allocated > 0
     assert after.free - before.free == allocated

@@ -162,18 +162,10 @@ def test_random_scores_start_the_hands_from_scores_below_the_target():
 def test_the_driver_frees_every_array_it_allocates():
     """Its borrowed views and the search it calls leak nothing: every allocation of a call is freed once its result
     is dropped (as tests/kernels/test_borrow.py holds the other drivers)."""
-    from numba.core.runtime import _nrt_python, rtsys
+    from allocations import allocations_during
 
     _run(0, 1)  # compiled (or loaded) before counting
-    was_on = _nrt_python.memsys_stats_enabled()
-    _nrt_python.memsys_enable_stats()
-    try:
-        before = rtsys.get_allocation_stats()
-        _run(0, 2)
-        after = rtsys.get_allocation_stats()
-    finally:
-        if not was_on:
-            _nrt_python.memsys_disable_stats()
+    before, after = allocations_during(lambda: _run(0, 2))
     allocated = after.alloc - before.alloc
     assert allocated > 0
     assert after.free - before.free == allocated

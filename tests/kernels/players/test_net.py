@@ -193,7 +193,7 @@ def test_without_a_net_its_decisions_leave_it_to_the_heuristic():
 
 def test_hands_with_the_net_free_every_array_they_allocate(arrays):
     """The hand that keeps the calls makes the net's scratch each hand (kernels/hand.py): each is freed."""
-    from numba.core.runtime import _nrt_python, rtsys
+    from allocations import allocations_during
 
     from smear_sim.analysis.session_tables import loaded_tables
     from smear_sim.core.players import parse_policies, policy_array
@@ -208,15 +208,7 @@ def test_hands_with_the_net_free_every_array_they_allocate(arrays):
         drivers.simulate_hands(np.uint64(5), 0, 200, 2, rules.to_array(), codes, table_arrays, seated)
 
     run()
-    was_on = _nrt_python.memsys_stats_enabled()
-    _nrt_python.memsys_enable_stats()
-    try:
-        before = rtsys.get_allocation_stats()
-        run()
-        after = rtsys.get_allocation_stats()
-    finally:
-        if not was_on:
-            _nrt_python.memsys_disable_stats()
+    before, after = allocations_during(run)
     allocated = after.alloc - before.alloc
     assert allocated > 200  # the scratch, hand by hand
     assert after.free - before.free == allocated
