@@ -5,14 +5,7 @@ from pathlib import Path
 
 import pytest
 
-# Under pytest-xdist each worker keeps its own Numba cache, so that no two processes write one cache at once (numba
-# issue 10128); the processes a test starts inherit it. Set before Numba is imported.
-WORKER = os.environ.get("PYTEST_XDIST_WORKER")
-if WORKER:
-    caches = Path(os.environ.get("NUMBA_CACHE_DIR") or Path(__file__).resolve().parent.parent / ".numba-cache")
-    os.environ["NUMBA_CACHE_DIR"] = str(caches / f"xdist-{WORKER}")
-
-from smear_sim.kernels.source_stamp import stamp_kernel_caches  # noqa: E402 (imports Numba)
+from smear_sim.kernels.source_stamp import stamp_kernel_caches
 
 # Test helpers (random_hands) live beside the tests.
 sys.path.insert(0, str(Path(__file__).parent))
@@ -53,9 +46,10 @@ def dask_client(dask_scheduler):
 
 
 
-# Test files that compile the same slow kernels, sent to one xdist worker together: each worker has its own Numba cache
-# (above), so two workers each compiling the same kernels from an empty cache would pay for them twice. Other files go
-# one by one, as --dist loadfile sends them.
+# Test files that compile the same slow kernels, sent to one xdist worker together. The workers share one Numba cache,
+# each function compiled under a lock of its own (smear_sim.kernels.shared_cache): a worker that reaches a kernel the
+# other is compiling waits for it, idle, where it could have run other files. Other files go one by one, as --dist
+# loadfile sends them.
 COMPILE_GROUPS = {
     "net": ("tests/kernels/players/test_net.py", "tests/cli/test_net_player.py", "tests/analysis/test_bots_net.py",
             "tests/kernels/drivers/test_net_data_net.py", "tests/kernels/drivers/test_net_data.py",

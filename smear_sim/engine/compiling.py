@@ -14,23 +14,21 @@ Compiling is single-threaded: Numba compiles a driver's callees one after anothe
 core, :func:`compile_apart` has a second process compile the kernels' compile units
 (:mod:`smear_sim.kernels.compile_units`: functions every driver calls with the same types) into the cache meanwhile,
 and this process loads them when it reaches them, so a first run waits for the longer of the two halves rather than
-their sum (docs/performance.md has the figures). Each unit has a lock file: whichever process reaches a unit first
-compiles it while the other waits, then loads it, so no unit is compiled twice and no two processes write one
-function's cache entries at once. The command line turns this on (:func:`use_helper`) unless ``SMEAR_SIM_COMPILE_HELPER=0``; the helper ends with the compile it helps, and with this
-process if that dies first.
+their sum (docs/performance.md has the figures). Every function compiles under a lock of its own
+(:mod:`smear_sim.kernels.shared_cache`): whichever process reaches a unit first compiles it while the other waits, then
+loads it, so no unit is compiled twice and no two processes write one function's cache entries at once. The command
+line turns this on (:func:`use_helper`) unless ``SMEAR_SIM_COMPILE_HELPER=0``; the helper ends with the compile it
+helps, and with this process if that dies first.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
+from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 from .._frame_stack import keep_frame_chunks
@@ -42,7 +40,6 @@ __all__ = [
     "WATCH_SECONDS",
     "compile_apart",
     "compiling",
-    "locked",
     "use_helper",
     "will_compile",
 ]
@@ -166,56 +163,6 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-class _LeafLock:
-    """The lock of one unit's compile, shared with the helper through a file. Reentrant: compiling a unit may ask
-    for it again before it is done."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._depth = 0
-        self._file: Any = None
-
-    def __enter__(self) -> None:
-        import fcntl
-
-        if self._depth == 0:
-            self._file = open(self.path, "a+b")  # noqa: SIM115 (held across __exit__)
-            fcntl.flock(self._file, fcntl.LOCK_EX)
-        self._depth += 1
-
-    def __exit__(self, *exc: object) -> None:
-        self._depth -= 1
-        if self._depth == 0:
-            self._file.close()  # releases the lock
-            self._file = None
-
-
-@contextlib.contextmanager
-def locked(folder: Path, order: Sequence[int]) -> Iterator[None]:
-    """Compile each unit of ``order`` (indices of :data:`smear_sim.kernels.compile_units.ALL`) only under its lock in
-    ``folder``, in this process, inside the block."""
-    from ..kernels import compile_units
-
-    dispatchers = []
-    try:
-        for i in order:
-            dispatcher = compile_units.ALL[i][0]
-            dispatcher.compile = _under(dispatcher.compile, _LeafLock(folder / f"{i}.lock"))
-            dispatchers.append(dispatcher)
-        yield
-    finally:
-        for dispatcher in dispatchers:
-            del dispatcher.compile  # the class's own again
-
-
-def _under(compile_: Callable[[Any], Any], lock: _LeafLock) -> Callable[[Any], Any]:
-    def compile(sig: Any) -> Any:
-        with lock:
-            return compile_(sig)
-
-    return compile
-
-
 @contextlib.contextmanager
 def compile_apart(expected: bool | None, seated: tuple | None) -> Iterator[None]:
     """Around a driver's compile (``expected``: :func:`will_compile`'s answer for it; ``seated``: its players, or
@@ -231,14 +178,12 @@ def compile_apart(expected: bool | None, seated: tuple | None) -> Iterator[None]
     if not order:
         yield
         return
-    folder = Path(tempfile.mkdtemp(prefix="smear-sim-units-"))
     helper = None
     try:
-        with locked(folder, order):
-            with contextlib.suppress(OSError):
-                helper = subprocess.Popen([sys.executable, "-m", HELPER_MODULE, str(folder), *map(str, order)],
-                                          stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            yield
+        with contextlib.suppress(OSError):
+            helper = subprocess.Popen([sys.executable, "-m", HELPER_MODULE, *map(str, order)],
+                                      stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        yield
     finally:
         if helper is not None:
             with contextlib.suppress(OSError):
@@ -248,4 +193,3 @@ def compile_apart(expected: bool | None, seated: tuple | None) -> Iterator[None]
             except subprocess.TimeoutExpired:
                 helper.kill()
                 helper.wait()
-        shutil.rmtree(folder, ignore_errors=True)

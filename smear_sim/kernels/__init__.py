@@ -5,9 +5,12 @@ Python code that validates inputs, allocates arrays and calls these kernels live
 :mod:`smear_sim.engine` and :mod:`smear_sim.analysis`; importing this package imports Numba.
 
 Before any kernel module runs, the kernels' cache entries are keyed by the source of every kernel
-(:mod:`smear_sim.kernels.source_stamp`), so that no cached kernel keeps the old code of a function it calls.
+(:mod:`smear_sim.kernels.source_stamp`), so that no cached kernel keeps the old code of a function it calls, and each
+function is compiled under a lock of its own, so that processes can share one cache (:mod:`smear_sim.kernels.shared_cache`).
 """
 
+from .shared_cache import share_cache
 from .source_stamp import stamp_kernel_caches
 
 stamp_kernel_caches()
+share_cache()
