@@ -183,8 +183,10 @@ def _start_warm_up(shared: Context) -> None:
 
 def _warm_bots() -> None:
     """Compile (or load) the kernels the practice table's heuristic bots call, so that the first bot's turn is
-    quick: a minute or so with Numba's cache cold, under a second with it warm."""
+    quick: a minute or so with Numba's cache cold, under a second with it warm; then load the net and its kernels,
+    so that the first net hint a person asks is as quick as the next (:func:`smear_sim.web.net_values.warm_net`)."""
     from ..analysis.bots import warm_up
+    from .net_values import warm_net
 
     try:
         started = time.perf_counter()
@@ -192,6 +194,12 @@ def _warm_bots() -> None:
         log.info("the practice table's bots are ready (%.1f s)", time.perf_counter() - started)
     except Exception as exc:  # the first bot's turn compiles them instead
         log.error("warming up the bots: %s", internal_error(exc))
+    try:
+        started = time.perf_counter()
+        if warm_net():  # outside the simulator, as the net's hints run
+            log.info("the net's hints are ready (%.1f s)", time.perf_counter() - started)
+    except Exception as exc:  # the first net hint loads it instead
+        log.error("warming up the net: %s", internal_error(exc))
 
 
 class _Page(StaticFiles):
