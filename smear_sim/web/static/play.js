@@ -277,13 +277,14 @@ function clearHint() {
   $('play-hint-box').replaceChildren();
 }
 
-// The table's hint (for `action`: its cost too, as the tutor asks). While the hint engine prepares (its first use
+// The table's hint (for `action`: its cost too, as the tutor asks; `into`: the element that says the engine prepares,
+// the hint box by default). While the hint engine prepares (its first use
 // after the server starts) the hint box says so; what it showed before comes back once the engine is ready.
-async function askHint(action = null) {
+async function askHint(action = null, into = null) {
   const t = play.table;
   const body = {samples: Number($('play-hint-samples').value), step: t.step};
   if (action !== null) body.action = action;
-  const box = $('play-hint-box');
+  const box = into ?? $('play-hint-box');  // `into`: where the note goes, leaving the net's table in view
   const before = [...box.childNodes];
   let noted = false;
   const stop = watchEngine((status) => {
@@ -385,7 +386,7 @@ async function showHint() {
       box.replaceChildren(make('p', {class: 'hint'}, `No net values: ${netError}`), coming);
       document.body.dataset.netHintMs = 'none';
     }
-    const hint = await askHint();
+    const hint = await askHint(null, coming);
     if (play.table !== t) return;
     box.replaceChildren(make('div', {class: 'scroll'}, searchTable(t, hint, net)),
       make('p', {class: 'hint'}, `${hint.samples} worlds, ${Math.round(performance.now() - started)} ms` +
