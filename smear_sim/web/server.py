@@ -11,7 +11,9 @@
   closing the connection stops the analysis.
 - ``POST /api/hint`` takes ``{"view": VIEW, ...}`` with the options of ``smear-sim hint`` as fields (``samples``,
   ``seed``, ``policy``, ``inference``, ``playout``, ``rules``) and answers exactly the object ``smear-sim hint
-  --json`` prints (docs/formats.md, "A seat's view"); its worlds are capped at ``MAX_HINT_SAMPLES``.
+  --json`` prints (docs/formats.md, "A seat's view"); its worlds are capped at ``MAX_HINT_SAMPLES``. Its
+  ``evaluator`` (``search``, ``net`` or ``both``) is the command's ``--evaluator``: the net's values are answered
+  in milliseconds, outside the simulator's turns (:mod:`smear_sim.web.net_values`).
 - ``POST /api/calls``: ``{"auction": [...], "rules": {...}}`` answers the legal calls at each turn of that
   auction (``legal``: one list per call given, and one for the next seat), the calls given that are not
   legal where they stand replaced by the first legal one (``auction``): the page offers only legal calls.
