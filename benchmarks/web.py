@@ -3,6 +3,13 @@
     python benchmarks/web.py [--runs 9] [--samples 20000] [--big 200000] [--screenshots docs]
     python benchmarks/web.py --soak [--minutes 3]
     python benchmarks/web.py --practice [--hands 1] [--review-samples 64]
+    python benchmarks/web.py --hint [--decisions 60] [--review-samples 256]
+
+--hint times a hint at the practice table in the browser: from the click on Hint to the net's values on screen
+(body[data-net-hint-ms], taken by the page after the frame that draws them), and to the search's (data-hint-ms),
+at each of the person's decisions (heuristic bots, no delay, 100 hint worlds) over --decisions decisions: first
+alone, then with a second browser reviewing a simulated hand throughout (restarted as it ends). Median, p90 and
+max; the calls the net has no value for (the equity tables settled none) are counted apart.
 
 --practice plays two practice tables in two browsers at once (heuristic bots, no delay: the first card, call, suit
 or keep offered, a hint asked at each table's first card) while a third browser reviews a simulated hand, and
@@ -316,6 +323,97 @@ def practice(hands: int, review_samples: int) -> dict:
         server.wait(timeout=60)
 
 
+def _spread(times: list[float]) -> dict:
+    ordered = sorted(times)
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))] if ordered else None
+    return {"median": statistics.median(ordered) if ordered else None, "p90": p90,
+            "max": ordered[-1] if ordered else None, "n": len(ordered)}
+
+
+def hint_latency(decisions: int, review_samples: int) -> dict:
+    """The --hint run (module docstring)."""
+    import tempfile
+    import time
+
+    from selenium.webdriver.common.by import By
+    from web.test_practice_page import open_play, table_id, table_state, take_turn
+
+    from smear_sim.analysis.simulate import trace_records
+
+    paths = browser_paths()
+    if isinstance(paths, str):
+        sys.exit(f"cannot run: {paths}")
+    games = tempfile.mkdtemp(prefix="smear-sim-games-")
+    server = subprocess.Popen([sys.executable, "-m", "smear_sim", "serve", "--port", "0", "--games-dir", games],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        url = server.stdout.readline().split(" at ")[1].split()[0]
+        with chrome(*paths) as player, chrome(*paths) as reviewer:
+            player.get(url)
+            wait_for(player, lambda b: b.execute_script("return fetch('api/warmup').then(r => r.json())")["ready"],
+                     600)  # the server's warm-up and the hint engine's: nothing timed waits for a compile
+
+            def run(seed: int) -> dict:
+                net, search, no_value, decided = [], [], 0, 0
+                open_play(player, url, seat=seed % 4, seed=seed)
+                while decided < decisions:
+                    wait_for(player, lambda b: body_data(b, "play") in ("yours", "over"), 120)
+                    if body_data(player, "play") == "over":
+                        state = table_state(url, table_id(player))
+                        if state["game_over"]:
+                            open_play(player, url, seat=seed % 4, seed=seed + 1000 + decided)
+                        else:
+                            player.find_element(By.ID, "play-next").click()
+                            wait_for(player, lambda b: body_data(b, "play") != "over", 60)
+                        continue
+                    player.find_element(By.ID, "play-hint").click()
+                    wait_for(player, lambda b: body_data(b, "hint-ms") is not None, 120)
+                    shown = body_data(player, "net-hint-ms")
+                    if shown == "none":
+                        no_value += 1
+                    else:
+                        net.append(int(shown))
+                    search.append(int(body_data(player, "hint-ms")))
+                    decided += 1
+                    take_turn(player, url)
+                return {"click_to_net_values_ms": _spread(net), "click_to_search_values_ms": _spread(search),
+                        "decisions": decided, "no_net_value": no_value}
+
+            alone = run(31)
+            stop = threading.Event()
+            reviews = []
+
+            def review() -> None:
+                from selenium.webdriver.support.ui import Select
+
+                record = json.dumps(trace_records(1, seed=8)[0])
+                while not stop.is_set():
+                    reviewer.get(url)
+                    wait_for(reviewer, lambda b: body_data(b, "ready") == "true")
+                    reviewer.find_element(By.CSS_SELECTOR, '.tab[data-view="review-view"]').click()
+                    box = reviewer.find_element(By.ID, "review-text")
+                    reviewer.execute_script("arguments[0].value = arguments[1]", box, record)
+                    Select(reviewer.find_element(By.ID, "review-samples")).select_by_value(str(review_samples))
+                    started = time.perf_counter()
+                    reviewer.find_element(By.ID, "review-go").click()
+                    wait_for(reviewer, lambda b: stop.is_set() or body_data(b, "review") == "done", 900)
+                    reviews.append(round(time.perf_counter() - started, 1))
+
+            thread = threading.Thread(target=review)
+            thread.start()
+            time.sleep(3)  # the review has its turn on the simulator before the first hint
+            try:
+                busy = run(32)
+            finally:
+                stop.set()
+                thread.join()
+        return {"alone": alone, "with_a_review_running": {**busy, "review_samples": review_samples,
+                                                          "reviews_seconds": reviews}}
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--soak", action="store_true", help="The soak run (no browser); see the docstring.")
@@ -327,7 +425,13 @@ def main() -> None:
     parser.add_argument("--practice", action="store_true", help="Two practice tables and a review at once.")
     parser.add_argument("--hands", type=int, default=1, help="Hands each practice table plays.")
     parser.add_argument("--review-samples", type=int, default=64, choices=(4, 16, 64, 256))
+    parser.add_argument("--hint", action="store_true", help="Click to the net's values on screen, alone and with a "
+                        "review running.")
+    parser.add_argument("--decisions", type=int, default=60, help="The person's decisions --hint times.")
     args = parser.parse_args()
+    if args.hint:
+        print(json.dumps(hint_latency(args.decisions, args.review_samples), indent=2))
+        return
     if args.practice:
         print(json.dumps(practice(args.hands, args.review_samples), indent=2))
         return

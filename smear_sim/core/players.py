@@ -170,7 +170,7 @@ PLAYERS = (
            group="oracle", searches=True, plays_out=False, sees_all=True),
     Player("net", "calls as equity; values its trump with its keep, each keep and each card by the learned net",
            ("bid", "search_trump_keep", "search_keep", "search_play"), group="net", calls_as="equity",
-           reads_tables=True, reads_net=True, plays_out=False),
+           reads_tables=True, reads_net=True, plays_out=False, bot=True),
 )
 _BY_NAME = {p.name: p for p in PLAYERS}
 POLICIES = tuple(p.name for p in PLAYERS)

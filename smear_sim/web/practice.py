@@ -106,6 +106,8 @@ def _bots(value: Any, rules: Rules) -> str:
 def bot_cost(bots: str) -> str:
     """What a bot's turn costs, in words, for the page."""
     spec = parse_policy(bots)
+    if player(spec.name).reads_net:
+        return "the learned player: each decision reads the net (milliseconds); it calls by the equity tables"
     if player(spec.name).searches:
         k = spec.param
         return (f"a search player: each of its cards plays out {k} sampled deals double dummy (about {k} solves a "

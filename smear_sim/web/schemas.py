@@ -22,6 +22,7 @@ __all__ = ["ActBody", "CallsBody", "HandBody", "HintBody", "ReviewBody", "StepBo
 _POLICY = "a policy name: " + " or ".join(FAST_POLICIES)
 _RULES = "an object of rule options"
 _SEED = "a whole number"
+_EVALUATOR = "search, net or both"
 
 
 class _Body(BaseModel):
@@ -81,6 +82,7 @@ class HintBody(_Body):
     inference: str | None = Field(None, description="policy or none")
     playout: str | None = Field(None, description=_POLICY)
     rules: dict[str, Any] | None = Field(None, description=_RULES)
+    evaluator: str | None = Field(None, description=_EVALUATOR)
 
 
 class CallsBody(_Body):
@@ -132,8 +134,10 @@ class ActBody(StepBody):
 
 
 class TableHintBody(StepBody):
-    """``POST /api/table/ID/hint``: the hint's worlds, and an action to value besides (both optional)."""
+    """``POST /api/table/ID/hint``: the hint's worlds, an action to value besides, and who values them (all
+    optional)."""
 
     EXAMPLE: ClassVar[str] = '{"samples": 500}'
     samples: int | None = Field(None, description="a whole number of worlds")
     action: Any = Field(None, description="your call, trump, six cards to keep or card")
+    evaluator: str | None = Field(None, description=_EVALUATOR)

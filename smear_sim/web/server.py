@@ -11,7 +11,9 @@
   closing the connection stops the analysis.
 - ``POST /api/hint`` takes ``{"view": VIEW, ...}`` with the options of ``smear-sim hint`` as fields (``samples``,
   ``seed``, ``policy``, ``inference``, ``playout``, ``rules``) and answers exactly the object ``smear-sim hint
-  --json`` prints (docs/formats.md, "A seat's view"); its worlds are capped at ``MAX_HINT_SAMPLES``.
+  --json`` prints (docs/formats.md, "A seat's view"); its worlds are capped at ``MAX_HINT_SAMPLES``. Its
+  ``evaluator`` (``search``, ``net`` or ``both``) is the command's ``--evaluator``: the net's values are answered
+  in milliseconds, outside the simulator's turns (:mod:`smear_sim.web.net_values`).
 - ``POST /api/calls``: ``{"auction": [...], "rules": {...}}`` answers the legal calls at each turn of that
   auction (``legal``: one list per call given, and one for the next seat), the calls given that are not
   legal where they stand replaced by the first legal one (``auction``): the page offers only legal calls.
@@ -183,8 +185,10 @@ def _start_warm_up(shared: Context) -> None:
 
 def _warm_bots() -> None:
     """Compile (or load) the kernels the practice table's heuristic bots call, so that the first bot's turn is
-    quick: a minute or so with Numba's cache cold, under a second with it warm."""
+    quick: a minute or so with Numba's cache cold, under a second with it warm; then load the net and its kernels,
+    so that the first net hint a person asks is as quick as the next (:func:`smear_sim.web.net_values.warm_net`)."""
     from ..analysis.bots import warm_up
+    from .net_values import warm_net
 
     try:
         started = time.perf_counter()
@@ -192,6 +196,12 @@ def _warm_bots() -> None:
         log.info("the practice table's bots are ready (%.1f s)", time.perf_counter() - started)
     except Exception as exc:  # the first bot's turn compiles them instead
         log.error("warming up the bots: %s", internal_error(exc))
+    try:
+        started = time.perf_counter()
+        if warm_net():  # outside the simulator, as the net's hints run
+            log.info("the net's hints are ready (%.1f s)", time.perf_counter() - started)
+    except Exception as exc:  # the first net hint loads it instead
+        log.error("warming up the net: %s", internal_error(exc))
 
 
 class _Page(StaticFiles):

@@ -406,3 +406,44 @@ def test_luck_without_a_standard_error_shows_none(browser, url):
     wait_for(browser, lambda b: body_data(b, "ready") == "true")
     assert browser.execute_async_script(RENDER_LUCK) == [["Team 0", "-1.20", "-9.7%"],
                                                         ["Team 1", "1.20 ± 0.35", "9.7% ± 1.2%"]]
+
+
+HELD_SEARCH = """
+const real = window.fetch;
+window.releaseSearch = null;
+const held = new Promise((resolve) => { window.releaseSearch = resolve; });
+window.fetch = (input, init) => {
+  const body = String(init?.body ?? '');
+  if (String(input).endsWith('/hint') && !body.includes('"evaluator"')) return held.then(() => real(input, init));
+  return real(input, init);
+};
+"""
+
+
+def test_a_hint_shows_the_nets_values_first_then_the_searchs_beside_them(browser, url):
+    """The net's table (Net P(win)) is drawn while the search's request is still out (held back here), then the
+    search's table replaces it with the net's value of each action beside the search's; net is among the bots."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(1280, 1000)
+    open_play(browser, url, seat=0, seed=5)
+    offered = [o.get_attribute("value") for o in browser.find_elements(By.CSS_SELECTOR, "#play-bots option")]
+    assert "net" in offered and offered.index("net") < offered.index("expert:8")
+    play_until(browser, url, lambda s: s["turn"]["decision"] == "card")
+    state = table_state(url, table_id(browser))
+    browser.execute_script(HELD_SEARCH)
+    browser.find_element(By.ID, "play-hint").click()
+    wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#play-hint-net tbody tr"), 60)
+    heads = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#play-hint-net th")]
+    assert heads[:2] == ["Action", "Net P(win)"] and not browser.find_elements(By.ID, "play-hint-table")
+    rows = browser.find_elements(By.CSS_SELECTOR, "#play-hint-net tbody tr")
+    assert sorted(json.loads(r.get_attribute("data-action")) for r in rows) == sorted(state["legal"])
+    assert int(body_data(browser, "net-hint-ms")) >= 0 and body_data(browser, "hint-ms") is None
+    browser.execute_script("window.releaseSearch()")
+    wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#play-hint-table tbody tr"), 60)
+    heads = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#play-hint-table th")]
+    assert heads == ["Action", "P(win)", "Points", "Cost", "Mark", "Net P(win)"]
+    net = browser.execute_script("return [...document.querySelectorAll('#play-hint-table tbody tr')]"
+                                 ".map((r) => r.querySelector('td.net')?.textContent)")
+    assert net and all(text.endswith("%") for text in net), net
+    browser.refresh()  # the fetch stood in for goes with the page

@@ -12,6 +12,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
+from starlette.concurrency import run_in_threadpool
 
 from ...analysis.auction import legal_calls, parse_auction
 from ...analysis.hand import EXAMPLE_HAND, HandQuery, hand_query, parse_hand
@@ -21,14 +22,16 @@ from ...analysis.scores import check_scores, parse_score
 from ...core.calls import call_name
 from ...core.cards import SUIT_NAMES
 from ...core.errors import SmearError
-from ...core.players import FAST_POLICIES, parse_policy
+from ...core.players import FAST_POLICIES, parse_policy, player
 from ...core.rules import Rules, describe_options
 from ...core.sizes import HAND_SAMPLES
 from ...engine.runner import check_count
 from ...output.format import FEATURES
 from ..answers import Context, Ctx, answers, json_body, run_analysis, streamed, timing
-from ..checks import MAX_HINT_SAMPLES, check_equity_tables, check_hint_samples
+from ..checks import MAX_HINT_SAMPLES, check_equity_tables, check_hint_samples, check_net
 from ..limits import DEFAULT_MAX_DEALS, Limits
+from ..net_values import check_evaluator, net_values, search_with_net
+from ..practice import BOT_PLAYERS
 from ..review import review_request
 from ..schemas import CallsBody, HandBody, HintBody, checked
 
@@ -125,13 +128,22 @@ class HintRequest:
     seed: int
     inference: str
     playout: str | None
+    evaluator: str = "search"  # search, net or both (web/net_values.py)
 
     def run(self, executor, stage: Callable[[str], None] = lambda _: None) -> tuple[dict[str, Any], float]:
+        """The search's hint (``evaluator`` search), with the net's values beside it (both), on the simulator."""
         from ...analysis.decisions import hint
 
         stage("hint")
         result = hint(self.view, samples=self.samples, seed=self.seed, inference=self.inference,
                       playout=self.playout, plan=self.plan.replace(executor=executor))
+        if self.evaluator == "both":
+            return search_with_net(self.view, result), result.seconds
+        return result.to_json(), result.seconds
+
+    def run_net(self) -> tuple[dict[str, Any], float]:
+        """The net's hint (``evaluator`` net): milliseconds, in the request's own thread, not the simulator's."""
+        result = net_values(self.view)
         return result.to_json(), result.seconds
 
 
@@ -148,6 +160,7 @@ def hint_request(body: Any, limits: Limits) -> HintRequest:
     settings = asked.rules or {}
     if inference not in INFERENCE:
         raise SmearError(f"inference must be policy or none, got {json.dumps(inference)}")
+    evaluator = check_evaluator(asked.evaluator, asked.samples, asked.playout)
     for name, value in (("policy", policy), ("playout", asked.playout)):
         if value is not None and parse_policy(value).name not in FAST_POLICIES:
             raise SmearError(f"{name} {value!r} is not offered here: choose {' or '.join(FAST_POLICIES)}")
@@ -157,8 +170,10 @@ def hint_request(body: Any, limits: Limits) -> HintRequest:
     check_scores(tuple(view.scores_before), view.rules, "scores_before", max_span=limits.max_span,
                  cap=limits.span_cap)
     check_equity_tables(policy, view.rules)
+    if evaluator != "search":
+        check_net("net")  # no net here: one line, before any work
     return HintRequest(view, RunPlan.of(policy, view.rules), asked.samples, 1 if asked.seed is None else asked.seed,
-                       inference, asked.playout)
+                       inference, asked.playout, evaluator)
 
 
 def legal_auction(body: Any) -> dict[str, Any]:
@@ -189,6 +204,8 @@ async def rules_endpoint(ctx: Ctx) -> JSONResponse:
     return JSONResponse({
         "options": describe_options(),
         "policies": list(FAST_POLICIES),
+        # the practice table's bots offered by name (the registry's bot flag); search players are taken as NAME:K
+        "bots": [{"name": name, "summary": player(name).summary} for name in BOT_PLAYERS],
         "hand": {"fields": list(HAND_FIELDS), "trumps": list(SUIT_NAMES), "default_samples": DEFAULT_SAMPLES,
                  "max_samples": limits.max_samples, "max_deals": limits.max_deals, "max_span": limits.max_span},
         "table_features": {name: label.help for name, label in FEATURES.items()},
@@ -230,6 +247,9 @@ async def hand_stream(request: Request, ctx: Ctx) -> StreamingResponse:
 async def hint_endpoint(request: Request, ctx: Ctx) -> JSONResponse:
     started = time.perf_counter()
     asked = hint_request(await json_body(request), ctx.limits)
+    if asked.evaluator == "net":  # milliseconds, outside the simulator's turns: nothing to wait for
+        data, seconds = await run_in_threadpool(asked.run_net)
+        return JSONResponse(data, headers=timing(seconds, started))
     ctx.check_ready()
     data, seconds = await run_analysis(request, ctx, asked.run)
     return JSONResponse(data, headers=timing(seconds, started))

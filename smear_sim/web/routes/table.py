@@ -12,7 +12,8 @@ from starlette.concurrency import run_in_threadpool
 from ...analysis.plan import RunPlan
 from ...core.errors import SmearError
 from ..answers import Ctx, answers, json_body, run_analysis, timing
-from ..checks import check_hint_samples
+from ..checks import check_hint_samples, check_net
+from ..net_values import check_evaluator, net_costs, net_taken, net_values, search_with_net
 from ..practice import Table, hint_costs, hint_policy
 from ..schemas import ActBody, StepBody, TableBody, TableHintBody, checked
 
@@ -105,9 +106,24 @@ async def table_hint(table_id: str, request: Request, ctx: Ctx) -> JSONResponse:
     asked = checked(TableHintBody, await json_body(request, empty={}))
     table = ctx.practice.get(table_id)
     check_hint_samples(asked.samples)
+    evaluator = check_evaluator(asked.evaluator, asked.samples)
+    if evaluator != "search":
+        check_net("net")  # no net here: one line, before any work
     with table.lock:
         view, action = table.hint_question(asked.action)
         step = table.step
+    if evaluator == "net":
+        # The net's values: milliseconds, in this request's thread, outside the simulator's turns (as a bot's move),
+        # so that a review running does not hold them up: the page shows them at once, then the search's.
+        def values() -> tuple[dict[str, Any], float]:
+            result = net_values(view)
+            data = {**result.to_json(), "costs": net_costs(result), "step": step}
+            if action is not None:
+                data["taken"] = net_taken(view, result, action)
+            return data, result.seconds
+
+        data, seconds = await run_in_threadpool(values)
+        return JSONResponse(data, headers=timing(seconds, started))
     ctx.check_ready()
     plan = RunPlan.of(hint_policy(table.bots), view.rules)
     submitted = time.perf_counter()
@@ -121,7 +137,8 @@ async def table_hint(table_id: str, request: Request, ctx: Ctx) -> JSONResponse:
         extra = [action] if action is not None and view.decision == "keep" else []
         result = hint(view, samples=asked.samples, seed=1, plan=plan.replace(executor=executor), extra=extra,
                       max_worlds=TABLE_HINT_WORLDS)
-        data = {**result.to_json(), "costs": hint_costs(result), "step": step}
+        shown = search_with_net(view, result) if evaluator == "both" else result.to_json()
+        data = {**shown, "costs": hint_costs(result), "step": step}
         if action is not None:
             points, win = result.cost(action)
             data["taken"] = {"action": action, "points": round(points.value, 4), "win": round(win.value, 5),

@@ -104,7 +104,7 @@ async function start() {
     return;
   }
   buildOptions(state.api);
-  buildPlay();
+  buildPlay(state.api);
   buildReview();
   if (await resumeTable()) showView('play-view');  // a table in the address or kept from before: back to it
   buildTableControls(state.api.table_features);

@@ -277,13 +277,14 @@ function clearHint() {
   $('play-hint-box').replaceChildren();
 }
 
-// The table's hint (for `action`: its cost too, as the tutor asks). While the hint engine prepares (its first use
+// The table's hint (for `action`: its cost too, as the tutor asks; `into`: the element that says the engine prepares,
+// the hint box by default). While the hint engine prepares (its first use
 // after the server starts) the hint box says so; what it showed before comes back once the engine is ready.
-async function askHint(action = null) {
+async function askHint(action = null, into = null) {
   const t = play.table;
   const body = {samples: Number($('play-hint-samples').value), step: t.step};
   if (action !== null) body.action = action;
-  const box = $('play-hint-box');
+  const box = into ?? $('play-hint-box');  // `into`: where the note goes, leaving the net's table in view
   const before = [...box.childNodes];
   let noted = false;
   const stop = watchEngine((status) => {
@@ -303,29 +304,96 @@ async function askHint(action = null) {
   }
 }
 
+// The net's values of the person's decision (POST api/table/ID/hint with evaluator "net"): milliseconds on the
+// server, outside the simulator's turns, so they show at once, even while a review runs. Null with the reason when
+// the net has no value here (a call the equity tables settled nothing for, or no net on the server).
+async function askNetHint(t) {
+  try {
+    const response = await fetch(`api/table/${t.id}/hint`, {method: 'POST',
+      headers: {'Content-Type': 'application/json'}, body: JSON.stringify({evaluator: 'net', step: t.step})});
+    const answer = await response.json().catch(() => ({error: `the server answered ${response.status}`}));
+    return response.ok ? {hint: answer} : {error: answer.error ?? `the server answered ${response.status}`};
+  } catch (error) {
+    return {error: error.message};
+  }
+}
+
+// An action as a key that matches the same action in the net's answer and the search's (a keep in any order).
+function actionKey(action) {
+  return Array.isArray(action) ? [...action].sort().join(' ') : String(action);
+}
+
+function keepText(a, t) {
+  return a.keep && t.turn.decision === 'trump' ? ` (keep ${actionText(a.keep)})` : '';
+}
+
+function percentOrDash(x) {
+  return x === null || x === undefined ? '–' : `${(100 * x).toFixed(1)}%`;
+}
+
+// The net's table: each action's P(win) by the net and its cost against the net's best.
+function netTable(t, net) {
+  const rows = net.actions.map((a, i) => make('tr', {dataset: {action: JSON.stringify(a.action)}},
+    make('td', {}, actionText(a.action) + keepText(a, t)),
+    make('td', {}, percentOrDash(a.win)),
+    make('td', {}, i === 0 ? 'best' : percentOrDash(net.costs[i].win)),
+    make('td', {}, net.costs[i].mark ?? '')));
+  return make('table', {id: 'play-hint-net'},
+    make('thead', {}, make('tr', {}, ...['Action', 'Net P(win)', 'Cost', 'Mark'].map((h) => make('th', {}, h)))),
+    make('tbody', {}, ...rows));
+}
+
+// The search's table, with the net's P(win) of each action beside it when the net gave one.
+function searchTable(t, hint, net) {
+  const byNet = new Map((net?.actions ?? []).map((a) => [actionKey(a.action), a.win]));
+  const rows = hint.actions.map((a, i) => make('tr', {dataset: {action: JSON.stringify(a.action)}},
+    make('td', {}, actionText(a.action) + keepText(a, t)),
+    make('td', {}, `${(100 * a.win).toFixed(1)}%`),
+    make('td', {}, a.points.toFixed(2)),
+    make('td', {}, i === 0 ? 'best' : `${(100 * hint.costs[i].win).toFixed(1)}%, ${hint.costs[i].points.toFixed(2)} pts`),
+    make('td', {}, hint.costs[i].mark ?? ''),
+    ...(net ? [make('td', {class: 'net'}, percentOrDash(byNet.get(actionKey(a.action))))] : [])));
+  const heads = ['Action', 'P(win)', 'Points', 'Cost', 'Mark', ...(net ? ['Net P(win)'] : [])];
+  return make('table', {id: 'play-hint-table'},
+    make('thead', {}, make('tr', {}, ...heads.map((h) => make('th', {}, h)))), make('tbody', {}, ...rows));
+}
+
+function nextFrame() {
+  return new Promise((resolve) => requestAnimationFrame(() => resolve()));
+}
+
+// A hint: the net's values first, drawn as soon as they come (milliseconds), then the search's, played out over
+// worlds (about a second), with the net's beside them. body[data-net-hint-ms] is the click to the net's table on
+// screen, body[data-hint-ms] the click to the search's (benchmarks/web.py --hint reads both).
 async function showHint() {
   const t = play.table;
-  $('play-hint-box').replaceChildren(make('p', {class: 'hint'}, 'Valuing every legal action…'));
+  const box = $('play-hint-box');
+  const started = performance.now();
+  delete document.body.dataset.netHintMs;
+  delete document.body.dataset.hintMs;
+  box.replaceChildren(make('p', {class: 'hint'}, 'Valuing every legal action…'));
   $('play-hint').disabled = true;
   try {
-    const started = performance.now();
-    const hint = await askHint();
+    const {hint: net, error: netError} = await askNetHint(t);
     if (play.table !== t) return;
-    const rows = hint.actions.map((a, i) => make('tr', {dataset: {action: JSON.stringify(a.action)}},
-      make('td', {}, actionText(a.action) + (a.keep && t.turn.decision === 'trump' ? ` (keep ${actionText(a.keep)})`
-        : '')),
-      make('td', {}, `${(100 * a.win).toFixed(1)}%`),
-      make('td', {}, a.points.toFixed(2)),
-      make('td', {}, i === 0 ? 'best' : `${(100 * hint.costs[i].win).toFixed(1)}%, ${hint.costs[i].points.toFixed(2)} pts`),
-      make('td', {}, hint.costs[i].mark ?? '')));
-    const grid = make('table', {id: 'play-hint-table'},
-      make('thead', {}, make('tr', {}, ...['Action', 'P(win)', 'Points', 'Cost', 'Mark'].map((h) => make('th', {}, h)))),
-      make('tbody', {}, ...rows));
-    $('play-hint-box').replaceChildren(make('div', {class: 'scroll'}, grid),
-      make('p', {class: 'hint'}, `${hint.samples} worlds, ${Math.round(performance.now() - started)} ms.`));
+    const coming = make('p', {class: 'hint', id: 'play-hint-coming'}, 'The search’s values are coming…');
+    if (net) {
+      box.replaceChildren(make('div', {class: 'scroll'}, netTable(t, net)),
+        make('p', {class: 'hint'}, `The net’s values, ${Math.round(performance.now() - started)} ms.`), coming);
+      await nextFrame();
+      document.body.dataset.netHintMs = String(Math.round(performance.now() - started));
+    } else {
+      box.replaceChildren(make('p', {class: 'hint'}, `No net values: ${netError}`), coming);
+      document.body.dataset.netHintMs = 'none';
+    }
+    const hint = await askHint(null, coming);
+    if (play.table !== t) return;
+    box.replaceChildren(make('div', {class: 'scroll'}, searchTable(t, hint, net)),
+      make('p', {class: 'hint'}, `${hint.samples} worlds, ${Math.round(performance.now() - started)} ms` +
+        (net ? `; the net’s values first, in ${document.body.dataset.netHintMs} ms.` : '.')));
     document.body.dataset.hintMs = String(Math.round(performance.now() - started));
   } catch (error) {
-    $('play-hint-box').replaceChildren(make('p', {class: 'bad'}, error.message));
+    box.replaceChildren(make('p', {class: 'bad'}, error.message));
   } finally {
     render();
   }
@@ -406,7 +474,20 @@ export async function resumeTable() {
   return true;
 }
 
-export function buildPlay() {
+// The bots menu: the players the registry offers as bots (GET api/rules `bots`) that the menu does not list yet
+// go in before the search players, each by its name, with what it is as the option's title.
+function offerBots(bots) {
+  const menu = $('play-bots');
+  const listed = new Set([...menu.options].map((o) => o.value.split(':')[0]));
+  const searchers = [...menu.options].find((o) => o.value.includes(':')) ?? null;
+  for (const bot of bots ?? []) {
+    if (listed.has(bot.name)) continue;
+    menu.insertBefore(make('option', {value: bot.name, title: bot.summary}, bot.name), searchers);
+  }
+}
+
+export function buildPlay(api = {}) {
+  offerBots(api.bots);
   $('play-new').addEventListener('click', async () => {
     const seed = $('play-seed').value.trim();
     const left = play.table;
@@ -449,8 +530,10 @@ export function buildPlay() {
     if (action !== null) send(play.table, action);
   });
   $('play-bots').addEventListener('change', () => {
-    $('play-bots-cost').textContent = /^(pimc|expert)/.test($('play-bots').value)
+    const name = $('play-bots').value;
+    $('play-bots-cost').textContent = /^(pimc|expert)/.test(name)
       ? 'A search player: each of its cards plays out sampled deals double dummy (up to a second or more a card).'
-      : 'A fast player: its turns take milliseconds.';
+      : name === 'net' ? 'The learned player: each decision reads the net, in milliseconds.'
+        : 'A fast player: its turns take milliseconds.';
   });
 }
