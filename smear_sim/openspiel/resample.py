@@ -23,6 +23,7 @@ from ..core.cards import mask_of
 from ..core.layout import ST_HANDS, ST_PLAYED
 from ..core.players import policy_code
 from ..core.tables import TABLES
+from ..kernels import players as _players  # noqa: F401 - first: kernels.worlds and the players import each other
 from ..kernels.rng import stream_key
 from ..kernels.worlds import deal_world, play_world
 
