@@ -51,14 +51,13 @@ import numpy as np
 import pyspiel
 
 from ..core.calls import call_name, parse_call
-from ..core.cards import SUIT_NAMES, card_name, mask_of
+from ..core.cards import SUIT_NAMES, card_name
 from ..core.layout import MOON as MOON_CODE
-from ..core.layout import PASS as PASS_CODE
 from ..core.rules import OPTION_NAMES, Rules
 from ..core.view_layout import VT_SIZE
 from ..reference import hand as ref
 from ..reference.game import FIRST_DEALER
-from ..reference.hand import MOON, PASS, Trick
+from ..reference.hand import MOON, Trick
 from ..reference.record import HandRecord
 from ..reference.view import SeatView
 from ..reference.view_tensor import view_tensor
@@ -70,9 +69,9 @@ __all__ = [
     "GAME_SHORT_NAME",
     "HAND_SHORT_NAME",
     "NUM_ACTIONS",
+    "TENSOR_SIZE",
     "SmearGame",
     "SmearState",
-    "TENSOR_SIZE",
     "action_of",
     "action_to_record",
     "load",
