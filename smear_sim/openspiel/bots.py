@@ -25,7 +25,8 @@ from ..analysis.bots import view_action
 from ..core.cards import SUIT_NAMES, parse_card
 from ..core.errors import SmearError
 from ..core.players import parse_policy
-from .game import ACTION_CALL, ACTION_TRUMP, DISCARD, SmearState, action_of
+from .game import ACTION_CALL, ACTION_TRUMP, SmearState, action_of
+from .phases import DISCARD
 from .resample import resample
 
 __all__ = ["ISMCTS_DEFAULT_SIMULATIONS", "ISMCTS_PREFIX", "PlayerBot", "ismcts_bot", "make_bot", "parse_bot"]

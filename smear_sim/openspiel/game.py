@@ -61,6 +61,7 @@ from ..reference.hand import MOON, Trick
 from ..reference.record import HandRecord
 from ..reference.view import SeatView
 from ..reference.view_tensor import view_tensor
+from .phases import AUCTION, DEAL, DISCARD, DONE, PLAY, TRUMP, discardable
 
 __all__ = [
     "ACTION_CALL",
@@ -87,8 +88,6 @@ NUM_ACTIONS = ACTION_CALL + MOON_CODE + 1
 TENSOR_SIZE = VT_SIZE + 54
 MAX_HANDS = 200  # a bound for max_game_length in the game form; random play ends a game in tens of hands
 
-# Phases of a hand.
-DEAL, AUCTION, TRUMP, DISCARD, PLAY, DONE = range(6)
 _N_DEALT = 40
 _RULE_DEFAULTS = Rules().as_dict()
 
@@ -258,7 +257,7 @@ class SmearState(pyspiel.State):
         elif self.phase == TRUMP:
             legal = [ACTION_TRUMP + s for s in range(4)]
         elif self.phase == DISCARD:
-            legal = _discardable(self.held[player], self.trump)
+            legal = discardable(self.held[player], self.trump)
         elif self.phase == PLAY:
             legal = ref.legal_plays(self.rules, self.held[player], self.trick, self.trump)
         else:
@@ -503,24 +502,6 @@ class SmearState(pyspiel.State):
                 action = discards[seat][len(state.discards[seat])]
             state.apply_action(action)
         return state
-
-
-def _discardable(held: list[int], trump: int) -> list[int]:
-    """The cards of ``held`` (more than 6) that some legal keep leaves out (module docstring)."""
-    counts = [0, 0, 0]
-    classes = []
-    for c in held:
-        k = ref._keep_class(c, trump)  # noqa: SLF001 - the rules' order of keeping, one definition
-        counts[k] += 1
-        classes.append(k)
-    kept = 0
-    first = 2
-    for k in range(3):
-        kept += counts[k]
-        if kept > 6:
-            first = k
-            break
-    return [c for c, k in zip(held, classes, strict=True) if k >= first]
 
 
 def _cards(cards) -> str:

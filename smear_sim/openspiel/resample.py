@@ -26,6 +26,7 @@ from ..core.tables import TABLES
 from ..kernels import players as _players  # noqa: F401 - first: kernels.worlds and the players import each other
 from ..kernels.rng import stream_key
 from ..kernels.worlds import deal_world, play_world
+from .phases import DEAL, DONE, PLAY, discardable
 
 __all__ = ["CALLS_MODEL", "resample"]
 
@@ -49,8 +50,6 @@ def _key(sampler: Any, rng: np.random.Generator | None) -> int:
 def resample(state, observer: int, sampler: Any = None, rng: np.random.Generator | None = None):
     """A state with ``observer``'s information state, the hidden cards drawn by the worlds sampler (module
     docstring). ``rng`` (or else ``sampler``, a callable giving a float in [0, 1)) seeds the world."""
-    from .game import DEAL, DONE, PLAY
-
     if state.phase in (DEAL, DONE):
         return state.clone()
     rules = state.rules
@@ -91,8 +90,6 @@ def resample(state, observer: int, sampler: Any = None, rng: np.random.Generator
 
 def _random_discards(state, observer: int, dealt: list[list[int]], kitty: list[int], pick) -> list[list[int]]:
     """Each other seat's discards so far: a random legal sequence from the cards the world deals it."""
-    from .game import _discardable
-
     discards = [list(d) for d in state.discards]
     if state.trump is None:
         return discards
@@ -102,7 +99,7 @@ def _random_discards(state, observer: int, dealt: list[list[int]], kitty: list[i
         held = sorted(dealt[seat] + (kitty if seat == state.bidder else []))
         made = []
         for _ in range(len(state.discards[seat])):
-            options = _discardable(held, state.trump)
+            options = discardable(held, state.trump)
             c = options[int(pick.integers(len(options)))]
             held.remove(c)
             made.append(c)

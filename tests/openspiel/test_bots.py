@@ -11,11 +11,12 @@ pyspiel = pytest.importorskip("pyspiel")
 from smear_sim.analysis.bots import bot_action  # noqa: E402
 from smear_sim.core.cards import parse_card  # noqa: E402
 from smear_sim.openspiel import game as sg  # noqa: E402
+from smear_sim.openspiel import phases as ph  # noqa: E402
 from smear_sim.openspiel.bots import PlayerBot, make_bot, parse_bot  # noqa: E402
 from smear_sim.openspiel.resample import resample  # noqa: E402
 from smear_sim.reference.record import HandRecord  # noqa: E402
 
-DECISION = {sg.AUCTION: "call", sg.TRUMP: "trump", sg.DISCARD: "keep", sg.PLAY: "card"}
+DECISION = {ph.AUCTION: "call", ph.TRUMP: "trump", ph.DISCARD: "keep", ph.PLAY: "card"}
 
 
 def _table_action(state, seat, player):
