@@ -53,7 +53,7 @@ def dask_client(dask_scheduler):
 COMPILE_GROUPS = {
     "net": ("tests/kernels/players/test_net.py", "tests/cli/test_net_player.py", "tests/analysis/test_bots_net.py",
             "tests/kernels/drivers/test_net_data_net.py", "tests/kernels/drivers/test_net_data.py",
-            "tests/analysis/test_net_data.py", "tests/test_tools.py"),
+            "tests/analysis/test_net_data.py", "tests/test_tools.py", "tests/openspiel/test_bots.py"),
     # the search players at the table: their matches (command line, API, signals) and hands
     "search": ("tests/cli/test_simulate.py", "tests/analysis/test_match.py", "tests/cli/test_signals.py",
                "tests/kernels/test_expert.py", "tests/kernels/test_players.py", "tests/web/test_practice_search_bots.py"),

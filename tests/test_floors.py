@@ -16,7 +16,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).parent.parent / "smear_sim"
 FLOORS = {"_version": 1, "_frame_stack": 1, "data": 1, "core": 1, "reference": 2, "kernels": 2, "engine": 3,
-          "analysis": 4, "output": 5, "web": 5, "cli": 6}
+          "analysis": 4, "output": 5, "web": 5, "openspiel": 5, "cli": 6}
 ROOT_FLOOR = 7  # smear_sim/__init__.py (the public API) and __main__.py: imported only by cli and by users
 APART = {"reference", "kernels"}  # one floor, but never each other: the tests hold them to each other
 

@@ -25,10 +25,11 @@ from ..core.errors import SmearError
 from ..core.players import policy_code
 from ..reference import hand as ref
 from ..reference.record import HandRecord, replay_position
-from .bridge import hand_state
+from ..reference.view import SeatView
+from .bridge import hand_state, view_state
 from .session_tables import player_bidder_arrays
 
-__all__ = ["bot_action", "warm_up"]
+__all__ = ["bot_action", "view_action", "warm_up"]
 
 
 def _cards(mask: int) -> list[int]:
@@ -59,10 +60,13 @@ def _call_args(record: HandRecord, seat: int, policy: str, stream: np.ndarray) -
             np.array([code, code], dtype=np.int64), player_bidder_arrays((policy, policy), rules), kp.seated_arg([code]))
 
 
-def bot_action(record: HandRecord, seat: int, decision: str, policy: str, *, seed: int = 1, index: int = 0) -> Any:
+def bot_action(record: HandRecord, seat: int, decision: str, policy: str, *, seed: int = 1, index: int = 0,
+               card_state: np.ndarray | None = None) -> Any:
     """``seat``'s action by ``policy`` at ``decision`` (``call``, ``trump``, ``keep`` or ``card``) of the hand in
     progress ``record``: for a keep, ``record.trump`` is named; for a card, every seat's discards are given and
-    ``record.plays`` holds the cards played so far. ``index`` keys the random stream (module docstring)."""
+    ``record.plays`` holds the cards played so far. ``index`` keys the random stream (module docstring).
+    ``card_state``, for a card, is the kernels' hand state to decide on instead of the record's replay
+    (:func:`view_action`)."""
     from ..kernels import hand as kh
     from ..kernels import players as kp
     from ..kernels import state as ks
@@ -111,7 +115,7 @@ def bot_action(record: HandRecord, seat: int, decision: str, policy: str, *, see
             kept = kp.choose_keep(code, seated, stream, np.uint64(mask_of(held)), np.int64(t), keep_scores[t])
         return [card_name(c) for c in _cards(kept)]
     if decision == "card":
-        hs = hand_state(replay_position(record))
+        hs = hand_state(replay_position(record)) if card_state is None else card_state
         hs[L.ST_DEALER] = record.dealer  # the auction, for a player that reads it (as a simulated hand has it)
         hs[L.ST_N_CALLS] = 4
         hs[L.ST_CALLS: L.ST_CALLS + 4] = calls
@@ -120,6 +124,26 @@ def bot_action(record: HandRecord, seat: int, decision: str, policy: str, *, see
         c = int(kp.search_play(code, seated, stream, hs, legal, array, give, policies, bidder_arrays, net_work))
         return card_name(c)
     raise SmearError(f"unknown decision {decision!r}: call, trump, keep or card")
+
+
+def view_action(view: SeatView, policy: str, *, seed: int = 1, index: int = 0) -> Any:
+    """The seat's action by ``policy`` at its view's decision, from the view alone (what the seat sees): the action
+    :func:`bot_action` takes on any hand record that gives that view. The kernels' state during play is
+    :func:`smear_sim.analysis.bridge.view_state` (the other seats' unseen cards stand in for theirs; the players
+    read only what the seat sees, and the search players re-deal them). Used by the OpenSpiel bots."""
+    from ..core.view_layout import DECISION_CALL, DECISION_CARD, DECISION_KEEP, DECISION_TRUMP
+    from ..reference.view_tensor import view_decision
+
+    seat = view.seat
+    hands = tuple(tuple(view.hand) if s == seat else () for s in range(4))
+    kitty = tuple(view.kitty) if view.kitty is not None else ()
+    stage = view_decision(view)
+    decision = {DECISION_CALL: "call", DECISION_TRUMP: "trump", DECISION_KEEP: "keep", DECISION_CARD: "card"}[stage]
+    record = HandRecord(view.rules, view.dealer, view.scores_before, hands, kitty, tuple(view.bids), view.trump)
+    card_state = None
+    if decision == "card":
+        card_state = view_state(view)
+    return bot_action(record, seat, decision, policy, seed=seed, index=index, card_state=card_state)
 
 
 def warm_up(policy: str = "heuristic") -> None:
