@@ -11,6 +11,7 @@
   search (K worlds each), over real deals and auctions (`expert:K` against `heuristic`).
 
     python benchmarks/expert.py --only worlds,decisions   # skip the matches
+    python benchmarks/expert.py --only match --guided 1,2,3 --threads 1   # and guided:K:top-N for each N given
 """
 
 from __future__ import annotations
@@ -122,12 +123,17 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", default="match,worlds,decisions")
+    parser.add_argument("--guided", default="", help="comma-separated N: also match guided:K:top-N (the net's N "
+                        "best keep candidates searched)")
     args = parser.parse_args()
     parts = args.only.split(",")
     out: dict = {"k": args.k, "deals": args.deals, "threads": args.threads, "seed": args.seed}
     if "match" in parts:
         out["expert"] = rate(f"expert:{args.k}", args.deals, args.seed, args.threads)
         out["pimc"] = rate(f"pimc:{args.k}", args.deals, args.seed, args.threads)
+        for top in filter(None, args.guided.split(",")):
+            name = f"guided:{args.k}:top-{int(top)}"
+            out[name] = rate(name, args.deals, args.seed, args.threads)
     if "worlds" in parts:
         out["worlds"] = worlds(args.k, args.deals, args.seed)
     if "decisions" in parts:

@@ -56,7 +56,8 @@ COMPILE_GROUPS = {
             "tests/analysis/test_net_data.py", "tests/test_tools.py", "tests/openspiel/test_bots.py"),
     # the search players at the table: their matches (command line, API, signals) and hands
     "search": ("tests/cli/test_simulate.py", "tests/analysis/test_match.py", "tests/cli/test_signals.py",
-               "tests/kernels/test_expert.py", "tests/kernels/test_players.py", "tests/web/test_practice_search_bots.py"),
+               "tests/kernels/test_expert.py", "tests/kernels/test_players.py", "tests/web/test_practice_search_bots.py",
+               "tests/kernels/players/test_guided.py"),
 }
 _GROUP_OF = {path: group for group, paths in COMPILE_GROUPS.items() for path in paths}
 

@@ -32,12 +32,14 @@ __all__ = [
     "EXPERT_PART_BITS",
     "EXPERT_WITHOUT_SCALE",
     "FAST_POLICIES",
+    "GUIDED_TOP",
     "NET_POLICIES",
     "PARAM_SCALE",
     "PLAYERS",
     "POLICIES",
     "SEARCHED_DECISIONS",
     "TABLE_POLICIES",
+    "TOP_SCALE",
     "Parameter",
     "Part",
     "Player",
@@ -72,6 +74,9 @@ DECISIONS = {
 SEARCHED_DECISIONS = ("search_trump_keep", "search_keep", "search_play")
 PARAM_SCALE = 256  # code = number + PARAM_SCALE * parameter
 EXPERT_WITHOUT_SCALE = 8192  # above the largest K: parameter = K + EXPERT_WITHOUT_SCALE * (bits of the parts left out)
+# above the parts' bits (at most 4): a player's second number, ``top-N`` (Player.top), as TOP_SCALE * N
+TOP_SCALE = EXPERT_WITHOUT_SCALE * 16
+GUIDED_TOP = 2  # the keep candidates ``guided`` searches when its name says no ``top-N``
 
 
 @dataclass(frozen=True)
@@ -107,7 +112,8 @@ class Player:
     out a hint's worlds; ``sees_all``: it sees every hand (an upper bound, never a fair seat); ``bot``: named first
     among the page's bots; ``twin``: the fast player whose calls it makes, which a hint at its table models it by;
     ``reads_net``: it decides by the learned net's weights (:func:`smear_sim.engine.net_weights.load_net`), which must
-    be at hand before it plays.
+    be at hand before it plays; ``top``: a second whole number it takes, written ``top-N`` after its parameter
+    (``guided:16:top-3``), packed above the parts in the kernels' parameter (:data:`TOP_SCALE`).
     """
 
     name: str
@@ -116,6 +122,7 @@ class Player:
     group: str | None
     parameter: Parameter | None = None
     parts: tuple[Part, ...] = ()
+    top: Parameter | None = None
     calls_as: str | None = None
     reads_tables: bool = False
     reads_net: bool = False
@@ -143,6 +150,11 @@ class Player:
 
 
 _K = "sampled deals per card decision"
+# expert's parts, which the net-guided expert shares: each a bit of the parameter above K, in this order
+_EXPERT_PARTS = (Part("calls", "calls as heuristic, not by the equity tables", ("bid",)),
+                 Part("inference", "worlds that ignore the auction"),
+                 Part("keep", "trump and keep as heuristic, not by search"),
+                 Part("game", "cards valued by points, not by P(win the game)"))
 # The players, in code order: index = the kernels' policy number, which saved files, results/ and the random streams
 # depend on. A new player goes at the end, so that no existing code changes.
 PLAYERS = (
@@ -160,17 +172,18 @@ PLAYERS = (
            bot=True),
     Player("expert", "calls as equity, searches its trump, keep and cards over worlds that read the auction",
            ("bid", "search_trump_keep", "search_keep", "search_play"), group="expert",
-           parameter=Parameter("sampled deals per decision", 16, 1, 4096),
-           parts=(Part("calls", "calls as heuristic, not by the equity tables", ("bid",)),
-                  Part("inference", "worlds that ignore the auction"),
-                  Part("keep", "trump and keep as heuristic, not by search"),
-                  Part("game", "cards valued by points, not by P(win the game)")),
+           parameter=Parameter("sampled deals per decision", 16, 1, 4096), parts=_EXPERT_PARTS,
            calls_as="equity", reads_tables=True, searches=True, plays_out=False),
     Player("oracle", "sees every hand and plays each card by the exact solve (an upper bound)", ("search_play",),
            group="oracle", searches=True, plays_out=False, sees_all=True),
     Player("net", "calls as equity; values its trump with its keep, each keep and each card by the learned net",
            ("bid", "search_trump_keep", "search_keep", "search_play"), group="net", calls_as="equity",
            reads_tables=True, reads_net=True, plays_out=False, bot=True),
+    Player("guided", "expert, whose trump and keep search tries only the N candidates the learned net values highest",
+           ("bid", "search_trump_keep", "search_keep", "search_play"), group="guided",
+           parameter=Parameter("sampled deals per decision", 16, 1, 4096), parts=_EXPERT_PARTS,
+           top=Parameter("trump-and-keep candidates searched, the net's best", GUIDED_TOP, 1, 12),
+           calls_as="equity", reads_tables=True, reads_net=True, searches=True, plays_out=False),
 )
 _BY_NAME = {p.name: p for p in PLAYERS}
 POLICIES = tuple(p.name for p in PLAYERS)
@@ -205,6 +218,8 @@ def _check_registry() -> None:
             raise AssertionError(f"player {p.name}: parts ride above a parameter")
         if p.parameter is not None and p.parameter.high >= EXPERT_WITHOUT_SCALE:
             raise AssertionError(f"player {p.name}: its parameter must stay below {EXPERT_WITHOUT_SCALE}")
+        if len(p.parts) > 4 or (p.top is not None and p.parameter is None):
+            raise AssertionError(f"player {p.name}: at most 4 parts, and top-N rides above a parameter")
     if len(_BY_NAME) != len(PLAYERS) or len(PLAYERS) >= PARAM_SCALE:
         raise AssertionError("player names must be distinct, and fewer than PARAM_SCALE")
 
@@ -234,23 +249,26 @@ def policy_help() -> str:
 
 @dataclass(frozen=True)
 class PolicySpec:
-    """A policy name, its parameter (0 for policies without one) and, for ``expert``, the parts it leaves out (in
-    :data:`EXPERT_PARTS` order)."""
+    """A policy name, its parameter (0 for policies without one), its ``top-N`` (0 for policies without one:
+    :attr:`Player.top`) and, for ``expert`` and ``guided``, the parts it leaves out (in :data:`EXPERT_PARTS`
+    order)."""
 
     name: str
     param: int = 0
     without: tuple[str, ...] = ()
+    top: int = 0
 
     def __str__(self) -> str:
         if self.name not in _PARAMETERS:
             return self.name
-        return ":".join([f"{self.name}:{self.param}"] + [f"no-{part}" for part in self.without])
+        top = [f"top-{self.top}"] if _BY_NAME[self.name].top is not None else []
+        return ":".join([f"{self.name}:{self.param}"] + top + [f"no-{part}" for part in self.without])
 
     @property
     def code_param(self) -> int:
-        """The parameter as the kernels read it: K, with the parts left out above it."""
+        """The parameter as the kernels read it: K, with the parts left out above it, and top-N above those."""
         bits = sum(1 << i for i, part in enumerate(_BY_NAME[self.name].parts) if part.name in self.without)
-        return self.param + EXPERT_WITHOUT_SCALE * bits
+        return self.param + EXPERT_WITHOUT_SCALE * bits + TOP_SCALE * self.top
 
 
 def _choices() -> str:
@@ -267,6 +285,8 @@ def _without(name: str, parts: list[str]) -> tuple[str, ...]:
         raise SmearError(f"{name}:K takes nothing after K; only {policy_choices(tuple(p.name for p in owners))} may "
                          f"leave out its parts ({choices})")
     choices = ", ".join(f"no-{part.name} ({part.instead})" for part in own)
+    if _BY_NAME[name].top is not None:
+        choices += f", or top-N (N, the {_BY_NAME[name].top.meaning})"
     names = [part.name for part in own]
     left_out = set()
     for text in parts:
@@ -279,7 +299,8 @@ def _without(name: str, parts: list[str]) -> tuple[str, ...]:
 
 def parse_policy(text: str) -> PolicySpec:
     """One policy name such as ``heuristic`` or ``pimc:16`` (``pimc`` alone takes the default K), or ``expert:16``
-    with parts left out (``expert:16:no-inference``, :data:`EXPERT_PARTS`)."""
+    with parts left out (``expert:16:no-inference``, :data:`EXPERT_PARTS`), or ``guided:16:top-3`` (its second
+    number, :attr:`Player.top`; its default where the name leaves it out)."""
     name, colon, param_text = text.strip().lower().partition(":")
     name = name.strip()
     param_text, *parts = param_text.split(":")
@@ -290,8 +311,10 @@ def parse_policy(text: str) -> PolicySpec:
             raise SmearError(f"policy {name!r} takes no parameter; write just {name!r}")
         return PolicySpec(name)
     meaning, default, low, high = _PARAMETERS[name]
+    top = _BY_NAME[name].top
+    top_n = top.default if top is not None else 0
     if not colon:
-        return PolicySpec(name, default)
+        return PolicySpec(name, default, top=top_n)
     try:
         param = int(param_text.strip())
     except ValueError:
@@ -299,7 +322,18 @@ def parse_policy(text: str) -> PolicySpec:
     if param is None or not low <= param <= high:
         raise SmearError(f"{name}:K needs K, the {meaning}, a whole number from {low} to {high}; got "
                          f"{param_text.strip()!r}")
-    return PolicySpec(name, param, _without(name, parts) if parts else ())
+    if top is not None:
+        tops = [text for text in parts if text.strip().startswith("top-")]
+        parts = [text for text in parts if not text.strip().startswith("top-")]
+        for text in tops:
+            try:
+                top_n = int(text.strip().removeprefix("top-"))
+            except ValueError:
+                top_n = -1
+            if not top.low <= top_n <= top.high:
+                raise SmearError(f"{name}:K:top-N needs N, the {top.meaning}, a whole number from {top.low} to "
+                                 f"{top.high}; got {text.strip()!r}")
+    return PolicySpec(name, param, _without(name, parts) if parts else (), top_n)
 
 
 def parse_policies(text: str | tuple[str, str] | list[str]) -> tuple[str, str]:

@@ -56,7 +56,8 @@ PIMC_PLAY = ((pimc.play, (_U1, _I1, _CARDS, _I1, _I2, _INT)),)
 ALL = EXPERT_PLAY + PIMC_PLAY + ORACLE_PLAY + WORLDS + FAST + CHAIN
 # The compile units of each player that has its own (by its name in core.players.PLAYERS); a player without an entry
 # compiles its code into the driver, as the fast players' small functions do.
-PLAYER_UNITS = {"pimc": PIMC_PLAY + WORLDS, "expert": EXPERT_PLAY + WORLDS, "oracle": ORACLE_PLAY}
+PLAYER_UNITS = {"pimc": PIMC_PLAY + WORLDS, "expert": EXPERT_PLAY + WORLDS, "oracle": ORACLE_PLAY,
+                "guided": EXPERT_PLAY + WORLDS}
 
 
 def for_table(seated) -> tuple:

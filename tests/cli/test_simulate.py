@@ -173,7 +173,7 @@ def test_bench_json_fields(monkeypatch, tmp_path):
 
 BAD = {
     "threads_999": (["simulate", "--hands", "10", "--threads", "999"], "--threads must be between 1 and"),
-    "unknown_policy": (["simulate", "--hands", "10", "--policy", "clever"], "choose random, heuristic, heuristic-v1, pimc:K, equity, count, expert:K, oracle or net"),
+    "unknown_policy": (["simulate", "--hands", "10", "--policy", "clever"], "choose random, heuristic, heuristic-v1, pimc:K, equity, count, expert:K, oracle, net or guided:K"),
     "three_policies": (["simulate", "--hands", "10", "--policy", "a,b,c"], "two separated by a comma"),
     "misspelt_rule": (["simulate", "--hands", "10", "--rule", "round_point=true"], "did you mean 'round_points'"),
     "bad_rule_value": (["simulate", "--hands", "10", "--rule", "target=lots"], "whole number"),
@@ -181,7 +181,7 @@ BAD = {
     "rule_without_value": (["simulate", "--hands", "10", "--rule", "moon"], "KEY=VALUE"),
     "missing_rules_file": (["simulate", "--hands", "10", "--rules", "no-such-file.toml"], "does not exist"),
     "seed_too_big": (["simulate", "--hands", "10", "--seed", str(2**64)], "--seed must be a whole number"),
-    "match_unknown_policy": (["match", "heuristic", "genius", "--deals", "10"], "choose random, heuristic, heuristic-v1, pimc:K, equity, count, expert:K, oracle or net"),
+    "match_unknown_policy": (["match", "heuristic", "genius", "--deals", "10"], "choose random, heuristic, heuristic-v1, pimc:K, equity, count, expert:K, oracle, net or guided:K"),
     "match_threads_999": (["match", "--deals", "10", "--threads", "999"], "--threads must be between 1 and"),
     "match_games_and_deals": (["match", "--games", "10", "--deals", "10"], "--deals cannot apply with --games"),
     "match_expert_no_k": (["match", "expert:0", "pimc:16", "--games", "2"], "expert:K needs K"),

@@ -142,7 +142,7 @@ BAD = {
     "hand_of_10": (["hand", "AH KH 2H JD 10C 5S 9S 4D 3C 3D"], "9 cards"),
     "duplicate_card": (["hand", "AH KH 2H JD 10C 5S 9S 4D AH"], "appears twice"),
     "unknown_card": (["hand", "AH KH 2H JD 10C 5S 9S 4D ZZ"], "write a rank"),
-    "unknown_policy": (["hand", HAND, "--policy", "psychic"], "choose random, heuristic, heuristic-v1, pimc:K, equity, count, expert:K, oracle or net"),
+    "unknown_policy": (["hand", HAND, "--policy", "psychic"], "choose random, heuristic, heuristic-v1, pimc:K, equity, count, expert:K, oracle, net or guided:K"),
     "two_policies": (["hand", HAND, "--policy", "heuristic,random"], "give a single --policy"),
     "trump_X": (["hand", HAND, "--trump", "X"], "one of S H D C"),
     "threads_999": (["hand", HAND, "--threads", "999"], "--threads must be between 1 and"),

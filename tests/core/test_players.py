@@ -15,7 +15,7 @@ def test_parse_policies():
     assert parse_policies(["random", "heuristic"]) == ("random", "heuristic")
     assert parse_policies("pimc, heuristic-v1") == ("pimc:16", "heuristic-v1")
     assert parse_policies("PIMC:8") == ("pimc:8", "pimc:8")
-    with pytest.raises(SmearError, match="choose random, heuristic, heuristic-v1, pimc:K, equity, count, expert:K, oracle or net"):
+    with pytest.raises(SmearError, match="choose random, heuristic, heuristic-v1, pimc:K, equity, count, expert:K, oracle, net or guided:K"):
         parse_policies("greedy")
     with pytest.raises(SmearError, match="two separated by a comma"):
         parse_policies("random,random,random")
@@ -74,7 +74,7 @@ def test_expert_may_leave_out_its_parts():
             (bids.EXPERT_NO_CALLS, bids.EXPERT_NO_INFERENCE, bids.EXPERT_NO_KEEP, bids.EXPERT_NO_GAME)] == \
         [True, False, False, True]
     assert policy_code("expert:4096:no-calls:no-inference:no-keep:no-game") < 2**31
-    with pytest.raises(SmearError, match="only expert:K may leave out its parts"):
+    with pytest.raises(SmearError, match="only expert:K or guided:K may leave out its parts"):
         parse_policy("pimc:8:no-game")
     for bad in ("expert:8:game", "expert:8:no-speed", "expert:8:"):
         with pytest.raises(SmearError, match="not a part expert can leave out: write no-calls"):
@@ -97,12 +97,13 @@ def test_the_lists_of_players_come_from_the_registry():
     )
 
     assert POLICIES == tuple(p.name for p in PLAYERS) == (
-        "random", "heuristic", "heuristic-v1", "pimc", "equity", "count", "expert", "oracle", "net")
+        "random", "heuristic", "heuristic-v1", "pimc", "equity", "count", "expert", "oracle", "net", "guided")
     assert FAST_POLICIES == ("random", "heuristic", "heuristic-v1", "equity", "count")
-    assert TABLE_POLICIES == ("equity", "expert", "net")
-    assert NET_POLICIES == ("net",)
+    assert TABLE_POLICIES == ("equity", "expert", "net", "guided")
+    assert NET_POLICIES == ("net", "guided")
     assert tuple(EXPERT_PARTS) == tuple(part.name for part in player("expert").parts)
-    assert policy_choices() == "random, heuristic, heuristic-v1, pimc:K, equity, count, expert:K, oracle or net"
+    assert policy_choices() == ("random, heuristic, heuristic-v1, pimc:K, equity, count, expert:K, oracle, net or "
+                                "guided:K")
     assert policy_choices(("heuristic",)) == "heuristic"
     for p in PLAYERS:
         assert set(p.decisions) <= set(DECISIONS) and p.summary
@@ -115,6 +116,43 @@ def test_the_lists_of_players_come_from_the_registry():
                 parse_playout(p.name)
     assert [p.name for p in PLAYERS if p.group is None] == ["heuristic"]  # the one every other falls back on
     assert (player("expert").twin, player("pimc").twin, player("count").twin) == ("equity", "heuristic", "count")
-    assert player("net").twin == "equity"
+    assert player("net").twin == player("guided").twin == "equity"
     with pytest.raises(SmearError, match="unknown policy 'greedy': choose random"):
         player("greedy")
+
+
+def test_guided_takes_k_its_top_n_and_experts_parts():
+    """``guided:K:top-N``: expert's K and parts, and N (the candidates the net lets through) packed above the parts;
+    canonical with top-N written out, N by default ``GUIDED_TOP``; a bad N refused with its range."""
+    from smear_sim.core.players import (
+        EXPERT_WITHOUT_SCALE,
+        GUIDED_TOP,
+        TOP_SCALE,
+        parse_policy,
+        policy_code,
+        reads_net,
+        reads_tables,
+    )
+    from smear_sim.kernels import players
+    from smear_sim.kernels.players import bids
+
+    assert parse_policies("guided") == (f"guided:16:top-{GUIDED_TOP}",) * 2
+    assert parse_policies("Guided:8:no-game:TOP-3,expert:8") == ("guided:8:top-3:no-game", "expert:8")
+    spec = parse_policy("guided:8:no-inference:top-12")
+    assert (spec.param, spec.top, spec.without, str(spec)) == (8, 12, ("inference",), "guided:8:top-12:no-inference")
+    code = policy_code(str(spec))
+    assert code == POLICIES.index("guided") + PARAM_SCALE * (8 + EXPERT_WITHOUT_SCALE * 2 + TOP_SCALE * 12)
+    assert code < 2**31 and policy_code("guided:4096:top-12:no-calls:no-inference:no-keep:no-game") < 2**31
+    param = players.policy_param(code)
+    assert players.policy_kind(code) == bids.GUIDED and bids.expert_worlds(param) == 8 and bids.guided_top(param) == 12
+    assert [bool(bids.expert_without(param, bit)) for bit in
+            (bids.EXPERT_NO_CALLS, bids.EXPERT_NO_INFERENCE, bids.EXPERT_NO_KEEP, bids.EXPERT_NO_GAME)] == \
+        [False, True, False, False]
+    assert reads_net("guided:4") and reads_tables("guided:4")
+    for bad in ("guided:8:top-0", "guided:8:top-13", "guided:8:top-x"):
+        with pytest.raises(SmearError, match="guided:K:top-N needs N, the trump-and-keep candidates searched"):
+            parse_policy(bad)
+    with pytest.raises(SmearError, match="or top-N"):
+        parse_policy("guided:8:fast")
+    with pytest.raises(SmearError, match="not a part expert can leave out"):
+        parse_policy("expert:8:top-3")

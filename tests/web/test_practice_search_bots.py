@@ -36,7 +36,7 @@ def test_the_tables_bots_come_from_the_player_registry():
     from smear_sim.web.practice import BOT_PLAYERS, SEARCH_BOTS
 
     assert BOT_PLAYERS == tuple(p.name for p in PLAYERS if p.bot) == ("heuristic", "equity", "count", "net")
-    assert set(SEARCH_BOTS) == {"pimc", "expert"}  # oracle searches too, but sees every hand: no fair seat
+    assert set(SEARCH_BOTS) == {"pimc", "expert", "guided"}  # oracle searches too, but sees every hand: no fair seat
     for p in PLAYERS:
         if p.fast or p.name in SEARCH_BOTS:
             bots = p.name if p.parameter is None else f"{p.name}:4"

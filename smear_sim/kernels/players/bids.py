@@ -18,7 +18,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from ...core.layout import MOON, PASS, R_FORCED_BID, R_MIN_BID, R_MOON, R_POINTS_AT_STAKE
-from ...core.players import EXPERT_PART_BITS, EXPERT_WITHOUT_SCALE, PARAM_SCALE, PLAYERS, POLICIES
+from ...core.players import EXPERT_PART_BITS, EXPERT_WITHOUT_SCALE, PARAM_SCALE, PLAYERS, POLICIES, TOP_SCALE
 from ..bits import ZERO
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "EXPERT_NO_GAME",
     "EXPERT_NO_INFERENCE",
     "EXPERT_NO_KEEP",
+    "GUIDED",
     "HEURISTIC",
     "HEURISTIC_V1",
     "ORACLE",
@@ -43,6 +44,7 @@ __all__ = [
     "expert_without",
     "expert_worlds",
     "group_of",
+    "guided_top",
     "legal_calls",
     "policy_call",
     "policy_kind",
@@ -60,6 +62,7 @@ EQUITY = POLICIES.index("equity")
 COUNT = POLICIES.index("count")
 EXPERT = POLICIES.index("expert")
 ORACLE = POLICIES.index("oracle")
+GUIDED = POLICIES.index("guided")
 DEFAULT = next(kind for kind, p in enumerate(PLAYERS) if p.group is None)  # heuristic: every player falls back on it
 
 # Which players sit at the table, as a type. ``seated`` has one member per group of players in SEATED (the
@@ -187,6 +190,12 @@ def expert_worlds(param):
 def expert_without(param, part):
     """Whether an ``expert`` parameter leaves out ``part`` (one of the ``EXPERT_NO_*`` bits)."""
     return (param // EXPERT_WITHOUT_SCALE) & part != 0
+
+
+@njit(cache=True, inline="always")
+def guided_top(param):
+    """N, the trump-and-keep candidates searched, of a ``guided`` parameter (its ``top-N``, above the parts)."""
+    return param // TOP_SCALE
 
 
 # -- the dispatch, written from the registry --------------------------------------------------------------------

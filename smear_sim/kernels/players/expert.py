@@ -15,7 +15,7 @@ valued by the game.
   ties go to the heuristic's choice. In a world where a candidate must play out as an earlier one (they differ in a
   worthless plain card, with no card that another hand keeps ranked between: :func:`same_outcomes`), it takes that
   one's value instead of being solved again; a candidate that cannot beat the best so far is dropped without being
-  solved to the end (:func:`_value_keeps`).
+  solved to the end (:func:`value_keeps`).
 - **Card play to win the game.** Each legal card is solved double dummy on each world
   (:mod:`smear_sim.kernels.solver`) for the game: the solver's leaves are each outcome's P(win the game) from the
   score it leaves, read from the match-equity grid the equity tables carry
@@ -89,7 +89,7 @@ from .card_choice import POINTS_BELOW, WIN_SCALE, cannot_lead, choice_totals, ga
 
 __all__ = ["DECISIONS", "MAX_CANDIDATES", "POINTS_BELOW", "WIN_SCALE", "auction_world", "bidder_candidates",
            "candidate_keeps", "game_leaves", "game_part", "heuristic_keep", "keep", "keep_values", "play",
-           "same_outcomes", "trump_keep"]
+           "same_outcomes", "trump_keep", "value_keeps"]
 
 _DECK = (ONE << np.uint64(54)) - ONE
 _TRUMP_MASK = TABLES.trump_mask
@@ -278,7 +278,7 @@ def _deal_worlds(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1,
 def keep_values(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid, rules,
                 keep_table, policies, bidder_arrays, k, wins, points):
     """Each candidate ``a`` (trump ``trumps[a]``, ``seat`` keeping ``keeps[a]``) played out double dummy on the worlds
-    of :func:`_value_keeps`: its value to the seat's team on world ``w`` into ``wins[a, w]`` (P(win) in fixed point;
+    of :func:`value_keeps`: its value to the seat's team on world ``w`` into ``wins[a, w]`` (P(win) in fixed point;
     0 when it values points) and ``points[a, w]``. Every value exact: what the search's choice must agree with."""
     worlds = _deal_worlds(rng, seat, own9, kitty, dealer, calls, n_calls, score0, score1, rules, policies, bidder_arrays, k)
     values = np.zeros(n, dtype=np.int64)  # each candidate's value on the last world: the next world's first guess
@@ -298,7 +298,7 @@ def keep_values(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls,
 
 
 @njit(cache=True, **REFCOUNTED)
-def _value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid,
+def value_keeps(rng, seat, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid,
                  rules, keep_table, policies, bidder_arrays, k):
     """The index of the best candidate by the totals of :func:`keep_values` (module docstring), found with less
     search. The candidates are taken in turn against the best so far, the leader, whose values are exact. On each
@@ -391,7 +391,7 @@ def trump_keep(rng, own9, kitty, bidder, fixed_trump, dealer, calls, n_calls, sc
     n = bidder_candidates(own9 | kitty, fixed_trump, rules, keep_table, trumps, keeps)
     best = 0
     if n > 1:
-        best = _value_keeps(rng, bidder, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0,
+        best = value_keeps(rng, bidder, own9, kitty, bidder, trumps, keeps, n, dealer, calls, n_calls, score0,
                             score1, bid, rules, keep_table, policies, bidder_arrays, k)
     return keeps[best] | (np.uint64(trumps[best]) << _TRUMP_SHIFT)
 
@@ -408,7 +408,7 @@ def keep(rng, own9, seat, bidder, t, dealer, calls, n_calls, score0, score1, bid
     if n == 1:
         return keeps[0]
     trumps = np.full(MAX_CANDIDATES, t, dtype=np.int64)
-    best = _value_keeps(rng, seat, own9, ZERO, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid,
+    best = value_keeps(rng, seat, own9, ZERO, bidder, trumps, keeps, n, dealer, calls, n_calls, score0, score1, bid,
                         rules, keep_table, policies, bidder_arrays, k)
     return keeps[best]
 
