@@ -188,7 +188,7 @@ BAD = {
     "match_expert_bad_k": (["match", "expert:x", "heuristic", "--games", "2"], "expert:K needs K"),
     "match_expert_bad_part": (["match", "expert:2:no-luck", "heuristic", "--games", "2"],
                               "not a part expert can leave out"),
-    "match_pimc_part": (["match", "pimc:2:no-game", "heuristic", "--games", "2"], "only expert:K may leave out"),
+    "match_pimc_part": (["match", "pimc:2:no-game", "heuristic", "--games", "2"], "only expert:K or guided:K may leave out"),
     "bench_threads_999": (["bench", "--hands", "1000", "--threads", "999"], "--threads must be between 1 and"),
     "bench_bad_rule": (["bench", "--hands", "1000", "--rule", "target=0"], "target=0 is out of range"),
     "huge_target": (["simulate", "--hands", "10", "--rule", f"target={10**30}"], "is out of range"),
