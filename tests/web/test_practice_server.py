@@ -365,7 +365,7 @@ def test_no_saved_game_name_opens_a_table(client, clock, games):
     assert state["saved"] in listed
     for name in listed:
         tail = name.removesuffix(".json").rsplit("-", 1)[-1]
-        for guess in (tail, name, name.removesuffix(".json")):
+        for guess in filter(None, (tail, name, name.removesuffix(".json"))):  # a random name may end in "-"
             response = client.get(f"/api/table/{guess}")
             assert response.status_code == 404, (guess, response.text)
             assert client.post(f"/api/table/{guess}/bot", json={}).status_code == 404
