@@ -90,9 +90,9 @@ def _options(
 # -- options shared by every command that simulates or scores ------------------------------------------
 
 RulesFile = Annotated[
-    Path | None,
-    typer.Option("--rules", metavar="FILE.toml", help="House rules: a TOML file of rule options.",
-                 rich_help_panel="Rules"),
+    str | None,
+    typer.Option("--rules", metavar="NAME|FILE.toml", help="A preset by name (smear-sim rules --list), or house "
+                 "rules: a TOML file of rule options.", rich_help_panel="Rules"),
 ]
 RuleOverrides = Annotated[
     list[str] | None,
@@ -240,7 +240,7 @@ def output_option(*flags: str, metavar: str, help: str) -> typer.models.OptionIn
     return typer.Option(*flags, metavar=metavar, help=help, parser=_output_path)
 
 
-def rules_from(rules_file: Path | None, overrides: list[str] | None):
+def rules_from(rules_file: str | None, overrides: list[str] | None):
     from ..core.rules import load_rules
 
     return load_rules(rules_file, overrides or ())

@@ -87,24 +87,46 @@ def solve(
 @app.command()
 @clean_errors
 def rules(
+    preset: Annotated[str | None, typer.Argument(metavar="[PRESET]", help="A preset to show, as --rules PRESET "
+                                                 "(smear-sim rules --list).", show_default=False)] = None,
     rules_file: RulesFile = None,
     rule: RuleOverrides = None,
+    list_presets: Annotated[bool, typer.Option("--list", help="List the presets: the rule sets taken by name with "
+                                               "--rules NAME.")] = False,
     toml: Annotated[bool, typer.Option("--toml", help="Print TOML to start a house-rules file from.")] = False,
     json_output: JsonFlag = False,
 ) -> None:
-    """Show the active rule options (after --rules and --rule).
+    """Show the active rule options (after --rules and --rule), or a preset's, or list the presets.
 
-    docs/rules.md states every rule and ruling, and what each option changes.
+    docs/rules.md states every rule and ruling, what each option changes, and each preset.
 
     [bold]Examples[/bold]
 
       smear-sim rules
 
+      smear-sim rules --list
+
+      smear-sim rules minnesota-round-points --toml > house.toml
+
       smear-sim rules --rule round_points=true --toml > house.toml
     """
+    from ..core.rules import PRESETS
+
     if toml and json_output:
         raise SmearError("--toml cannot apply with --json: choose one format")
-    active = rules_from(rules_file, rule)
+    if list_presets:
+        if preset is not None or rules_file is not None or rule or toml:
+            raise SmearError("--list lists every preset: it takes no PRESET, --rules, --rule or --toml")
+        if json_output:
+            print_json([{"name": p.name, "about": p.about, "rules": p.rules.as_dict()} for p in PRESETS.values()])
+        else:
+            from ..output.terminal import print_presets
+
+            print_presets(PRESETS.values())
+        return
+    if preset is not None and rules_file is not None:
+        raise SmearError(f"give the preset once: as PRESET ({preset}) or as --rules ({rules_file}), not both")
+    active = rules_from(rules_file if preset is None else preset, rule)
     if toml:
         typer.echo(active.to_toml(), nl=False)
     elif json_output:

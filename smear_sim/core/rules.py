@@ -28,6 +28,7 @@ __all__ = [
     "DERIVED_NAMES",
     "OPTION_HELP",
     "OPTION_RANGES",
+    "PRESETS",
     "STAKE_PLAIN",
     "STAKE_ROUND_POINTS",
     "ForcedBid",
@@ -35,12 +36,14 @@ __all__ = [
     "Low",
     "LowTo",
     "MoonRequires",
+    "Preset",
     "Rules",
     "RulesError",
     "describe_options",
     "format_value",
     "legal_slots",
     "load_rules",
+    "preset_settings",
     "rule_settings",
 ]
 
@@ -276,10 +279,66 @@ _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
 
+# -- presets: the rule sets people play, by name ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named rule set: the options it sets (those that differ from the defaults) and what it is, in a line."""
+
+    name: str
+    about: str
+    settings: Mapping[str, Any]
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(**self.settings)
+
+
+# The rule sets smear-sim plays by name, for --rules NAME. Each sets only options of Rules, so that a record made under
+# a preset names its rules as any other record does and `smear-sim score` reads it without further options.
+PRESETS = {preset.name: preset for preset in (
+    Preset("minnesota", "the seed's Minnesota Smear, the default: 54 cards with both jokers, nine each and a "
+           "four-card kitty; High, Low, Jack and Game at stake", {}),
+    Preset("minnesota-round-points", "Minnesota Smear where the jick, high joker and low joker each score a "
+           "point to the team that takes them: 7 points at stake", {"round_points": True}),
+)}
+
+
+def preset_settings(name: str) -> dict[str, Any]:
+    """The options the preset ``name`` sets; a RulesError naming the presets where it is none of them."""
+    try:
+        return dict(PRESETS[name].settings)
+    except KeyError:
+        close = difflib.get_close_matches(name, list(PRESETS), n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise RulesError(f"{name!r} is not a preset: {hint}the presets are {', '.join(PRESETS)} "
+                         "(smear-sim rules --list)") from None
+
+
+def _is_preset_name(value: str) -> bool:
+    """Whether ``--rules VALUE`` names a preset rather than a file: a preset's name, or a word that could be
+    one (no folder, no suffix), so that a typo is answered with the presets rather than "no such file"."""
+    if value in PRESETS:
+        return True
+    return not any(mark in value for mark in "/\\.") and not Path(value).exists()
+
+
+def _file_or_preset_settings(value: str | Path) -> dict[str, Any]:
+    """The options of ``--rules VALUE``: a preset's where VALUE names one, else those of the TOML file at VALUE (a
+    file named like a preset is given with its folder: ``./minnesota``)."""
+    text = str(value) if isinstance(value, Path) else value
+    if not text.strip():
+        raise RulesError(f"--rules needs a preset ({', '.join(PRESETS)}) or the path of a TOML file, got nothing")
+    if _is_preset_name(text):
+        return preset_settings(text)
+    return _toml_settings(Path(text))
+
+
 def rule_settings(rules_file: str | Path | None = None, overrides: Iterable[str] = ()) -> dict[str, Any]:
-    """The options a command line sets explicitly (``--rules FILE``, then each ``--rule KEY=VALUE``), typed
-    and checked, including that they combine into possible rules."""
-    settings = _toml_settings(Path(rules_file)) if rules_file is not None else {}
+    """The options a command line sets explicitly (``--rules NAME`` or ``--rules FILE``, then each ``--rule
+    KEY=VALUE``), typed and checked, including that they combine into possible rules."""
+    settings = _file_or_preset_settings(rules_file) if rules_file is not None else {}
     settings |= _override_settings(overrides)
     Rules(**settings)
     return settings
@@ -306,7 +365,8 @@ def describe_options() -> list[dict[str, Any]]:
 
 
 def load_rules(rules_file: str | Path | None = None, overrides: Iterable[str] = ()) -> Rules:
-    """The rules for a command: the defaults, then ``--rules FILE``, then each ``--rule KEY=VALUE``."""
+    """The rules for a command: the defaults, then ``--rules NAME`` (a preset, :data:`PRESETS`) or ``--rules FILE``,
+    then each ``--rule KEY=VALUE``."""
     return Rules(**rule_settings(rules_file, overrides))
 
 

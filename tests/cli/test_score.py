@@ -190,6 +190,45 @@ def test_rules_toml_file_then_rule_overrides(tmp_path):
     assert json.loads(result.stdout) == Rules(round_points=True, target=15).as_dict()
 
 
+def test_rules_list_shows_every_preset_and_a_preset_by_name_is_its_options():
+    from smear_sim.core.rules import PRESETS
+
+    listed = json.loads(invoke("rules", "--list", "--json").stdout)
+    assert [(p["name"], p["rules"]) for p in listed] == [(p.name, p.rules.as_dict()) for p in PRESETS.values()]
+    table = invoke("rules", "--list")
+    assert table.exit_code == 0 and all(name in table.stdout for name in PRESETS)
+    assert "round_points=true" in table.stdout
+    by_name = invoke("rules", "minnesota-round-points", "--toml").stdout
+    assert by_name == invoke("rules", "--rule", "round_points=true", "--toml").stdout
+    assert json.loads(invoke("rules", "--rules", "minnesota-round-points", "--rule", "target=15", "--json").stdout) \
+        == Rules(round_points=True, target=15).as_dict()
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (["rules", "--list", "--toml"], "--list lists every preset: it takes no PRESET, --rules, --rule or --toml"),
+    (["rules", "minnesota", "--rules", "minnesota"], "give the preset once"),
+    (["rules", "--rules", "minesota"], "did you mean minnesota?"),
+    (["simulate", "--hands", "10", "--rules", "pitch"], "'pitch' is not a preset"),
+])
+def test_a_bad_preset_or_list_is_one_line_before_any_work(args, fragment):
+    assert fragment in assert_clean_failure(invoke(*args))
+
+
+def test_a_record_made_under_a_preset_scores_without_options(tmp_path):
+    """Records name their rules by their options: one traced under a preset is scored as it was played."""
+    trace = tmp_path / "trace.jsonl"
+    done = invoke("simulate", "--hands", "5", "--seed", "3", "--rules", "minnesota-round-points", "--trace",
+                  str(trace), "--json")
+    assert done.exit_code == 0, done.output
+    record = tmp_path / "hand.json"
+    first = json.loads(trace.read_text(encoding="utf-8").splitlines()[0])
+    record.write_text(json.dumps(first), encoding="utf-8")
+    assert first["rules"] == {"round_points": True}
+    scored = invoke("score", str(record), "--json")
+    assert scored.exit_code == 0, scored.output
+    assert json.loads(scored.stdout)["scores_after"] == first["result"]["scores_after"]
+
+
 def test_rules_table_lists_every_option():
     result = invoke("rules", "--rule", "target=11")
     assert result.exit_code == 0

@@ -498,3 +498,42 @@ def test_whole_number_options_have_a_documented_range(tmp_path):
     assert "# score that wins the game, 1 to 1000" in text
     assert "# lowest numeric bid, 1 up to the points at stake (4, or 7 with round points)" in text
     assert set(OPTION_RANGES) == {name for name, kind in _FIELD_TYPES.items() if kind is int}
+
+
+# -- presets ------------------------------------------------------------------------------------------------------
+
+
+def test_each_preset_sets_only_options_and_is_the_rules_those_options_give():
+    from smear_sim.core.rules import PRESETS, preset_settings
+
+    assert list(PRESETS)[:2] == ["minnesota", "minnesota-round-points"]
+    assert PRESETS["minnesota"].rules == Rules()  # the default is the seed's game
+    assert PRESETS["minnesota-round-points"].rules == Rules(round_points=True)
+    for name, preset in PRESETS.items():
+        assert set(preset.settings) <= set(OPTION_NAMES) and preset.about
+        assert preset_settings(name) == dict(preset.settings)
+        assert load_rules(name) == preset.rules == Rules.from_mapping(preset.rules.changed())
+
+
+def test_rules_by_name_take_overrides_and_a_file_named_like_a_preset_is_read_by_its_path(tmp_path, monkeypatch):
+    assert load_rules("minnesota-round-points", ["target=15"]) == Rules(round_points=True, target=15)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "minnesota").write_text("target = 11\n", encoding="utf-8")
+    assert load_rules("minnesota") == Rules()  # the name is the preset
+    assert load_rules("./minnesota") == Rules(target=11)  # the path is the file
+    (tmp_path / "house").write_text("round_points = true\n", encoding="utf-8")
+    assert load_rules("house") == Rules(round_points=True)  # a file that is no preset's name
+
+
+@pytest.mark.parametrize(("value", "fragment"), [
+    ("minesota", "'minesota' is not a preset: did you mean minnesota? the presets are minnesota, "
+                 "minnesota-round-points (smear-sim rules --list)"),
+    ("pitch", "'pitch' is not a preset: the presets are"),
+    ("", "--rules needs a preset (minnesota, minnesota-round-points) or the path of a TOML file, got nothing"),
+    ("missing.toml", "rules file missing.toml does not exist"),
+])
+def test_a_name_that_is_no_preset_is_refused_with_the_presets(tmp_path, monkeypatch, value, fragment):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RulesError, match=None) as error:
+        load_rules(value)
+    assert fragment in str(error.value) and "\n" not in str(error.value)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich import box
 from rich.table import Table
 
 from ...core.cards import SUIT_NAMES, card_name
-from ...core.rules import OPTION_HELP, Rules, format_value
+from ...core.rules import OPTION_HELP, Preset, Rules, format_value
 from ...reference.hand import HandResult, team_of
 from ...reference.record import HandRecord
 from ..format import (
@@ -33,6 +35,19 @@ def print_rules(rules: Rules) -> None:
     out.print(table)
     out.print(f"Points at stake per hand: {rules.max_points}. Change options with --rule KEY=VALUE or --rules "
               f"FILE.toml; {RULES_DOC} states every rule.")
+
+
+def print_presets(presets: Iterable[Preset]) -> None:
+    table = Table(title="Rule presets (--rules NAME)", box=box.SIMPLE_HEAVY)
+    table.add_column("preset", style="bold")
+    table.add_column("options set")
+    table.add_column("what it is")
+    for preset in presets:
+        table.add_row(preset.name, preset.rules.summary(none="none: the defaults"), preset.about)
+    out = console()
+    out.print(table)
+    out.print(f"Show one with smear-sim rules NAME (--toml to start a house-rules file from it); {RULES_DOC} states "
+              "each preset.")
 
 
 def print_score(record: HandRecord, result: HandResult) -> None:
