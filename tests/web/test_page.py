@@ -123,6 +123,26 @@ def test_the_hand_form_fits_a_phone(browser, url, tmp_path):
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
+def test_a_preset_sets_the_rule_options_it_names_and_the_others_back_to_their_defaults(browser, url):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(url)
+    wait_for(browser, lambda b: body_data(b, "ready") == "true")
+    browser.find_element(By.CSS_SELECTOR, "#options summary").click()
+    rule = 'return document.querySelector(\'#options-body [data-rule="{}"]\').{}'
+    preset = Select(browser.find_element(By.CSS_SELECTOR, '#options-body select[name="preset"]'))
+    assert [o.get_attribute("value") for o in preset.options] == ["minnesota", "minnesota-round-points"]
+    browser.execute_script(rule.format("target", "value = '15'"))
+    preset.select_by_value("minnesota-round-points")
+    assert browser.execute_script(rule.format("round_points", "checked")) is True
+    assert browser.execute_script(rule.format("target", "value")) == "21"  # left by the preset: its default
+    preset.select_by_value("minnesota")
+    assert browser.execute_script(rule.format("round_points", "checked")) is False
+    rules = Select(browser.find_element(By.ID, "play-rules"))  # the practice table offers the same presets
+    assert [o.get_attribute("value") for o in rules.options] == ["minnesota", "minnesota-round-points"]
+
+
 def test_bad_cards_show_the_server_message(browser, url):
     from selenium.webdriver.common.by import By
 

@@ -275,7 +275,7 @@ def test_a_deal_played_again_and_from_another_seat_under_round_points(browser, u
     from smear_sim.web.practice import deal
 
     browser.set_window_size(1280, 1000)
-    open_play(browser, url, seat=0, seed=31, rules="round-points", bots="count")
+    open_play(browser, url, seat=0, seed=31, rules="minnesota-round-points", bots="count")
     first_id = table_id(browser)
     first = table_state(url, first_id)
     assert first["rules"] == {"round_points": True} and first["bots"] == "count"

@@ -16,7 +16,7 @@ from web_helpers import all_routes, post, running
 from smear_sim.analysis.hand import shared_equity
 from smear_sim.analysis.hand_outcomes import DEFAULT_HANDS
 from smear_sim.analysis.match_equity import DEFAULT_FLOOR
-from smear_sim.core.rules import Rules
+from smear_sim.core.rules import PRESETS, Rules
 from smear_sim.engine.turns import Simulator
 from smear_sim.web.limits import Limits
 from smear_sim.web.routes.analysis import HAND_FIELDS
@@ -176,6 +176,9 @@ def test_rules_describe_every_option_and_the_hand_fields(client):
     assert {"position", "auction", "score"} <= set(HAND_FIELDS)
     assert data["policies"] == ["random", "heuristic", "heuristic-v1", "equity", "count"]
     assert "trumps" in data["table_features"]
+    assert [(p["name"], p["rules"]) for p in data["presets"]] == [
+        (p.name, p.rules.changed()) for p in PRESETS.values()]
+    assert all(p["about"] for p in data["presets"])
 
 
 def test_tables_are_the_committed_tables_regrouped(client):

@@ -23,7 +23,7 @@ from ...core.calls import call_name
 from ...core.cards import SUIT_NAMES
 from ...core.errors import SmearError
 from ...core.players import FAST_POLICIES, parse_policy, player
-from ...core.rules import Rules, describe_options
+from ...core.rules import PRESETS, Rules, describe_options
 from ...core.sizes import HAND_SAMPLES
 from ...engine.runner import check_count
 from ...output.format import FEATURES
@@ -203,6 +203,8 @@ async def rules_endpoint(ctx: Ctx) -> JSONResponse:
     limits = ctx.limits
     return JSONResponse({
         "options": describe_options(),
+        # the rule sets by name (--rules NAME), each as the options it sets
+        "presets": [{"name": p.name, "about": p.about, "rules": p.rules.changed()} for p in PRESETS.values()],
         "policies": list(FAST_POLICIES),
         # the practice table's bots offered by name (the registry's bot flag); search players are taken as NAME:K
         "bots": [{"name": name, "summary": player(name).summary} for name in BOT_PLAYERS],

@@ -46,6 +46,11 @@ export function buildOptions(api) {
   if (sim.length) body.append(make('h3', {}, 'Simulation'), ...sim);
   if (fields.has('rules')) {
     body.append(make('h3', {}, 'House rules'));
+    if (api.presets?.length) {
+      const preset = select('preset', api.presets.map((p) => [p.name, p.name]), api.presets[0].name);
+      preset.addEventListener('change', () => applyPreset(api, preset.value));
+      body.append(field('preset', preset, 'A rule set by name: sets the options below'));
+    }
     for (const option of api.options) {
       let input;
       if (option.kind === 'bool') input = make('input', {type: 'checkbox', checked: option.default});
@@ -56,6 +61,18 @@ export function buildOptions(api) {
       body.append(field(option.name.replaceAll('_', ' '), input, option.help));
     }
   }
+}
+
+// Set every rule input to the preset's value, or the option's default where the preset leaves it.
+function applyPreset(api, name) {
+  const rules = api.presets.find((p) => p.name === name)?.rules ?? {};
+  for (const input of $('options-body').querySelectorAll('[data-rule]')) {
+    const option = api.options.find((o) => o.name === input.dataset.rule);
+    const value = rules[option.name] ?? option.default;
+    if (input.type === 'checkbox') input.checked = value;
+    else input.value = String(value);
+  }
+  $('options-body').querySelector('[data-rule]')?.dispatchEvent(new Event('change', {bubbles: true}));  // the calls follow
 }
 
 function ruleValue(input) {

@@ -427,8 +427,15 @@ async function reviewHand(t) {
   }
 }
 
-// The rules the Play view's select offers, as the table's rule options (the two sets the bidders' tables ship for).
-const RULES = {'default': {}, 'round-points': {round_points: true}};
+// The rules the Play view's select offers: the presets (GET api/rules `presets`), each as the options it sets.
+const RULES = {};
+
+function offerPresets(presets = []) {
+  const menu = $('play-rules');
+  menu.replaceChildren(...presets.map((p, i) => make('option', {value: p.name, selected: i === 0, title: p.about},
+    i === 0 ? `${p.name} (the default rules)` : p.name)));
+  for (const p of presets) RULES[p.name] = p.rules;
+}
 
 // A new table. Without `same`, from the options; with it (a table), the same bots and rules as that table's, so
 // that "play this deal again" and "same deal, seat" replay the deal as it was dealt.
@@ -488,6 +495,7 @@ function offerBots(bots) {
 
 export function buildPlay(api = {}) {
   offerBots(api.bots);
+  offerPresets(api.presets);
   $('play-new').addEventListener('click', async () => {
     const seed = $('play-seed').value.trim();
     const left = play.table;
