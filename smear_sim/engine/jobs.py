@@ -1,9 +1,10 @@
 """The jobs: one keyword-only builder per driver of :mod:`smear_sim.kernels.drivers`, which checks its inputs and
 builds its :class:`~smear_sim.engine.job.Job`.
 
-A driver takes its fixed arguments by position, up to 24 of them; a builder takes them by name, checks each one's
-type, dtype, shape and range (a :class:`~smear_sim.core.errors.BadValue` naming it, in one line, before any work),
-and puts them in the driver's order. It also states the policy codes at the table, from which the runner makes the
+A driver takes its fixed arguments by position; a builder takes them by name, checks each one's type, dtype, shape
+and range (a :class:`~smear_sim.core.errors.BadValue` naming it, in one line, before any work), and puts them in the
+driver's order, the scalars that travel together as one tuple (a hint's seat and table, how its worlds go): a driver
+unpacks them once a call, so they cost nothing in its loops. It also states the policy codes at the table, from which the runner makes the
 driver's ``seated`` argument. A job is made only here, as QuantEcon's public functions wrap a private kernel.
 
 Why one module, in engine, and not a builder beside each driver: a builder makes a ``Job``, which lives in engine,
@@ -229,10 +230,16 @@ def _calls(calls: Any) -> np.ndarray:
     return calls
 
 
-def _how(inference: bool, playout: int, first: int) -> tuple:
+def _how(inference: bool, playout: int, first: int) -> tuple[np.bool_, np.int64, np.int64]:
     """How a hint's worlds go: fitted to the calls or not, played out by the modelled players (0) or the playout's
-    (1), and the index of the first."""
+    (1), and the index of the first. (The scalars that travel together go to the driver as one tuple.)"""
     return _flag("inference", inference), _whole("playout", playout, 0, 1), _whole("first", first, 0)
+
+
+def _seat_at(observer: int, own9: int, dealer: int, scores: tuple[int, int]) -> tuple:
+    """The seat a hint is for and its table: ``(observer, own9, dealer, score0, score1)``, its nine cards as a mask."""
+    score0, score1 = _scores("scores", scores)
+    return _seat("observer", observer), _cards("own9", own9), _seat("dealer", dealer), score0, score1
 
 
 def card_hint_job(*, players: Players, seed: int, worlds: int, state: np.ndarray, observer: int, own9: int,
@@ -243,9 +250,8 @@ def card_hint_job(*, players: Players, seed: int, worlds: int, state: np.ndarray
     ``inference`` fits the worlds to the calls, ``playout`` 1 plays them out with the playout's codes."""
     _array("state", state, np.int64, (None,))
     _array("actions", actions, np.int64, (None,))
-    score0, score1 = _scores("scores", scores)
-    rest = (state, _seat("observer", observer), _cards("own9", own9), _seat("dealer", dealer), _calls(calls), score0,
-            score1, *_how(inference, playout, first), actions, *_values(win_value, ev_value))
+    rest = (state, _seat_at(observer, own9, dealer, scores), _calls(calls), _how(inference, playout, first), actions,
+            *_values(win_value, ev_value))
     return _playing("card_hint", _players(players, 4), seed, worlds, "samples", rest)
 
 
@@ -257,10 +263,9 @@ def deal_hint_job(*, players: Players, seed: int, worlds: int, observer: int, ow
     worlds ``first .. first+worlds-1``; the rest as :func:`card_hint_job`."""
     _array("trumps", trumps, np.int64, (None,))
     _array("keeps", keeps, np.uint64, (len(trumps),))
-    score0, score1 = _scores("scores", scores)
-    rest = (_seat("observer", observer), _cards("own9", own9), _cards("kitty", kitty), _seat("dealer", dealer),
-            _calls(calls), score0, score1, _seat("bidder", bidder), _whole("bid", bid, 0, N_BID_CODES - 1),
-            *_how(inference, playout, first), trumps, keeps, *_values(win_value, ev_value))
+    contract = (_seat("bidder", bidder), _whole("bid", bid, 0, N_BID_CODES - 1))
+    rest = (_seat_at(observer, own9, dealer, scores), _cards("kitty", kitty), _calls(calls), contract,
+            _how(inference, playout, first), trumps, keeps, *_values(win_value, ev_value))
     return _playing("deal_hint", _players(players, 4), seed, worlds, "samples", rest)
 
 

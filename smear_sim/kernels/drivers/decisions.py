@@ -94,11 +94,15 @@ def _count(row, codes, n, win_value, ev_value):
 
 
 @njit(cache=True, nogil=True)
-def card_hint(seed, start, count, n_blocks, rules, policies, bidder_arrays, hs, observer, own9, dealer, calls, score0, score1,
-              inference, playout, first, actions, win_value, ev_value, seated):
+def card_hint(seed, start, count, n_blocks, rules, policies, bidder_arrays, hs, seat, calls, how, actions, win_value,
+              ev_value, seated):
     """The card decision of ``observer`` at the hand state ``hs`` (its own cards true, the others' any of the right
     counts): each card of ``actions`` played on worlds ``first+start .. first+start+count-1`` (module docstring).
-    ``first`` lets a hint go on from a world with fewer actions (the cards it found clearly worse left out)."""
+    ``first`` lets a hint go on from a world with fewer actions (the cards it found clearly worse left out).
+    ``seat`` is the seat and its table, ``(observer, own9, dealer, score0, score1)``, and ``how`` how the worlds go,
+    ``(inference, playout, first)`` (:func:`smear_sim.engine.jobs.card_hint_job`)."""
+    observer, own9, dealer, score0, score1 = seat
+    inference, playout, first = how
     n = len(actions)
     acc = np.zeros((n_blocks, hint_size(n)), dtype=np.int64)
     check_seated(policies, seated)
@@ -150,13 +154,17 @@ def card_hint(seed, start, count, n_blocks, rules, policies, bidder_arrays, hs, 
 
 
 @njit(cache=True, nogil=True)
-def deal_hint(seed, start, count, n_blocks, rules, policies, bidder_arrays, observer, own9, kitty, dealer, calls, score0,
-              score1, bidder, bid, inference, playout, first, trumps, keeps, win_value, ev_value, seated):
+def deal_hint(seed, start, count, n_blocks, rules, policies, bidder_arrays, seat, kitty, calls, contract, how, trumps,
+              keeps, win_value, ev_value, seated):
     """A decision before play (trump with its keep, or a keep): action ``a`` names trump ``trumps[a]`` and keeps
     ``keeps[a]`` for ``observer``; the other seats keep by their policy; each world ``start .. start+count-1``
     (:func:`smear_sim.kernels.worlds.deal_world`, offset by ``first`` as in :func:`card_hint`) is played out from the
     first lead (module docstring).
-    ``kitty`` is the kitty when the observer saw it (it is the bidder), else ZERO."""
+    ``kitty`` is the kitty when the observer saw it (it is the bidder), else ZERO; ``contract`` is ``(bidder, bid)``;
+    ``seat`` and ``how`` as in :func:`card_hint`."""
+    observer, own9, dealer, score0, score1 = seat
+    bidder, bid = contract
+    inference, playout, first = how
     n = len(trumps)
     acc = np.zeros((n_blocks, hint_size(n)), dtype=np.int64)
     check_seated(policies, seated)
