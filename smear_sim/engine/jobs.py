@@ -4,8 +4,8 @@ builds its :class:`~smear_sim.engine.job.Job`.
 A driver takes its fixed arguments by position; a builder takes them by name, checks each one's type, dtype, shape
 and range (a :class:`~smear_sim.core.errors.BadValue` naming it, in one line, before any work), and puts them in the
 driver's order, the scalars that travel together as one tuple (a hint's seat and table, how its worlds go): a driver
-unpacks them once a call, so they cost nothing in its loops. It also states the policy codes at the table, from which the runner makes the
-driver's ``seated`` argument. A job is made only here, as QuantEcon's public functions wrap a private kernel.
+unpacks them once a call, so they cost nothing in its loops. It also states the policy codes at the table, from which
+the runner makes the driver's ``seated`` argument. A job is made only here, as QuantEcon's public functions wrap a private kernel.
 
 Why one module, in engine, and not a builder beside each driver: a builder makes a ``Job``, which lives in engine,
 and the kernels' floor is below it (kernels never import engine). The builders share their checks (the players,
@@ -232,7 +232,7 @@ def _calls(calls: Any) -> np.ndarray:
 
 def _how(inference: bool, playout: int, first: int) -> tuple[np.bool_, np.int64, np.int64]:
     """How a hint's worlds go: fitted to the calls or not, played out by the modelled players (0) or the playout's
-    (1), and the index of the first. (The scalars that travel together go to the driver as one tuple.)"""
+    (1), and the index of the first."""
     return _flag("inference", inference), _whole("playout", playout, 0, 1), _whole("first", first, 0)
 
 

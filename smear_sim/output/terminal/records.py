@@ -34,7 +34,7 @@ def print_rules(rules: Rules) -> None:
     out = console()
     out.print(table)
     out.print(f"Points at stake per hand: {rules.max_points}. Change options with --rule KEY=VALUE or --rules "
-              f"FILE.toml; {RULES_DOC} states every rule.")
+              f"NAME|FILE.toml (a preset: smear-sim rules --list); {RULES_DOC} states every rule.")
 
 
 def print_presets(presets: Iterable[Preset]) -> None:
