@@ -69,6 +69,11 @@ class PackageStampLocator(caching._CacheLocator):
     def get_disambiguator(self) -> str:
         return self._inner.get_disambiguator()
 
+    def __getattr__(self, name: str):
+        # What Numba reads of a locator beyond its methods (``_py_file``, where it warns that a function cannot be
+        # cached) is the inner locator's.
+        return getattr(self._inner, name)
+
     @classmethod
     def from_function(cls, py_func, py_file):
         path = Path(py_file).resolve()

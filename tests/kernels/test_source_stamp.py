@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import importlib.util
 import os
 import shutil
@@ -9,7 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from numba import njit
+from numba.core.errors import NumbaWarning
 
 import smear_sim
 from smear_sim.kernels import solver, source_stamp
@@ -89,3 +93,21 @@ def test_the_kernels_import_while_another_thread_imports_numba():
     for _ in range(3):
         done = subprocess.run([sys.executable, "-c", _BESIDE], capture_output=True, text=True, timeout=120)
         assert (done.returncode, done.stdout.strip()) == (0, "[]"), done.stderr
+
+
+_LIBC = ctypes.CDLL(ctypes.util.find_library("c"))
+_c_abs = _LIBC.abs
+_c_abs.argtypes, _c_abs.restype = [ctypes.c_int], ctypes.c_int
+
+
+@njit(cache=True)
+def _through_ctypes(x):
+    return _c_abs(x)
+
+
+def test_a_kernel_that_cannot_be_cached_warns_and_runs():
+    """Numba warns, naming the function's file, when a function cannot be cached (here it calls C through ctypes,
+    as code compiled with NUMBA_OPT=0 may); the stamped locator gave it no file and the command failed with
+    "internal error: AttributeError: ... '_py_file'"."""
+    with pytest.warns(NumbaWarning, match="Cannot cache compiled function"):
+        assert _through_ctypes(-3) == 3
