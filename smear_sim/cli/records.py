@@ -87,7 +87,7 @@ def solve(
 @app.command()
 @clean_errors
 def rules(
-    preset: Annotated[str | None, typer.Argument(metavar="[PRESET]", help="A preset to show, as --rules PRESET "
+    preset: Annotated[str | None, typer.Argument(metavar="PRESET", help="A preset to show, as --rules PRESET "
                                                  "(smear-sim rules --list).", show_default=False)] = None,
     rules_file: RulesFile = None,
     rule: RuleOverrides = None,
