@@ -294,6 +294,10 @@ class Preset:
     def rules(self) -> Rules:
         return Rules(**self.settings)
 
+    def as_dict(self) -> dict[str, Any]:
+        """Plain JSON: its name, what it is, and its ``rules`` as the options it sets (as a record's ``rules``)."""
+        return {"name": self.name, "about": self.about, "rules": self.rules.changed()}
+
 
 # The rule sets smear-sim plays by name, for --rules NAME. Each sets only options of Rules, so that a record made under
 # a preset names its rules as any other record does and `smear-sim score` reads it without further options.

@@ -534,6 +534,6 @@ def test_rules_by_name_take_overrides_and_a_file_named_like_a_preset_is_read_by_
 ])
 def test_a_name_that_is_no_preset_is_refused_with_the_presets(tmp_path, monkeypatch, value, fragment):
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(RulesError, match=None) as error:
+    with pytest.raises(RulesError) as error:
         load_rules(value)
     assert fragment in str(error.value) and "\n" not in str(error.value)

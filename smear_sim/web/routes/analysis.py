@@ -204,7 +204,7 @@ async def rules_endpoint(ctx: Ctx) -> JSONResponse:
     return JSONResponse({
         "options": describe_options(),
         # the rule sets by name (--rules NAME), each as the options it sets
-        "presets": [{"name": p.name, "about": p.about, "rules": p.rules.changed()} for p in PRESETS.values()],
+        "presets": [preset.as_dict() for preset in PRESETS.values()],
         "policies": list(FAST_POLICIES),
         # the practice table's bots offered by name (the registry's bot flag); search players are taken as NAME:K
         "bots": [{"name": name, "summary": player(name).summary} for name in BOT_PLAYERS],
