@@ -5,6 +5,8 @@ import subprocess
 import sys
 import textwrap
 
+import numba
+
 from smear_sim.kernels import shared_cache
 
 # Six signatures of one cached function, each giving a result of its own.
@@ -57,12 +59,56 @@ def test_two_processes_compile_each_signature_once_and_a_third_loads_every_one_r
     assert third["values"] == expected
 
 
-def test_the_lock_is_beside_the_cache_index_reentrant_and_released():
+def _import_scaled(folder):
+    (folder / "shared_kernel.py").write_text(_MODULE)
+    sys.path.insert(0, str(folder))
+    try:
+        from shared_kernel import scaled
+    finally:
+        sys.path.remove(str(folder))
+        sys.modules.pop("shared_kernel")
+    return scaled
+
+
+_CALL = "import sys, smear_sim.kernels; sys.path.insert(0, sys.argv[1]); from shared_kernel import scaled; scaled({})"
+
+
+def _waits_on(lock, folder, arg):
+    """Whether a process calling ``scaled(arg)`` waits while this one holds ``lock``, and ends well once it is let go."""
+    assert shared_cache._acquire(lock)
+    try:
+        process = subprocess.Popen([sys.executable, "-c", _CALL.format(arg), str(folder)])
+        try:
+            process.wait(timeout=3)
+            waited = False
+        except subprocess.TimeoutExpired:
+            waited = True
+    finally:
+        shared_cache._release(lock)
+    assert process.wait(timeout=120) == 0
+    return waited
+
+
+def test_a_signature_being_compiled_holds_up_that_signature_only(tmp_path):
+    scaled = _import_scaled(tmp_path)
+    held = shared_cache._signature_lock_path(scaled, (numba.int64,))
+    assert held.startswith(shared_cache._index_path(scaled) + ".")
+    assert held != shared_cache._signature_lock_path(scaled, (numba.float64,))
+    assert not _waits_on(held, tmp_path, "2.5")  # another signature compiles and saves meanwhile
+    assert _waits_on(held, tmp_path, "1")
+
+
+def test_saving_an_entry_waits_for_the_index_lock(tmp_path):
+    scaled = _import_scaled(tmp_path)
+    assert _waits_on(shared_cache._index_path(scaled) + shared_cache.LOCK_SUFFIX, tmp_path, "1")
+
+
+def test_the_locks_are_beside_the_cache_index_reentrant_and_released():
     from smear_sim.kernels import bits
 
     dispatcher = next(value for value in vars(bits).values() if hasattr(value, "_cache"))
-    lock = shared_cache._lock_path(dispatcher)
-    assert lock is not None and lock.endswith(".nbi" + shared_cache.LOCK_SUFFIX)
+    lock = shared_cache._signature_lock_path(dispatcher, (numba.uint64,))
+    assert lock is not None and lock.endswith(shared_cache.LOCK_SUFFIX) and ".nbi." in lock
     assert shared_cache._acquire(lock) and shared_cache._acquire(lock)
     shared_cache._release(lock)
     assert lock in shared_cache._held
