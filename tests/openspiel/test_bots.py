@@ -1,6 +1,7 @@
 """Our players as OpenSpiel bots take the action our table takes on the same view; IS-MCTS plays through our worlds.
 
-Compiles the bots' kernels (heuristic, equity, net) and the worlds sampler: about a minute cold.
+Compiles the bots' kernels (heuristic, equity, net, expert) and the worlds sampler: a minute or two cold, expert's shared
+with the page's search bots (tests/web/test_practice_search_bots.py).
 """
 
 import numpy as np
@@ -35,7 +36,7 @@ def _table_action(state, seat, player):
     return sg.action_of(decision, action)
 
 
-@pytest.mark.parametrize("player", ["heuristic", "equity", "net"])
+@pytest.mark.parametrize("player", ["heuristic", "equity", "net", "expert:16"])
 def test_bot_takes_the_tables_action_on_the_same_view(player):
     game = pyspiel.load_game(sg.HAND_SHORT_NAME)
     bot = PlayerBot(player, seed=1)
