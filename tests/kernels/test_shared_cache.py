@@ -73,20 +73,21 @@ def _import_scaled(folder):
 _CALL = "import sys, smear_sim.kernels; sys.path.insert(0, sys.argv[1]); from shared_kernel import scaled; scaled({})"
 
 
-def _waits_on(lock, folder, arg):
-    """Whether a process calling ``scaled(arg)`` waits while this one holds ``lock``, and ends well once it is let go."""
+def _ends_while_held(lock, folder, arg, seconds):
+    """Whether a process calling ``scaled(arg)`` ends within ``seconds`` while this one holds ``lock``; it ends well
+    once the lock is let go, either way."""
     assert shared_cache._acquire(lock)
     try:
         process = subprocess.Popen([sys.executable, "-c", _CALL.format(arg), str(folder)])
         try:
-            process.wait(timeout=3)
-            waited = False
+            process.wait(timeout=seconds)
+            ended = True
         except subprocess.TimeoutExpired:
-            waited = True
+            ended = False
     finally:
         shared_cache._release(lock)
     assert process.wait(timeout=120) == 0
-    return waited
+    return ended
 
 
 def test_a_signature_being_compiled_holds_up_that_signature_only(tmp_path):
@@ -94,13 +95,13 @@ def test_a_signature_being_compiled_holds_up_that_signature_only(tmp_path):
     held = shared_cache._signature_lock_path(scaled, (numba.int64,))
     assert held.startswith(shared_cache._index_path(scaled) + ".")
     assert held != shared_cache._signature_lock_path(scaled, (numba.float64,))
-    assert not _waits_on(held, tmp_path, "2.5")  # another signature compiles and saves meanwhile
-    assert _waits_on(held, tmp_path, "1")
+    assert _ends_while_held(held, tmp_path, "2.5", 120)  # another signature compiles and saves meanwhile
+    assert not _ends_while_held(held, tmp_path, "1", 5)
 
 
 def test_saving_an_entry_waits_for_the_index_lock(tmp_path):
     scaled = _import_scaled(tmp_path)
-    assert _waits_on(shared_cache._index_path(scaled) + shared_cache.LOCK_SUFFIX, tmp_path, "1")
+    assert not _ends_while_held(shared_cache._index_path(scaled) + shared_cache.LOCK_SUFFIX, tmp_path, "1", 5)
 
 
 def test_the_locks_are_beside_the_cache_index_reentrant_and_released():
