@@ -7,6 +7,7 @@ shows it beats the random player by many standard errors.
 
 from __future__ import annotations
 
+import inspect
 import math
 import os
 import random
@@ -14,6 +15,7 @@ import subprocess
 import sys
 from itertools import pairwise
 
+import numba
 import numpy as np
 import pytest
 from random_hands import random_record
@@ -27,6 +29,7 @@ from smear_sim.core.players import POLICIES as ALL_POLICIES
 from smear_sim.core.players import policy_code
 from smear_sim.core.rules import Rules
 from smear_sim.core.tables import TABLES, jick_of
+from smear_sim.kernels import compile_units
 from smear_sim.kernels import players as kp
 from smear_sim.kernels import state as ks
 from smear_sim.kernels.players import heuristic, heuristic_v1, policy_tables
@@ -530,53 +533,52 @@ def test_v2_fix6_moon_only_with_the_jack():
     assert call(kp.HEURISTIC, with_jack) == MOON
 
 
+def _search_play_signature(seated):
+    """The argument types the hand kernels call :func:`smear_sim.kernels.players.search_play` with, at a table of
+    ``seated``."""
+    return (numba.int64, numba.typeof(seated), numba.uint64[::1], numba.int64[::1], numba.uint64,
+            numba.int64[::1], numba.int64[:, ::1], numba.int64[::1], numba.typeof(no_bidder_arrays()),
+            numba.typeof(new_net_work(no_bidder_arrays())))
+
+
+# The card play of a pimc table, then of an oracle table, compiled by a process with an empty cache: the number of
+# signatures pimc's card play, expert's, the oracle's and the solver's card value have after each.
 _FRESH_COMPILE = """
 import numba
 from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.players import policy_code
-from smear_sim.kernels import compile_units, players as kp, solver
+from smear_sim.kernels import players as kp, solver
 from smear_sim.kernels.players import expert, pimc
 from smear_sim.kernels.players.net import new_net_work
-def signature(seated):
-    return (numba.int64, numba.typeof(seated), numba.uint64[::1], numba.int64[::1], numba.uint64,
-            numba.int64[::1], numba.int64[:, ::1], numba.int64[::1], numba.typeof(no_bidder_arrays()),
-            numba.typeof(new_net_work(no_bidder_arrays())))
-def counts():
-    print(len(pimc.play.signatures), len(expert.play.signatures), len(solver.card_value.signatures))
-kp.search_play.compile(signature(kp.seated_arg([policy_code('pimc:2')])))
-counts()
-kp.search_play.compile(signature(kp.seated_arg([policy_code('expert:2')])))
-counts()
-for dispatcher, sig in compile_units.WORLDS + compile_units.EXPERT_PLAY + compile_units.PIMC_PLAY:
-    print(dispatcher.py_func.__module__ + "." + dispatcher.py_func.__qualname__, "unit",
-          tuple(sig) in dispatcher.overloads)
+""" + inspect.getsource(_search_play_signature) + """
+for table in ("pimc:2", "oracle"):
+    kp.search_play.compile(_search_play_signature(kp.seated_arg([policy_code(table)])))
+    print(len(pimc.play.signatures), len(expert.play.signatures), len(pimc.oracle.signatures),
+          len(solver.card_value.signatures))
 """
 
 
-@pytest.fixture(scope="module")
-def fresh_compile(tmp_path_factory) -> list[str]:
-    """What a fresh process with an empty cache printed as it compiled the card play for a pimc table, then for an
-    expert one (:data:`_FRESH_COMPILE`)."""
-    cache = tmp_path_factory.mktemp("empty-cache")
-    done = subprocess.run([sys.executable, "-c", _FRESH_COMPILE], env=os.environ | {"NUMBA_CACHE_DIR": str(cache)},
+def test_a_kernel_compiles_only_the_search_player_at_its_table(tmp_path):
+    """``seated`` decides, by its type, which players' code a kernel compiles: a search player's where it plays
+    (pimc's, not the oracle's nor expert's, and the other way round), with their solver. Fresh process, empty cache.
+    (That heuristic players compile none of it is tests/engine/test_compiling.py's first ``hand``.)"""
+    done = subprocess.run([sys.executable, "-c", _FRESH_COMPILE], env=os.environ | {"NUMBA_CACHE_DIR": str(tmp_path)},
                           capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stderr
-    return done.stdout.splitlines()
+    assert done.stdout.split("\n")[:2] == ["1 0 0 1", "1 0 1 1"]
 
 
-def test_a_kernel_compiles_only_the_search_player_at_its_table(fresh_compile):
-    """``seated`` decides, by its type, which players' code a kernel compiles: a search player's where it plays
-    (pimc's not expert's, and the other way round), with their solver. Fresh process, empty cache. (That heuristic
-    players compile none of it is tests/engine/test_compiling.py's first ``hand``.)"""
-    assert " ".join(fresh_compile[:2]).split() == ["1", "0", "1", "1", "1", "1"]
-
-
-def test_the_search_compile_units_are_compiled_with_the_types_the_kernels_call_them_with(fresh_compile):
+def test_the_search_compile_units_are_compiled_with_the_types_the_kernels_call_them_with():
     """Each search compile unit a second process compiles for a first run (kernels/compile_units.py) has the very
-    signature the kernels compiled it with: otherwise the helper's work would be lost and the main process compile
-    it again. (The other units: tests/engine/test_compiling.py.)"""
-    units = [line.split() for line in fresh_compile if " unit " in line]
-    assert len(units) == 3 and all(found == "True" for _, _, found in units), units
+    signature the kernels compile it with: otherwise the helper's work would be lost and the main process compile it
+    again. Once the card play of a pimc table and of an expert table is in the suite's cache (compiled there by
+    whichever process first needed it), each unit's cache index holds that one signature. (The other units:
+    tests/engine/test_compiling.py.)"""
+    for table in ("pimc:2", "expert:2"):
+        kp.search_play.compile(_search_play_signature(kp.seated_arg([policy_code(table)])))
+    for dispatcher, sig in compile_units.WORLDS + compile_units.EXPERT_PLAY + compile_units.PIMC_PLAY:
+        compiled = {key[0] for key in dispatcher._cache._cache_file._load_index()}
+        assert compiled == {tuple(sig)}, (dispatcher.py_func.__qualname__, compiled)
 
 
 # -- the dispatch, written from the registry ---------------------------------------------------------------------
