@@ -118,7 +118,7 @@ def rules(
         if preset is not None or rules_file is not None or rule or toml:
             raise SmearError("--list lists every preset: it takes no PRESET, --rules, --rule or --toml")
         if json_output:
-            print_json([preset.as_dict() for preset in PRESETS.values()])
+            print_json([p.as_dict() for p in PRESETS.values()])
         else:
             from ..output.terminal import print_presets
 

@@ -331,7 +331,7 @@ def _is_preset_name(value: str) -> bool:
 def _file_or_preset_settings(value: str | Path) -> dict[str, Any]:
     """The options of ``--rules VALUE``: a preset's where VALUE names one, else those of the TOML file at VALUE (a
     file named like a preset is given with its folder: ``./minnesota``)."""
-    text = str(value) if isinstance(value, Path) else value
+    text = str(value)
     if not text.strip():
         raise RulesError(f"--rules needs a preset ({', '.join(PRESETS)}) or the path of a TOML file, got nothing")
     if _is_preset_name(text):

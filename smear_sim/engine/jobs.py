@@ -5,7 +5,8 @@ A driver takes its fixed arguments by position; a builder takes them by name, ch
 and range (a :class:`~smear_sim.core.errors.BadValue` naming it, in one line, before any work), and puts them in the
 driver's order, the scalars that travel together as one tuple (a hint's seat and table, how its worlds go): a driver
 unpacks them once a call, so they cost nothing in its loops. It also states the policy codes at the table, from which
-the runner makes the driver's ``seated`` argument. A job is made only here, as QuantEcon's public functions wrap a private kernel.
+the runner makes the driver's ``seated`` argument. A job is made only here, as QuantEcon's public functions wrap a
+private kernel.
 
 Why one module, in engine, and not a builder beside each driver: a builder makes a ``Job``, which lives in engine,
 and the kernels' floor is below it (kernels never import engine). The builders share their checks (the players,

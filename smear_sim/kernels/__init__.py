@@ -6,7 +6,8 @@ Python code that validates inputs, allocates arrays and calls these kernels live
 
 Before any kernel module runs, the kernels' cache entries are keyed by the source of every kernel
 (:mod:`smear_sim.kernels.source_stamp`), so that no cached kernel keeps the old code of a function it calls, and each
-function's signature is compiled under a lock of its own, so that processes can share one cache (:mod:`smear_sim.kernels.shared_cache`).
+function's signature is compiled under a lock of its own, so that processes can share one cache
+(:mod:`smear_sim.kernels.shared_cache`).
 """
 
 from .shared_cache import share_cache
