@@ -101,33 +101,28 @@ def _release(path: str) -> None:
     file.close()  # releases the lock
 
 
-def _under_lock(path: str | None, work: Any, *args: Any) -> Any:
-    """``work(*args)`` holding the lock at ``path`` (without it where ``path`` is None or cannot be taken)."""
-    taken = path is not None and _acquire(path)
-    try:
-        return work(*args)
-    finally:
-        if taken:
-            _release(path)
+def _index_lock_path(index_file: Any, key: Any, data: Any) -> str:
+    """The lock of the cache index that ``index_file`` (a Numba ``IndexDataCacheFile``) saves ``key`` into."""
+    return index_file._index_path + LOCK_SUFFIX
 
 
-def _locked_compile(compile_: Any) -> Any:
-    @functools.wraps(compile_)
-    def compile(self: Any, sig: Any) -> Any:
+def _locking(method: Any, lock_path: Any) -> Any:
+    """``method`` run inside Numba's compiler lock and holding the file lock at ``lock_path(self, *args)`` (without it
+    where that is None or cannot be taken)."""
+
+    @functools.wraps(method)
+    def locked(self: Any, *args: Any) -> Any:
         with global_compiler_lock:
-            return _under_lock(_signature_lock_path(self, sig), compile_, self, sig)
+            path = lock_path(self, *args)
+            taken = path is not None and _acquire(path)
+            try:
+                return method(self, *args)
+            finally:
+                if taken:
+                    _release(path)
 
-    compile.shares_cache = True
-    return compile
-
-
-def _locked_save(save_: Any) -> Any:
-    @functools.wraps(save_)
-    def save(self: Any, key: Any, data: Any) -> Any:
-        return _under_lock(self._index_path + LOCK_SUFFIX, save_, self, key, data)
-
-    save.shares_cache = True
-    return save
+    locked.shares_cache = True
+    return locked
 
 
 def share_cache() -> None:
@@ -135,6 +130,6 @@ def share_cache() -> None:
     docstring)."""
     dispatcher, index = numba_dispatcher.Dispatcher, numba_caching.IndexDataCacheFile
     if not getattr(dispatcher.compile, "shares_cache", False):
-        dispatcher.compile = _locked_compile(dispatcher.compile)
+        dispatcher.compile = _locking(dispatcher.compile, _signature_lock_path)
     if not getattr(index.save, "shares_cache", False):
-        index.save = _locked_save(index.save)
+        index.save = _locking(index.save, _index_lock_path)
