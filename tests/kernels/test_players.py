@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import inspect
 import math
-import os
 import random
 import subprocess
 import sys
@@ -541,16 +540,24 @@ def _search_play_signature(seated):
             numba.typeof(new_net_work(no_bidder_arrays())))
 
 
-# The card play of a pimc table, then of an oracle table, compiled by a process with an empty cache: the number of
-# signatures pimc's card play, expert's, the oracle's and the solver's card value have after each.
+# The card play of a pimc table, then of an oracle table, compiled by a fresh process: the number of signatures pimc's
+# card play, expert's, the oracle's and the solver's card value have after each. The players' functions and the
+# solver's entry are kept from the cache, so that they compile and count; the code below them loads from it.
 _FRESH_COMPILE = """
+import sys
 import numba
+from numba.core.caching import NullCache
+from numba.core.registry import CPUDispatcher
 from smear_sim.core.bidder import no_bidder_arrays
 from smear_sim.core.players import policy_code
 from smear_sim.kernels import players as kp, solver
 from smear_sim.kernels.players import expert, pimc
 from smear_sim.kernels.players.net import new_net_work
 """ + inspect.getsource(_search_play_signature) + """
+players = [value for name, module in list(sys.modules.items()) if name.startswith("smear_sim.kernels.players")
+           for value in vars(module).values() if isinstance(value, CPUDispatcher)]
+for dispatcher in [*players, solver.card_value]:
+    dispatcher._cache = NullCache()
 for table in ("pimc:2", "oracle"):
     kp.search_play.compile(_search_play_signature(kp.seated_arg([policy_code(table)])))
     print(len(pimc.play.signatures), len(expert.play.signatures), len(pimc.oracle.signatures),
@@ -558,12 +565,12 @@ for table in ("pimc:2", "oracle"):
 """
 
 
-def test_a_kernel_compiles_only_the_search_player_at_its_table(tmp_path):
+def test_a_kernel_compiles_only_the_search_player_at_its_table():
     """``seated`` decides, by its type, which players' code a kernel compiles: a search player's where it plays
-    (pimc's, not the oracle's nor expert's, and the other way round), with their solver. Fresh process, empty cache.
-    (That heuristic players compile none of it is tests/engine/test_compiling.py's first ``hand``.)"""
-    done = subprocess.run([sys.executable, "-c", _FRESH_COMPILE], env=os.environ | {"NUMBA_CACHE_DIR": str(tmp_path)},
-                          capture_output=True, text=True, timeout=1800)
+    (pimc's, not the oracle's nor expert's, and the other way round), with their solver. A fresh process, where every
+    player's functions and the solver's entry compile rather than load from the cache. (That heuristic players compile
+    none of it is tests/engine/test_compiling.py's first ``hand``.)"""
+    done = subprocess.run([sys.executable, "-c", _FRESH_COMPILE], capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == ["1 0 0 1", "1 0 1 1"]
 
