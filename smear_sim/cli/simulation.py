@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from ..core.errors import SmearError
 from .app import (
     ChunkSize,
     ClusterOpt,
@@ -24,6 +25,7 @@ from .app import (
     checkpoint_beside,
     clean_errors,
     executor_for,
+    given,
     output_option,
     print_json,
     progress_for,
@@ -141,7 +143,8 @@ def match(
     ctx: typer.Context,
     policy_a: Annotated[str, typer.Argument(help="First policy.")] = "heuristic",
     policy_b: Annotated[str, typer.Argument(help="Second policy.")] = "random",
-    deals: Annotated[int, typer.Option("--deals", min=1, help="Deals; each is played twice.")] = 200_000,
+    deals: Annotated[int, typer.Option("--deals", min=1, help="Deals; each is played twice (100 with an OpenSpiel "
+                                                                "bot).")] = 200_000,
     games: Annotated[int | None, typer.Option("--games", min=1, help="Play this many pairs of complete games "
                                                  "instead of single deals: each deal sequence twice, the teams "
                                                  "swapped; reports A's game-win rate.")] = None,
@@ -165,8 +168,17 @@ def match(
       smear-sim match heuristic random --deals 500000
 
       smear-sim match equity heuristic --games 20000 --json
+
+    An OpenSpiel bot, openspiel:ismcts[:N] (OpenSpiel's IS-MCTS, N simulations a decision, 100 unless given), sits
+    at the same duplicate table through the OpenSpiel game, in this one process: 100 deals unless --deals is given,
+    each decision's time reported. It needs the \\[openspiel] extra.
+
+      smear-sim match openspiel:ismcts:100 heuristic --deals 100 --json
     """
     active = rules_from(rules_file, rule)
+    if any(_is_openspiel_bot(policy) for policy in (policy_a, policy_b)):
+        _openspiel_match(ctx, policy_a, policy_b, deals, games, seed, active, json_output)
+        return
     for policy in (policy_a, policy_b):
         ready_players(policy, active)
     from ..analysis.match import search_chunk
@@ -199,6 +211,44 @@ def match(
         from ..output.terminal import print_game_match, print_match
 
         (print_match if games is None else print_game_match)(result)
+
+
+_OPENSPIEL_BOT = "openspiel:"  # a bot of OpenSpiel's, not a player of ours: openspiel:ismcts[:N]
+OPENSPIEL_DEALS = 100  # its deals without --deals: its decisions take a tenth of a second, not microseconds
+
+
+def _is_openspiel_bot(name: str) -> bool:
+    return name.strip().lower().startswith(_OPENSPIEL_BOT)
+
+
+def _openspiel_match(ctx: typer.Context, policy_a: str, policy_b: str, deals: int, games: int | None, seed: int,
+                     active, json_output: bool) -> None:
+    """``match`` with an OpenSpiel bot seated: the duplicate table of :mod:`smear_sim.openspiel.match`, played in
+    this process at the OpenSpiel game (it cannot run inside the kernels)."""
+    reject(ctx, ["threads", "cluster", "scheduler"], "with an OpenSpiel bot: its match plays in this one process")
+    if games is not None:
+        reject(ctx, ["deals"], "with --games: give --deals for single deals or --games for complete games")
+    elif not given(ctx, ["deals"]):
+        deals = OPENSPIEL_DEALS
+    try:
+        from ..openspiel.bots import parse_bot
+        from ..openspiel.match import openspiel_match
+    except ImportError as exc:
+        raise SmearError("an OpenSpiel bot needs the [openspiel] extra: pip install 'smear-sim[openspiel]'") from exc
+    for policy in (policy_a, policy_b):
+        if parse_bot(policy)[1] is None:  # one of our players: its tables and net ready first, as at our table
+            ready_players(policy, active)
+    count, unit = (deals, "playing deals twice") if games is None else (games, "playing game pairs")
+    with progress_for(count, unit, True) as progress:
+        result = openspiel_match(policy_a, policy_b, deals=0 if games else deals, games=games or 0, seed=seed,
+                                 rules=active.changed(), progress=progress and (lambda _: progress(1)))
+    data = {**result.to_json(), "seed": seed, "rules": active.as_dict()}
+    if json_output:
+        print_json(data)
+    else:
+        from ..output.terminal import print_openspiel_match
+
+        print_openspiel_match(data, active)
 
 
 @app.command()

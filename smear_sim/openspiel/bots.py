@@ -24,7 +24,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 from ..analysis.bots import view_action
 from ..core.cards import SUIT_NAMES, parse_card
 from ..core.errors import SmearError
-from ..core.players import parse_policy
+from ..core.players import parse_policy, player
 from .game import ACTION_CALL, ACTION_TRUMP, SmearState, action_of
 from .phases import DISCARD
 from .resample import resample
@@ -96,7 +96,11 @@ def parse_bot(name: str) -> tuple[str, int | None]:
         if not (n.isascii() and n.isdigit()) or not 1 <= int(n) <= 100_000:
             raise SmearError(f"openspiel:ismcts:N needs N, the simulations a decision, from 1 to 100000; got {n!r}")
         return "ismcts", int(n)
-    return str(parse_policy(text)), None
+    spec = parse_policy(text)
+    if player(spec.name).sees_all:
+        raise SmearError(f"{spec.name} sees every hand, and an OpenSpiel bot decides from its information state: "
+                         "seat another player")
+    return str(spec), None
 
 
 def make_bot(game: pyspiel.Game, name: str, seed: int = 1) -> pyspiel.Bot:

@@ -4,7 +4,7 @@ The kernels' duplicate table (``smear-sim match``) plays whole hands inside comp
 bot, so OpenSpiel's bots meet ours here, in the same duplicate format: each deal (or each game's deal sequence) is
 played twice, A holding team 0's seats (0 and 2) and then team 1's, so the luck of the deal cancels. The deals come
 from the seed: deal ``d`` draws its chance outcomes from a generator seeded by ``(seed, d)``, so both plays of a deal
-see the same cards. ``tools/openspiel_match.py`` is the command.
+see the same cards. ``smear-sim match`` runs it when an OpenSpiel bot is seated (``openspiel:ismcts[:N]``).
 """
 
 from __future__ import annotations

@@ -10,7 +10,15 @@ from .decisions import print_hint, print_hint_comparison, print_net_hint
 from .hands import PLACE_WORDS, call_word, print_auction, print_count, print_hand, print_hand_moon
 from .records import print_game_score, print_presets, print_rules, print_score, print_solve
 from .review import print_review
-from .runs import print_bench, print_game_match, print_game_simulation, print_match, print_simulation, print_tournament
+from .runs import (
+    print_bench,
+    print_game_match,
+    print_game_simulation,
+    print_match,
+    print_openspiel_match,
+    print_simulation,
+    print_tournament,
+)
 from .tables import print_bid_table, print_equity, print_moon_table, print_position_table
 
 __all__ = [
@@ -32,6 +40,7 @@ __all__ = [
     "print_match",
     "print_moon_table",
     "print_net_hint",
+    "print_openspiel_match",
     "print_position_table",
     "print_presets",
     "print_review",

@@ -127,6 +127,32 @@ def print_game_match(result) -> None:
                   "stopped[/]; each counts half a win to both.")
 
 
+def print_openspiel_match(data: dict, rules) -> None:
+    """A match at the OpenSpiel game (``smear_sim.openspiel.match``), from its JSON, under ``rules``."""
+    out = console()
+    a, b = data["a"], data["b"]
+
+    def text(estimate: dict, percent: bool = False) -> str:  # one deal or one pair has no standard error
+        se = estimate["mean_se"]
+        return estimate_text(estimate["mean"], float("nan") if se is None else se, percent)
+
+    if data["deals"]:
+        out.print(f"[bold]{a}[/] vs [bold]{b}[/] at the OpenSpiel game: {data['deals']:,} deals, each played twice "
+                  f"with the teams swapped (seed {data['seed']}).")
+        out.print(f"{a} gains per hand: score {text(data['score_margin'])}, points won {text(data['points_margin'])}.")
+    if data["games"]:
+        out.print(f"[bold]{a}[/] vs [bold]{b}[/] at the OpenSpiel game: {data['games']:,} deal sequences, each "
+                  f"played as two complete games from 0–0 with the teams swapped (seed {data['seed']}); "
+                  f"{data['hands_in_games']:,} hands.")
+        out.print(f"[bold]{a} wins {text(data['win_rate'], True)}[/] of the games.")
+    seconds = data["seconds_per_decision"]
+    out.print("Time per decision: " + ", ".join(
+        f"{name} {1000 * seconds[side]:,.1f} ms ({data['decisions'][side]:,} decisions)"
+        for side, name in (("a", a), ("b", b)) if seconds[side] is not None) + ".")
+    if rules.changed():
+        out.print(f"Rules: {rules.summary()}")
+
+
 def print_bench(figures: dict) -> None:
     out = console()
     table = Table(title=f"Throughput on {figures['threads']} threads (median of {figures['repeats']} runs)",
