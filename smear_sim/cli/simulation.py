@@ -143,8 +143,8 @@ def match(
     ctx: typer.Context,
     policy_a: Annotated[str, typer.Argument(help="First policy.")] = "heuristic",
     policy_b: Annotated[str, typer.Argument(help="Second policy.")] = "random",
-    deals: Annotated[int, typer.Option("--deals", min=1, help="Deals; each is played twice (100 with an OpenSpiel "
-                                                                "bot).")] = 200_000,
+    deals: Annotated[int, typer.Option("--deals", min=1, help="Deals; each is played twice (with an OpenSpiel "
+                                                                "bot: 100, at most 1,000,000).")] = 200_000,
     games: Annotated[int | None, typer.Option("--games", min=1, help="Play this many pairs of complete games "
                                                  "instead of single deals: each deal sequence twice, the teams "
                                                  "swapped; reports A's game-win rate.")] = None,
@@ -230,15 +230,18 @@ def _openspiel_match(ctx: typer.Context, policy_a: str, policy_b: str, deals: in
         reject(ctx, ["deals"], "with --games: give --deals for single deals or --games for complete games")
     elif not given(ctx, ["deals"]):
         deals = OPENSPIEL_DEALS
+    from ..engine.job import check_count
+
     try:
         from ..openspiel.bots import parse_bot
-        from ..openspiel.match import openspiel_match
+        from ..openspiel.match import MAX_COUNT, openspiel_match
     except ImportError as exc:
         raise SmearError("an OpenSpiel bot needs the [openspiel] extra: pip install 'smear-sim[openspiel]'") from exc
+    count, unit = (deals, "playing deals twice") if games is None else (games, "playing game pairs")
+    check_count("deals" if games is None else "games", count, maximum=MAX_COUNT)
     for policy in (policy_a, policy_b):
         if parse_bot(policy)[1] is None:  # one of our players: its tables and net ready first, as at our table
             ready_players(policy, active)
-    count, unit = (deals, "playing deals twice") if games is None else (games, "playing game pairs")
     with progress_for(count, unit, True) as progress:
         result = openspiel_match(policy_a, policy_b, deals=0 if games else deals, games=games or 0, seed=seed,
                                  rules=active.changed(), progress=progress and (lambda _: progress(1)))

@@ -16,10 +16,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyspiel
 
+from ..core.errors import SmearError
+from ..engine.job import check_count
 from .bots import make_bot
 from .game import GAME_SHORT_NAME, HAND_SHORT_NAME
 
-__all__ = ["MatchResult", "openspiel_match"]
+__all__ = ["MAX_COUNT", "MatchResult", "openspiel_match"]
+
+MAX_COUNT = 1_000_000  # deals, or game pairs: a decision of a Python bot takes a tenth of a second, not microseconds
 
 
 @dataclass
@@ -75,7 +79,11 @@ def _play(game, bots, sides, chance_rng, result: MatchResult):
 def openspiel_match(a: str, b: str, *, deals: int = 0, games: int = 0, seed: int = 1, rules: dict | None = None,
                     progress=None) -> MatchResult:
     """Bot ``a`` against bot ``b`` (names for :func:`smear_sim.openspiel.bots.make_bot`) on ``deals`` duplicate deals
-    and ``games`` duplicate game pairs (module docstring)."""
+    and ``games`` duplicate game pairs (module docstring), each at most :data:`MAX_COUNT`."""
+    check_count("deals", deals, minimum=0, maximum=MAX_COUNT)
+    check_count("games", games, minimum=0, maximum=MAX_COUNT)
+    if deals + games == 0:
+        raise SmearError("nothing to play: give deals or game pairs")
     params = dict(rules or {})
     result = MatchResult(a, b)
     hand_game = pyspiel.load_game(HAND_SHORT_NAME, params)

@@ -48,6 +48,8 @@ def test_without_deals_it_plays_a_hundred(monkeypatch):
     (["openspiel:ismcts", "heuristic", "--threads", "2"], "--threads cannot apply with an OpenSpiel bot"),
     (["openspiel:ismcts", "heuristic", "--games", "1", "--deals", "3"], "--deals cannot apply with --games"),
     (["openspiel:ismcts", "heuristic", "--rule", "target=0"], "target=0 is out of range"),
+    (["openspiel:ismcts", "heuristic", "--deals", "1000001"], "--deals must be a whole number from 1 to 1,000,000"),
+    (["openspiel:ismcts", "heuristic", "--games", "1000001"], "--games must be a whole number from 1 to 1,000,000"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, says):
     assert says in assert_clean_failure(invoke("match", *args))  # before any work
