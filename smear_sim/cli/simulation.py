@@ -228,6 +228,7 @@ def _openspiel_match(ctx: typer.Context, policy_a: str, policy_b: str, deals: in
     reject(ctx, ["threads", "cluster", "scheduler"], "with an OpenSpiel bot: its match plays in this one process")
     if games is not None:
         reject(ctx, ["deals"], "with --games: give --deals for single deals or --games for complete games")
+        deals = 0
     elif not given(ctx, ["deals"]):
         deals = OPENSPIEL_DEALS
     from ..engine.job import check_count
@@ -237,13 +238,13 @@ def _openspiel_match(ctx: typer.Context, policy_a: str, policy_b: str, deals: in
         from ..openspiel.match import MAX_COUNT, openspiel_match
     except ImportError as exc:
         raise SmearError("an OpenSpiel bot needs the [openspiel] extra: pip install 'smear-sim[openspiel]'") from exc
-    count, unit = (deals, "playing deals twice") if games is None else (games, "playing game pairs")
-    check_count("deals" if games is None else "games", count, maximum=MAX_COUNT)
+    name, count, unit = ("games", games, "playing game pairs") if games else ("deals", deals, "playing deals twice")
+    check_count(name, count, maximum=MAX_COUNT)
     for policy in (policy_a, policy_b):
         if parse_bot(policy)[1] is None:  # one of our players: its tables and net ready first, as at our table
             ready_players(policy, active)
     with progress_for(count, unit, True) as progress:
-        result = openspiel_match(policy_a, policy_b, deals=0 if games else deals, games=games or 0, seed=seed,
+        result = openspiel_match(policy_a, policy_b, deals=deals, games=games or 0, seed=seed,
                                  rules=active.changed(), progress=progress and (lambda _: progress(1)))
     data = {**result.to_json(), "seed": seed, "rules": active.as_dict()}
     if json_output:
